@@ -1,0 +1,2 @@
+import { expect, test } from "vitest";
+test("node", () => { expect(process.version.startsWith("v24")).toBe(true); });

@@ -1,0 +1,29 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "node",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/worker/**"],
+          environment: "node",
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            main: "./src/worker/index.ts",
+            wrangler: { configPath: "./wrangler.toml" },
+          }),
+        ],
+        test: {
+          name: "workerd",
+          include: ["test/worker/**/*.test.ts"],
+        },
+      },
+    ],
+  },
+});
