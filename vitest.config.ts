@@ -8,7 +8,7 @@ export default defineConfig({
         test: {
           name: "node",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/worker/**"],
+          exclude: ["test/worker/**", "test/**/*.workerd.test.ts"],
           environment: "node",
         },
       },
@@ -21,7 +21,7 @@ export default defineConfig({
         ],
         test: {
           name: "workerd",
-          include: ["test/worker/**/*.test.ts"],
+          include: ["test/worker/**/*.test.ts", "test/**/*.workerd.test.ts"],
         },
       },
     ],
