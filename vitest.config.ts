@@ -17,6 +17,7 @@ export default defineConfig({
           cloudflareTest({
             main: "./src/worker/index.ts",
             wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { API_TOKEN: "test-token" } },
           }),
         ],
         test: {

@@ -29,8 +29,11 @@ const body = await collect(primeTextStream(COUNT));
 const generation = seconds(generationStart);
 console.log(`generated ${COUNT.toLocaleString("en")} primes: ${(body.length / MB).toFixed(1)} MB in ${generation.toFixed(2)} s`);
 
+const token = crypto.randomUUID();
+const auth = { Authorization: `Bearer ${token}` };
 const worker = await unstable_dev("src/worker/index.ts", {
   config: "wrangler.toml",
+  vars: { API_TOKEN: token },
   persistTo: ".wrangler/state",
   logLevel: "warn",
   experimental: { disableExperimentalWarning: true },
@@ -40,7 +43,7 @@ try {
   console.log(`worker listening on http://${worker.address}:${worker.port} (local workerd, R2 in .wrangler/state)`);
 
   const uploadStart = performance.now();
-  const response = await fetch(url, { method: "POST", body });
+  const response = await fetch(url, { method: "POST", body, headers: auth });
   const upload = seconds(uploadStart);
   if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
   const manifest = (await response.json()) as Manifest;
@@ -57,7 +60,7 @@ try {
   );
 
   const verifyStart = performance.now();
-  const stored = await collect((await fetch(`${url}/content`)).body!);
+  const stored = await collect((await fetch(`${url}/content`, { headers: auth })).body!);
   const identical = stored.length === body.length && stored.every((byte, i) => byte === body[i]);
   console.log(`verify: content ${identical ? "is byte-identical" : "DIFFERS"} (${(stored.length / MB).toFixed(1)} MB read back in ${seconds(verifyStart).toFixed(2)} s)`);
   if (!identical) process.exitCode = 1;

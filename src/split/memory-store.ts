@@ -40,6 +40,11 @@ export class MemoryStore implements ObjectStore {
     return this.#store(key, data.slice());
   }
 
+  async putIfMatch(key: string, data: Uint8Array, expected: string | null): Promise<StoredObject | null> {
+    const current = this.#objects.get(key)?.etag ?? null;
+    return current === expected ? this.#store(key, data.slice()) : null;
+  }
+
   async createMultipartWrite(key: string): Promise<MultipartWrite> {
     const segments = new Map<number, { data: Uint8Array; etag: string }>();
     let state: "open" | "completed" | "aborted" = "open";

@@ -76,6 +76,12 @@ export interface MultipartWrite {
 export interface ObjectStore {
   /** Stores `data` under `key`, replacing any object there. */
   put(key: string, data: Uint8Array): Promise<StoredObject>;
+  /**
+   * Stores `data` under `key` only if the object there still has etag `expected`, or, with `expected`
+   * `null`, only if there is no object there: an atomic compare-and-swap. Resolves `null`, writing nothing,
+   * when the condition does not hold.
+   */
+  putIfMatch(key: string, data: Uint8Array, expected: string | null): Promise<StoredObject | null>;
   /** Starts a multipart write of `key`. */
   createMultipartWrite(key: string): Promise<MultipartWrite>;
   /** Opens the object under `key`, or resolves `null` when there is none. */

@@ -21,7 +21,11 @@ interface R2ObjectLike {
  * stays free of Cloudflare type imports and can be exercised with any compatible bucket.
  */
 export interface R2BucketLike {
-  put(key: string, value: ArrayBufferView): Promise<R2ObjectLike | null>;
+  put(
+    key: string,
+    value: ArrayBufferView,
+    options?: { onlyIf: { etagMatches: string } | { etagDoesNotMatch: string } },
+  ): Promise<R2ObjectLike | null>;
   get(key: string): Promise<(R2ObjectLike & { body: ReadableStream<Uint8Array> }) | null>;
   list(options: { prefix: string; cursor?: string; delimiter?: string }): Promise<{
     objects: R2ObjectLike[];
@@ -67,6 +71,12 @@ export class R2Store implements ObjectStore {
     const object = await attempt("put", key, () => this.#bucket.put(key, data));
     if (!object) throw new StoreError("put", key, { cause: new Error("R2 declined the write") });
     return describe(object);
+  }
+
+  async putIfMatch(key: string, data: Uint8Array, expected: string | null): Promise<StoredObject | null> {
+    const onlyIf = expected === null ? { etagDoesNotMatch: "*" } : { etagMatches: expected };
+    const object = await attempt("put", key, () => this.#bucket.put(key, data, { onlyIf }));
+    return object && describe(object);
   }
 
   async createMultipartWrite(key: string): Promise<MultipartWrite> {

@@ -4,7 +4,7 @@ import { buildManifest, type Manifest, type ManifestSource } from "./manifest.ts
 import { manifestKey, newUploadId, uploadPrefix } from "./object-keys.ts";
 import type { ObjectStore } from "./object-store.ts";
 import { PartSplitter } from "./part-splitter.ts";
-import { readManifest } from "./read-manifest.ts";
+import { readManifestVersion } from "./read-manifest.ts";
 import { type NumberChunk, SplitWritableStream } from "./split-writable-stream.ts";
 
 /** Options of {@linkcode storeNumbers}. */
@@ -47,8 +47,10 @@ export class StoreNumbersError extends Error {
  * Splits a stream of numbers into newline-aligned parts in `store` and records them in `<name>/manifest.json`.
  *
  * The protocol makes a result all-or-nothing: parts are written under a fresh upload id, the manifest is
- * written last (a single-object write, so readers see the old manifest or the new one, never a mix), and only
- * then are the previous version's parts deleted. On any failure (the stream errors, a write fails, the
+ * written last (a single-object compare-and-swap, so readers see the old manifest or the new one, never a
+ * mix, and of two concurrent uploads of one name the later to finish wins), and only then are the replaced
+ * version's parts deleted. Failing to delete those does not fail the call: the new version is complete, and
+ * the old objects stay as unreferenced leftovers that `FileCatalog.remove` sweeps. On any failure (the stream errors, a write fails, the
  * manifest write fails) the attempt's parts are deleted, its multipart writes aborted, and a
  * {@linkcode StoreNumbersError} is thrown with the failure as `cause`.
  *
@@ -79,14 +81,13 @@ export async function storeNumbers(
     ...(options.maxInFlight === undefined ? {} : { maxInFlight: options.maxInFlight }),
   });
   let manifest: Manifest;
-  let previous: Manifest | null;
+  let replaced: Manifest | null;
   try {
     const sink = new SplitWritableStream(splitter);
     await numbers.pipeTo(sink);
     const parts = await sink.parts;
     manifest = buildManifest({ name, uploadId, maxPartBytes, source: options.source(), parts });
-    previous = await readManifest(store, name);
-    await store.put(manifestKey(name), new TextEncoder().encode(JSON.stringify(manifest, null, 2)));
+    replaced = await publishManifest(store, manifest);
   } catch (error) {
     const cleanupErrors: unknown[] = [];
     await splitter.abort().catch((cleanupError: unknown) => cleanupErrors.push(cleanupError));
@@ -95,8 +96,28 @@ export async function storeNumbers(
     );
     throw new StoreNumbersError(name, uploadId, error, cleanupErrors);
   }
-  if (previous && previous.uploadId !== uploadId) {
-    await deleteAll(store, uploadPrefix(name, previous.uploadId)).catch(() => undefined);
-  }
+  if (replaced) await deleteAll(store, uploadPrefix(name, replaced.uploadId)).catch(() => undefined);
   return manifest;
+}
+
+/** How often {@linkcode publishManifest} retries when concurrent uploads keep replacing the manifest. */
+const PUBLISH_ATTEMPTS = 16;
+
+/**
+ * Writes `manifest` as the file's current version with a compare-and-swap on the manifest object, and
+ * returns the manifest it replaced (or `null`). When another upload of the same name replaced the manifest
+ * between our read and our write, the write is refused and retried against the new current version, so
+ * each publication replaces exactly the version it read: the last upload to finish wins, and every
+ * replaced version's parts are deleted by the upload that replaced it, never a version still in use.
+ */
+async function publishManifest(store: ObjectStore, manifest: Manifest): Promise<Manifest | null> {
+  const bytes = new TextEncoder().encode(JSON.stringify(manifest, null, 2));
+  for (let attempt = 1; attempt <= PUBLISH_ATTEMPTS; attempt++) {
+    const current = await readManifestVersion(store, manifest.name);
+    const written = await store.putIfMatch(manifestKey(manifest.name), bytes, current?.etag ?? null);
+    if (written) return current?.manifest ?? null;
+  }
+  throw new Error(
+    `Cannot publish the manifest of "${manifest.name}": it changed under ${PUBLISH_ATTEMPTS} attempts in a row`,
+  );
 }

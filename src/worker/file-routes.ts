@@ -10,6 +10,8 @@ import type { DrainpipeEnv } from "./env.ts";
 import { HttpError } from "./http-error.ts";
 import { largeChunks } from "./large-chunks.ts";
 import type { Route } from "./router.ts";
+import type { Settings } from "./settings.ts";
+import { declaredLength, limitBytes, limitNumbers } from "./upload-limits.ts";
 
 /**
  * The worker's HTTP API over the files in `env.BUCKET`:
@@ -29,10 +31,10 @@ import type { Route } from "./router.ts";
  * const handle = createRouter(fileRoutes(env));
  * ```
  */
-export function fileRoutes(env: DrainpipeEnv): Route[] {
+export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
   const store = new R2Store(env.BUCKET);
   const catalog = new FileCatalog(store);
-  const defaultMaxPartBytes = parseMaxPartBytes(env.DEFAULT_MAX_PART_BYTES);
+  const { defaultMaxPartBytes, maxUploadBytes, maxUploadNumbers } = settings;
 
   const existingManifest = async (name: string): Promise<Manifest> => {
     const manifest = await catalog.manifest(name);
@@ -46,11 +48,16 @@ export function fileRoutes(env: DrainpipeEnv): Route[] {
       pattern: "/files/:name",
       handler: async (request, { name }, url) => {
         const maxPartBytes = parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
+        const declared = declaredLength(request, maxUploadBytes);
         const bytes = request.body
           ? largeChunks(request.body)
           : new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
         const parser = new LineToNumberBatchStream();
-        const manifest = await storeNumbers(bytes.pipeThrough(parser), {
+        const numbers = bytes
+          .pipeThrough(limitBytes(maxUploadBytes, declared))
+          .pipeThrough(parser)
+          .pipeThrough(limitNumbers(maxUploadNumbers));
+        const manifest = await storeNumbers(numbers, {
           store,
           name: name!,
           maxPartBytes,
@@ -67,7 +74,7 @@ export function fileRoutes(env: DrainpipeEnv): Route[] {
       pattern: "/files/:name/primes",
       handler: async (_request, { name }, url) => {
         const maxPartBytes = parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
-        const count = parseCount(url.searchParams.get("count"));
+        const count = parseCount(url.searchParams.get("count"), Math.min(MAX_PRIME_COUNT, maxUploadNumbers));
         const manifest = await storeNumbers(primeBatchStream(count), {
           store,
           name: name!,
@@ -125,10 +132,10 @@ export function fileRoutes(env: DrainpipeEnv): Route[] {
   ];
 }
 
-function parseCount(text: string | null): number {
+function parseCount(text: string | null, max: number): number {
   const count = text !== null && /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(count) || count < 1 || count > MAX_PRIME_COUNT) {
-    throw new HttpError(400, "invalid-count", `Cannot generate ${text ?? "an unspecified number of"} primes: expected count from 1 to ${MAX_PRIME_COUNT}`);
+  if (!Number.isSafeInteger(count) || count < 1 || count > max) {
+    throw new HttpError(400, "invalid-count", `Cannot generate ${text ?? "an unspecified number of"} primes: expected count from 1 to ${max}`);
   }
   return count;
 }

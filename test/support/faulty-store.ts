@@ -23,15 +23,29 @@ export class FaultyStore implements ObjectStore {
     manifest: 0,
   };
   readonly #rules: FaultRule[];
+  #beforeManifestWrite: (() => Promise<void>) | undefined;
 
-  constructor(inner: ObjectStore, rules: FaultRule[]) {
+  /**
+   * Wraps `inner`, failing the calls named by `rules`. `beforeManifestWrite` runs once, just before the
+   * first conditional manifest write reaches the store: a hook to interleave a competing upload.
+   */
+  constructor(inner: ObjectStore, rules: FaultRule[], beforeManifestWrite?: () => Promise<void>) {
     this.inner = inner;
     this.#rules = rules;
+    this.#beforeManifestWrite = beforeManifestWrite;
   }
 
   async put(key: string, data: Uint8Array): Promise<StoredObject> {
     this.#maybeFail(key.endsWith("/manifest.json") ? "manifest" : "put", key);
     return this.inner.put(key, data);
+  }
+
+  async putIfMatch(key: string, data: Uint8Array, expected: string | null): Promise<StoredObject | null> {
+    this.#maybeFail(key.endsWith("/manifest.json") ? "manifest" : "put", key);
+    const hook = this.#beforeManifestWrite;
+    this.#beforeManifestWrite = undefined;
+    await hook?.();
+    return this.inner.putIfMatch(key, data, expected);
   }
 
   async createMultipartWrite(key: string): Promise<MultipartWrite> {

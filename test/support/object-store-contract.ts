@@ -33,6 +33,18 @@ export function describeObjectStoreContract(label: string, createStore: () => Ob
       expect(text(await readBytes((await store.get("k"))!.body))).toBe("22\n");
     });
 
+    test("putIfMatch writes only when the current etag (or absence) is as expected", async () => {
+      const store = await createStore();
+      const created = await store.putIfMatch("cas", utf8("1"), null);
+      expect(created).toMatchObject({ key: "cas", size: 1 });
+      expect(await store.putIfMatch("cas", utf8("2"), null)).toBeNull();
+      expect(await store.putIfMatch("cas", utf8("3"), "not-the-etag")).toBeNull();
+      const replaced = await store.putIfMatch("cas", utf8("44"), created!.etag);
+      expect(replaced).toMatchObject({ size: 2 });
+      expect(text(await readBytes((await store.get("cas"))!.body))).toBe("44");
+      expect(await store.putIfMatch("cas", utf8("5"), created!.etag)).toBeNull();
+    });
+
     test("list filters by prefix, sorts keys and groups by delimiter", async () => {
       const store = await createStore();
       for (const key of ["x/2", "x/1", "y/1", "x/sub/1", "x/sub/2", "z"]) await store.put(key, utf8(key));

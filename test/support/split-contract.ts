@@ -147,6 +147,39 @@ export function describeSplitContract(label: string, createStore: () => Promise<
       });
     }
 
+    test("an upload that finishes while another is publishing wins, and neither leaves parts behind", async () => {
+      const inner = await createStore();
+      const mine = sampleNumbers(3_000, 5);
+      const theirs = sampleNumbers(2_000, 6);
+      let competitor: Promise<unknown> | undefined;
+      const store = new FaultyStore(inner, [], async () => {
+        competitor = storeNumbers(numberStream(theirs), { store: inner, name: "race", maxPartBytes: 2048, source });
+        await competitor;
+      });
+      const winner = await storeNumbers(numberStream(mine), { store, name: "race", maxPartBytes: 2048, source });
+      await competitor;
+      const catalog = new FileCatalog(inner);
+      expect(await catalog.manifest("race")).toEqual(winner);
+      expect(await readBytes(catalog.content(winner))).toEqual(encodeNumbers(mine));
+      const keys = await keysUnder(inner, "race/");
+      expect(keys.sort()).toEqual([manifestKey("race"), ...winner.parts.map((part) => part.key)].sort());
+    });
+
+    test("concurrent uploads of one name end with one complete result", async () => {
+      const store = await createStore();
+      const inputs = [sampleNumbers(4_000, 8), sampleNumbers(3_000, 9), sampleNumbers(5_000, 10)];
+      const manifests = await Promise.all(
+        inputs.map((numbers) => storeNumbers(numberStream(numbers, 500), { store, name: "many", maxPartBytes: 1024, source })),
+      );
+      const catalog = new FileCatalog(store);
+      const final = (await catalog.manifest("many"))!;
+      const winner = manifests.findIndex((manifest) => manifest.uploadId === final.uploadId);
+      expect(winner).toBeGreaterThanOrEqual(0);
+      expect(await readBytes(catalog.content(final))).toEqual(encodeNumbers(inputs[winner]!));
+      const keys = await keysUnder(store, "many/");
+      expect(keys.sort()).toEqual([manifestKey("many"), ...final.parts.map((part) => part.key)].sort());
+    });
+
     test("a source that errors midway leaves nothing behind", async () => {
       const store = await createStore();
       const attempt = storeNumbers(failingAfter(sampleNumbers(5_000), 5_000), { store, name: "broken", maxPartBytes: 1024, source });

@@ -10,8 +10,11 @@ import { text, utf8 } from "../support/bytes.ts";
 
 const origin = "http://drainpipe.test";
 
+const auth = { Authorization: "Bearer test-token" };
+
 function call(method: string, path: string, body?: BodyInit): Promise<Response> {
-  return exports.default.fetch(new Request(`${origin}${path}`, body === undefined ? { method } : { method, body }));
+  const init = body === undefined ? { method, headers: auth } : { method, body, headers: auth };
+  return exports.default.fetch(new Request(`${origin}${path}`, init));
 }
 
 async function bucketKeys(prefix = ""): Promise<string[]> {
