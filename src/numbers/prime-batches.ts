@@ -76,7 +76,7 @@ const WHEEL_PATTERN = Uint8Array.from({ length: WHEEL_ODDS }, (_, i) =>
 function* sieveBatches(count: number, batchSize: number): Generator<Float64Array> {
   if (count === 0) return;
   const limit = nthPrimeUpperBound(count);
-  const basePrimes = oddPrimesUpTo(Math.floor(Math.sqrt(limit))).filter((p) => p > 13);
+  const basePrimes = oddPrimesUpTo(Math.floor(Math.sqrt(limit))).filter((p) => !WHEEL_PRIMES.includes(p));
   // next[k]: segment index (i stands for low + 2i) of the next odd multiple of basePrimes[k] to cross out.
   // A base prime becomes active in the segment holding its square, so next[k] always fits an int32.
   const next = new Int32Array(basePrimes.length);
