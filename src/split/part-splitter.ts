@@ -2,6 +2,7 @@ import { encodedLineLength, encodeNumbersInto } from "../numbers/number-encoder.
 import { partKey } from "./object-keys.ts";
 import type { ObjectStore } from "./object-store.ts";
 import { PartUpload } from "./part-upload.ts";
+import { SegmentBuffers } from "./segment-buffers.ts";
 import { checkMaxPartBytes } from "./part-size.ts";
 import { UploadSlots } from "./upload-slots.ts";
 
@@ -64,7 +65,7 @@ export class PartSplitter {
   readonly #name: string;
   readonly #uploadId: string;
   readonly #maxPartBytes: number;
-  readonly #segmentBytes: number;
+  readonly #buffers: SegmentBuffers;
   readonly #slots: UploadSlots;
   readonly #parts: Promise<PartRecord>[] = [];
   readonly #uploads: PartUpload[] = [];
@@ -89,8 +90,9 @@ export class PartSplitter {
     if (!Number.isSafeInteger(segmentBytes) || segmentBytes < MIN_SEGMENT_BYTES) {
       throw new RangeError(`Cannot use segmentBytes ${segmentBytes}: expected a whole number of at least ${MIN_SEGMENT_BYTES}`);
     }
-    this.#segmentBytes = segmentBytes;
-    this.#slots = new UploadSlots(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+    const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    this.#slots = new UploadSlots(maxInFlight);
+    this.#buffers = new SegmentBuffers(Math.min(segmentBytes, this.#maxPartBytes), maxInFlight + 1);
   }
 
   /** Numbers written so far. */
@@ -190,7 +192,7 @@ export class PartSplitter {
 
   #openPart(): PartUpload {
     const key = partKey(this.#name, this.#uploadId, this.#parts.length);
-    const part = new PartUpload(this.#store, this.#slots, key, this.#segmentBytes);
+    const part = new PartUpload(this.#store, this.#slots, key, this.#buffers);
     this.#part = part;
     this.#uploads.push(part);
     this.#partNumbers = 0;

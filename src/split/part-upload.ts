@@ -1,14 +1,12 @@
 import type { MultipartWrite, ObjectStore, StoredObject, UploadedSegment } from "./object-store.ts";
+import type { SegmentBuffers } from "./segment-buffers.ts";
 import type { UploadSlots } from "./upload-slots.ts";
 
-/** The first buffer a part gets; it doubles as the part grows, up to the segment size. */
-const INITIAL_BUFFER_BYTES = 64 * 1024;
-
 /**
- * One output part being written. Bytes go into a buffer that grows up to `segmentBytes`; a part that ends
- * within one segment is stored with a single `put`, a larger one becomes a multipart write whose segments
- * are all exactly `segmentBytes` except the last. Every upload runs in a slot of the shared
- * {@linkcode UploadSlots}, which bounds the bytes held in memory.
+ * One output part being written. Bytes go into a segment buffer from the shared {@linkcode SegmentBuffers};
+ * a part that ends within one segment is stored with a single `put`, a larger one becomes a multipart write
+ * whose segments are all exactly one buffer long except the last. Every upload runs in a slot of the shared
+ * {@linkcode UploadSlots}, which bounds the bytes held in memory, and gives its buffer back once settled.
  */
 export class PartUpload {
   /** The key the part is stored under. */
@@ -17,7 +15,7 @@ export class PartUpload {
   result: Promise<StoredObject> | undefined;
   readonly #store: ObjectStore;
   readonly #slots: UploadSlots;
-  readonly #segmentBytes: number;
+  readonly #buffers: SegmentBuffers;
   #buffer: Uint8Array;
   #used = 0;
   #shipped = 0;
@@ -25,12 +23,12 @@ export class PartUpload {
   readonly #segments: Promise<UploadedSegment>[] = [];
 
   /** Starts an empty part under `key`. */
-  constructor(store: ObjectStore, slots: UploadSlots, key: string, segmentBytes: number) {
+  constructor(store: ObjectStore, slots: UploadSlots, key: string, buffers: SegmentBuffers) {
     this.key = key;
     this.#store = store;
     this.#slots = slots;
-    this.#segmentBytes = segmentBytes;
-    this.#buffer = new Uint8Array(Math.min(INITIAL_BUFFER_BYTES, segmentBytes));
+    this.#buffers = buffers;
+    this.#buffer = buffers.take();
   }
 
   /** Bytes written to the part so far. */
@@ -38,16 +36,8 @@ export class PartUpload {
     return this.#shipped + this.#used;
   }
 
-  /**
-   * The free space of the current segment, to write into before calling {@linkcode commit}. Grows the
-   * buffer when it is full but smaller than a segment; empty when the segment is full.
-   */
+  /** The free space of the current segment, to write into before calling {@linkcode commit}; empty when full. */
   window(): Uint8Array {
-    if (this.#used === this.#buffer.length && this.#buffer.length < this.#segmentBytes) {
-      const grown = new Uint8Array(Math.min(this.#buffer.length * 2, this.#segmentBytes));
-      grown.set(this.#buffer);
-      this.#buffer = grown;
-    }
     return this.#buffer.subarray(this.#used);
   }
 
@@ -91,41 +81,53 @@ export class PartUpload {
     await write.abort();
   }
 
-  #takeBuffer(): Uint8Array {
-    const data = this.#buffer.subarray(0, this.#used);
+  #takeBuffer(): { buffer: Uint8Array; data: Uint8Array } {
+    const buffer = this.#buffer;
+    const data = buffer.subarray(0, this.#used);
     this.#shipped += this.#used;
     this.#used = 0;
-    this.#buffer = new Uint8Array(0);
-    return data;
+    this.#buffer = EMPTY;
+    return { buffer, data };
   }
 
   #shipSegment(): void {
     this.#uploadSegment(this.#takeBuffer());
-    this.#buffer = new Uint8Array(this.#segmentBytes);
+    this.#buffer = this.#buffers.take();
   }
 
-  #uploadSegment(data: Uint8Array): void {
+  #uploadSegment({ buffer, data }: { buffer: Uint8Array; data: Uint8Array }): void {
     const multipart = (this.#multipart ??= quiet(this.#store.createMultipartWrite(this.key)));
     const partNumber = this.#segments.length + 1;
-    this.#segments.push(quiet(this.#slots.run(async () => (await multipart).uploadPart(partNumber, data))));
+    const uploaded = this.#slots.run(async () => (await multipart).uploadPart(partNumber, data));
+    this.#segments.push(quiet(this.#recycle(uploaded, buffer)));
   }
 
   #shipLast(): void {
-    const data = this.#takeBuffer();
+    const taken = this.#takeBuffer();
     if (this.#multipart) {
-      this.#uploadSegment(data);
+      this.#uploadSegment(taken);
       this.#complete();
     } else {
-      this.result = quiet(this.#slots.run(() => this.#store.put(this.key, data)));
+      this.result = quiet(this.#recycle(this.#slots.run(() => this.#store.put(this.key, taken.data)), taken.buffer));
     }
   }
 
   #complete(): void {
     const multipart = this.#multipart!;
-    this.#buffer = new Uint8Array(0);
+    this.#buffers.give(this.#buffer);
+    this.#buffer = EMPTY;
     this.result = quiet(Promise.all(this.#segments).then(async (uploaded) => (await multipart).complete(uploaded)));
   }
+
+  /** Gives `buffer` back to the free list once `upload` has settled, whatever its outcome. */
+  #recycle<T>(upload: Promise<T>, buffer: Uint8Array): Promise<T> {
+    const settled = () => this.#buffers.give(buffer);
+    upload.then(settled, settled);
+    return upload;
+  }
 }
+
+const EMPTY = new Uint8Array(0);
 
 /** Marks a promise as handled (its rejection is observed later by whoever awaits it) and returns it. */
 function quiet<T>(promise: Promise<T>): Promise<T> {
