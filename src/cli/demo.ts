@@ -1,69 +1,60 @@
 /**
- * `npm run demo`: the main job end to end on the embedded default. Generates the first 1,000,000 primes,
- * starts the worker in local workerd (miniflare, R2 persisted under `.wrangler/state`), POSTs the file over
- * real local HTTP, prints the manifest and the throughput, and checks the stored content byte for byte.
+ * `npm run demo`: the main job end to end, through the same code as the `drainpipe` command. Writes the first
+ * 1,000,000 primes (`DEMO_PRIMES` to change) to a file in a temporary directory, starts the worker embedded
+ * in local workerd (R2 persisted under `.wrangler/state`, as `npm start` keeps it), uploads the file over
+ * real local HTTP as `primes-<count>`, prints the manifest summary and the throughput, and verifies the
+ * stored content against the file byte for byte. Exits 1 when anything fails or differs.
  *
  * @module
  */
-import { unstable_dev } from "wrangler";
-import { primeTextStream } from "../numbers/prime-text-stream.ts";
-import type { Manifest } from "../split/manifest.ts";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { UsageError } from "./cli-error.ts";
+import { writePrimes } from "./commands/primes.ts";
+import { describeThroughput, uploadFile } from "./commands/upload.ts";
+import { describeVerification, verifyFile } from "./commands/verify.ts";
+import { openConnection } from "./connection.ts";
+import { formatBytes, formatCount, formatSeconds } from "./format.ts";
+import { openFileStream } from "./local-file.ts";
+import { summarizeManifest } from "./manifest-summary.ts";
+import { printLines } from "./output.ts";
+import { progressEnabled } from "./progress.ts";
+import { reportError } from "./report-error.ts";
 
-process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
-process.env.WRANGLER_SEND_METRICS ??= "false";
+async function demo(count: number): Promise<void> {
+  const progress = progressEnabled(undefined);
+  const directory = await mkdtemp(join(tmpdir(), "drainpipe-demo-"));
+  try {
+    const file = join(directory, `primes-${count}.txt`);
+    const primes = await writePrimes(count, file, { progress });
+    printLines([`generated the first ${formatCount(count)} primes: ${formatBytes(primes.bytes)} in ${formatSeconds(primes.seconds)} (${file})`]);
 
-const COUNT = Number(process.env.DEMO_PRIMES ?? 1_000_000);
-const NAME = `primes-${COUNT}`;
-const MB = 1_000_000;
-
-async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+    const connection = await openConnection({});
+    try {
+      printLines([`worker embedded in local workerd at ${connection.client.url} (R2 persisted in .wrangler/state)`]);
+      const name = `primes-${count}`;
+      const upload = await uploadFile(connection.client, await openFileStream(file), { name, progress });
+      printLines([...summarizeManifest(upload.manifest), describeThroughput(upload)]);
+      const verification = await verifyFile(connection.client, name, await openFileStream(file), { progress });
+      printLines(describeVerification(verification));
+      if (!verification.identical) process.exitCode = 1;
+    } finally {
+      await connection.close();
+    }
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
 }
 
-function seconds(start: number): number {
-  return (performance.now() - start) / 1000;
+function demoCount(text: string | undefined): number {
+  const count = Number(text ?? 1_000_000);
+  if (!Number.isSafeInteger(count) || count < 1) throw new UsageError(`Cannot run the demo on DEMO_PRIMES=${text}: expected a positive whole number`);
+  return count;
 }
 
-const generationStart = performance.now();
-const body = await collect(primeTextStream(COUNT));
-const generation = seconds(generationStart);
-console.log(`generated ${COUNT.toLocaleString("en")} primes: ${(body.length / MB).toFixed(1)} MB in ${generation.toFixed(2)} s`);
-
-const token = crypto.randomUUID();
-const auth = { Authorization: `Bearer ${token}` };
-const worker = await unstable_dev("src/worker/index.ts", {
-  config: "wrangler.toml",
-  vars: { API_TOKEN: token },
-  persistTo: ".wrangler/state",
-  logLevel: "warn",
-  experimental: { disableExperimentalWarning: true },
-});
 try {
-  const url = `http://${worker.address}:${worker.port}/files/${NAME}`;
-  console.log(`worker listening on http://${worker.address}:${worker.port} (local workerd, R2 in .wrangler/state)`);
-
-  const uploadStart = performance.now();
-  const response = await fetch(url, { method: "POST", body, headers: auth });
-  const upload = seconds(uploadStart);
-  if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
-  const manifest = (await response.json()) as Manifest;
-
-  const summary = {
-    ...manifest,
-    parts: manifest.parts.length > 4 ? [...manifest.parts.slice(0, 2), "…", ...manifest.parts.slice(-2)] : manifest.parts,
-  };
-  console.log(JSON.stringify(summary, null, 2));
-  console.log(
-    `upload: ${(body.length / MB).toFixed(1)} MB, ${manifest.totals.numbers.toLocaleString("en")} numbers, ` +
-      `${manifest.totals.parts} parts in ${upload.toFixed(2)} s = ${(body.length / MB / upload).toFixed(1)} MB/s, ` +
-      `${Math.round(manifest.totals.numbers / upload).toLocaleString("en")} numbers/s`,
-  );
-
-  const verifyStart = performance.now();
-  const stored = await collect((await fetch(`${url}/content`, { headers: auth })).body!);
-  const identical = stored.length === body.length && stored.every((byte, i) => byte === body[i]);
-  console.log(`verify: content ${identical ? "is byte-identical" : "DIFFERS"} (${(stored.length / MB).toFixed(1)} MB read back in ${seconds(verifyStart).toFixed(2)} s)`);
-  if (!identical) process.exitCode = 1;
-} finally {
-  await worker.stop();
+  await demo(demoCount(process.env.DEMO_PRIMES));
+} catch (error) {
+  reportError(error);
 }

@@ -5,14 +5,14 @@
  *
  * @module
  */
-import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
+import { randomToken } from "./random-token.ts";
 
 /** The project root: `src/cli/` is two levels below it. */
 const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
 /** Where `wrangler dev` persists local state (R2 included) by default, and where the embedded worker does too. */
-export const DEFAULT_STATE_DIR = resolve(PROJECT_ROOT, ".wrangler/state");
+const DEFAULT_STATE_DIR = resolve(PROJECT_ROOT, ".wrangler/state");
 
 /** A running embedded worker. */
 export interface EmbeddedWorker {
@@ -20,28 +20,17 @@ export interface EmbeddedWorker {
   url: string;
   /** The bearer token it was started with (its `API_TOKEN` variable). */
   token: string;
-  /** The directory its local R2 bucket is persisted in. */
-  stateDir: string;
   /** Stops the worker and its workerd process. */
   stop(): Promise<void>;
 }
 
 /** Options of {@linkcode startEmbeddedWorker}. */
 export interface EmbeddedWorkerOptions {
-  /** Where to persist local state; default {@linkcode DEFAULT_STATE_DIR}. Relative paths are resolved against the working directory. */
+  /**
+   * Where to persist local state; default `.wrangler/state` in the project root, where `wrangler dev` keeps it.
+   * Relative paths are resolved against the working directory.
+   */
   stateDir?: string;
-}
-
-/**
- * A fresh random bearer token: 32 random bytes, base64url-encoded (43 characters).
- *
- * @example
- * ```ts
- * randomToken(); // "q3Jx0…"
- * ```
- */
-export function randomToken(): string {
-  return randomBytes(32).toString("base64url");
 }
 
 /**
@@ -72,5 +61,5 @@ export async function startEmbeddedWorker(options: EmbeddedWorkerOptions = {}): 
     vars: { API_TOKEN: token },
     experimental: { disableExperimentalWarning: true },
   });
-  return { url: `http://${worker.address}:${worker.port}`, token, stateDir, stop: () => worker.stop() };
+  return { url: `http://${worker.address}:${worker.port}`, token, stop: () => worker.stop() };
 }

@@ -1,0 +1,87 @@
+/**
+ * `drainpipe primes <count> [-o file]`: the first N primes, one per line, streamed to a file or stdout.
+ *
+ * @module
+ */
+import { InvalidArgumentError, type Command } from "commander";
+import { MAX_PRIME_COUNT } from "../../numbers/prime-batches.ts";
+import { primeTextStream } from "../../numbers/prime-text-stream.ts";
+import { formatBytes, formatCount, formatSeconds, secondsSince } from "../format.ts";
+import { READ_CHUNK_BYTES, writeStream } from "../local-file.ts";
+import { printLines } from "../output.ts";
+import { progressEnabled, startProgress } from "../progress.ts";
+
+/** What {@linkcode writePrimes} wrote. */
+export interface PrimesResult {
+  /** How many primes. */
+  count: number;
+  /** Bytes of text written. */
+  bytes: number;
+  /** Seconds it took. */
+  seconds: number;
+}
+
+/**
+ * Writes the first `count` primes as text, one per line, to `output` (stdout when undefined), generating
+ * them as the output drains so memory stays bounded.
+ *
+ * @example
+ * ```ts
+ * const { bytes } = await writePrimes(1_000_000, "primes.txt", { progress: false }); // 8,245,905 bytes
+ * ```
+ */
+export async function writePrimes(count: number, output: string | undefined, options: { progress: boolean }): Promise<PrimesResult> {
+  const start = performance.now();
+  const progress = startProgress({ label: "primes", total: count, unit: "primes", enabled: options.progress });
+  let bytes = 0;
+  let lines = 0;
+  const counted = primeTextStream(count, { chunkBytes: READ_CHUNK_BYTES }).pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        bytes += chunk.byteLength;
+        for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) lines++;
+        progress.update(lines);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  try {
+    await writeStream(counted, output);
+  } finally {
+    progress.stop();
+  }
+  return { count, bytes, seconds: secondsSince(start) };
+}
+
+/** Registers `primes` on `program`. */
+export function registerPrimes(program: Command): void {
+  program
+    .command("primes")
+    .description("write the first <count> primes, one per line, to a file or stdout")
+    .argument("<count>", `how many primes (0 to ${formatCount(MAX_PRIME_COUNT)}; 1e6 and 1_000_000 work too)`, parseCount)
+    .option("-o, --output <file>", "write to this file instead of stdout")
+    .option("--progress", "show a progress bar on stderr even when it is not a terminal")
+    .option("--no-progress", "never show a progress bar")
+    .action(async (count: number, options: { output?: string; progress?: boolean }) => {
+      const result = await writePrimes(count, options.output, { progress: progressEnabled(options.progress) });
+      if (options.output !== undefined) {
+        printLines([
+          `wrote the first ${formatCount(count)} primes (${formatBytes(result.bytes)}) to ${options.output} in ${formatSeconds(result.seconds)}`,
+        ]);
+      }
+    });
+}
+
+/**
+ * Parses a prime count: digits with optional `_` or `,` separators, or a number like `1e6`.
+ *
+ * @throws {InvalidArgumentError} when it is not a whole number from 0 to {@linkcode MAX_PRIME_COUNT}.
+ */
+function parseCount(text: string): number {
+  const cleaned = text.replace(/[_,]/g, "");
+  const count = /^[0-9]+(\.[0-9]+)?(e[0-9]+)?$/i.test(cleaned) ? Number(cleaned) : Number.NaN;
+  if (!Number.isSafeInteger(count) || count > MAX_PRIME_COUNT) {
+    throw new InvalidArgumentError(`Cannot generate "${text}" primes: expected a whole number from 0 to ${formatCount(MAX_PRIME_COUNT)}.`);
+  }
+  return count;
+}

@@ -1,0 +1,133 @@
+/**
+ * `drainpipe upload <file>`: streams a local file to the worker, with a progress bar, and prints the
+ * manifest summary and the throughput.
+ *
+ * @module
+ */
+import { InvalidArgumentError, type Command } from "commander";
+import { assertValidName, InvalidNameError } from "../../split/file-name.ts";
+import type { Manifest } from "../../split/manifest.ts";
+import { parseMaxPartBytes, PartSizeError } from "../../split/part-size.ts";
+import { addConnectionOptions, withConnection, type ConnectionOptions } from "../connection.ts";
+import { defaultName } from "../default-name.ts";
+import { formatBytes, formatByteRate, formatCountRate, formatSeconds, secondsSince } from "../format.ts";
+import { openFileStream, type FileStream } from "../local-file.ts";
+import { summarizeManifest } from "../manifest-summary.ts";
+import { printJson, printLines } from "../output.ts";
+import { countBytes, progressEnabled, startProgress } from "../progress.ts";
+import type { WorkerClient } from "../worker-client.ts";
+
+/** Options of {@linkcode uploadFile}. */
+export interface UploadFileOptions {
+  /** The name to store the file under; {@linkcode defaultName} of the path when absent. */
+  name?: string | undefined;
+  /** The part size limit; the worker's default when absent. */
+  maxPartBytes?: number | undefined;
+  /** Whether to draw a progress bar on stderr. */
+  progress: boolean;
+}
+
+/** What {@linkcode uploadFile} did. */
+export interface UploadResult {
+  /** The local file's path. */
+  file: string;
+  /** The worker's manifest of the stored file. */
+  manifest: Manifest;
+  /** Bytes sent. */
+  bytes: number;
+  /** Seconds from the request's start to the manifest's arrival. */
+  seconds: number;
+  /** Bytes sent per second. */
+  bytesPerSecond: number;
+  /** Numbers stored per second. */
+  numbersPerSecond: number;
+}
+
+/**
+ * Streams a local file to the worker as it is read from disk (never holding it whole) and returns the
+ * manifest and throughput.
+ *
+ * @throws {CliError} when the file cannot be read or the worker refuses it (a {@linkcode WorkerError} with
+ * the line and column of bad input).
+ *
+ * @example
+ * ```ts
+ * const { manifest } = await uploadFile(client, await openFileStream("primes.txt"), { progress: false });
+ * ```
+ */
+export async function uploadFile(client: WorkerClient, source: FileStream, options: UploadFileOptions): Promise<UploadResult> {
+  const { path, stream, size } = source;
+  const name = options.name ?? defaultName(path);
+  const progress = startProgress({ label: "upload", total: size, unit: "bytes", enabled: options.progress });
+  const start = performance.now();
+  let manifest: Manifest;
+  try {
+    const body = countBytes(stream, (bytes) => progress.update(bytes));
+    manifest = await client.upload(name, body, { size, maxPartBytes: options.maxPartBytes });
+  } finally {
+    progress.stop();
+  }
+  const seconds = secondsSince(start);
+  return {
+    file: path,
+    manifest,
+    bytes: size,
+    seconds,
+    bytesPerSecond: size / seconds,
+    numbersPerSecond: manifest.totals.numbers / seconds,
+  };
+}
+
+/**
+ * The throughput line of an upload.
+ *
+ * @example
+ * ```ts
+ * describeThroughput(result); // "sent 8.2 MB in 0.81 s: 10.1 MB/s, 1,234,567 numbers/s"
+ * ```
+ */
+export function describeThroughput(result: UploadResult): string {
+  const { bytes, seconds, manifest } = result;
+  return `sent ${formatBytes(bytes)} in ${formatSeconds(seconds)}: ${formatByteRate(bytes, seconds)}, ${formatCountRate(manifest.totals.numbers, seconds, "numbers")}`;
+}
+
+/** Registers `upload` on `program`. */
+export function registerUpload(program: Command): void {
+  addConnectionOptions(
+    program
+      .command("upload")
+      .description("stream a newline-separated numbers file to the worker and print its manifest")
+      .argument("<file>", "the file to upload")
+      .option("--name <name>", "store it under this name (default: the file's base name, sanitised)", parseName)
+      .option("--max-part-bytes <bytes>", "size limit of each stored part (1024 to 1073741824; default: the worker's)", parsePartBytes)
+      .option("--json", "print the manifest and throughput as JSON")
+      .option("--progress", "show a progress bar on stderr even when it is not a terminal")
+      .option("--no-progress", "never show a progress bar"),
+  ).action(async (file: string, options: ConnectionOptions & { name?: string; maxPartBytes?: number; json?: boolean; progress?: boolean }) => {
+    const name = options.name ?? defaultName(file);
+    const source = await openFileStream(file);
+    const result = await withConnection(options, (client) =>
+      uploadFile(client, source, { name, maxPartBytes: options.maxPartBytes, progress: progressEnabled(options.progress) }),
+    );
+    if (options.json) printJson(result);
+    else printLines([...summarizeManifest(result.manifest), describeThroughput(result)]);
+  });
+}
+
+function parseName(text: string): string {
+  try {
+    return assertValidName(text);
+  } catch (error) {
+    if (error instanceof InvalidNameError) throw new InvalidArgumentError(`${error.message}.`);
+    throw error;
+  }
+}
+
+function parsePartBytes(text: string): number {
+  try {
+    return parseMaxPartBytes(text);
+  } catch (error) {
+    if (error instanceof PartSizeError) throw new InvalidArgumentError(`${error.message}.`);
+    throw error;
+  }
+}

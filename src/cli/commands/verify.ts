@@ -1,0 +1,135 @@
+/**
+ * `drainpipe verify <name> <file>`: streams a stored file and a local one side by side and compares them
+ * byte for byte; exits 1 at the first difference, naming its byte offset and line.
+ *
+ * @module
+ */
+import type { Command } from "commander";
+import type { Manifest } from "../../split/manifest.ts";
+import { EXIT_FAILURE } from "../cli-error.ts";
+import { firstDifference, type StreamDifference } from "../compare-streams.ts";
+import { addConnectionOptions, withConnection, type ConnectionOptions } from "../connection.ts";
+import { formatCount, formatSeconds, secondsSince } from "../format.ts";
+import { openFileStream, type FileStream } from "../local-file.ts";
+import { printJson, printLines } from "../output.ts";
+import { countBytes, progressEnabled, startProgress } from "../progress.ts";
+import type { FileContent, WorkerClient } from "../worker-client.ts";
+
+/** What {@linkcode verifyFile} found. */
+export interface VerifyResult {
+  /** The stored file's name. */
+  name: string;
+  /** The local file's path. */
+  file: string;
+  /** Whether the two are byte for byte the same. */
+  identical: boolean;
+  /** The local file's size. */
+  localBytes: number;
+  /** The stored content's size, from the manifest. */
+  storedBytes: number;
+  /** The first difference, `null` when identical. `expected` is the local file's byte, `actual` the stored one's. */
+  difference: StreamDifference | null;
+  /** Whether the uploaded input was canonical; `null` for generated files. Non-canonical input is stored normalised. */
+  canonicalInput: boolean | null;
+  /** Seconds it took. */
+  seconds: number;
+}
+
+/**
+ * Compares the stored file `name` with a local file, streaming both.
+ *
+ * @throws {CliError} when the stored file does not exist or either side fails to read.
+ *
+ * @example
+ * ```ts
+ * const { identical } = await verifyFile(client, "primes", await openFileStream("primes.txt"), { progress: false });
+ * ```
+ */
+export async function verifyFile(client: WorkerClient, name: string, local: FileStream, options: { progress: boolean }): Promise<VerifyResult> {
+  const start = performance.now();
+  let manifest: Manifest;
+  let content: FileContent;
+  try {
+    manifest = await client.manifest(name);
+    content = await client.content(name);
+  } catch (error) {
+    await local.stream.cancel();
+    throw error;
+  }
+  const progress = startProgress({ label: "verify", total: local.size, unit: "bytes", enabled: options.progress });
+  let difference: StreamDifference | null;
+  try {
+    difference = await firstDifference(countBytes(local.stream, (bytes) => progress.update(bytes)), content.body);
+  } finally {
+    progress.stop();
+  }
+  return {
+    name,
+    file: local.path,
+    identical: difference === null,
+    localBytes: local.size,
+    storedBytes: manifest.totals.bytes,
+    difference,
+    canonicalInput: manifest.source.kind === "upload" ? manifest.source.canonical : null,
+    seconds: secondsSince(start),
+  };
+}
+
+/**
+ * The outcome of a verification in words.
+ *
+ * @example
+ * ```ts
+ * describeVerification(result);
+ * // ['"primes.txt" and stored "primes" are identical: 8,245,905 bytes compared in 0.31 s']
+ * ```
+ */
+export function describeVerification(result: VerifyResult): string[] {
+  const { difference, file, name } = result;
+  if (difference === null) {
+    return [`"${file}" and stored "${name}" are identical: ${formatCount(result.localBytes)} bytes compared in ${formatSeconds(result.seconds)}`];
+  }
+  const where = `at byte offset ${formatCount(difference.offset)} (line ${formatCount(difference.line)}, column ${difference.column})`;
+  const lines = [`"${file}" differs from stored "${name}" ${where}: ${describeBytes(result, difference)}`];
+  if (result.canonicalInput === false) {
+    lines.push(`  note: "${name}" was uploaded from non-canonical text, which the worker stores normalised (see its manifest)`);
+  }
+  return lines;
+}
+
+function describeBytes(result: VerifyResult, difference: StreamDifference): string {
+  if (difference.expected === undefined) {
+    return `the local file ends there (${formatCount(result.localBytes)} bytes), the stored content goes on (${formatCount(result.storedBytes)} bytes)`;
+  }
+  if (difference.actual === undefined) {
+    return `the stored content ends there (${formatCount(result.storedBytes)} bytes), the local file goes on (${formatCount(result.localBytes)} bytes)`;
+  }
+  return `the local file has ${showByte(difference.expected)}, the stored content has ${showByte(difference.actual)}`;
+}
+
+function showByte(byte: number): string {
+  if (byte === 0x0a) return `"\\n"`;
+  if (byte === 0x0d) return `"\\r"`;
+  if (byte >= 0x20 && byte < 0x7f) return JSON.stringify(String.fromCharCode(byte));
+  return `byte 0x${byte.toString(16).padStart(2, "0")}`;
+}
+
+/** Registers `verify` on `program`. */
+export function registerVerify(program: Command): void {
+  addConnectionOptions(
+    program
+      .command("verify")
+      .description("compare a stored file with a local file byte for byte; exit 1 at the first difference")
+      .argument("<name>", "the stored file's name")
+      .argument("<file>", "the local file to compare with")
+      .option("--json", "print the result as JSON")
+      .option("--progress", "show a progress bar on stderr even when it is not a terminal")
+      .option("--no-progress", "never show a progress bar"),
+  ).action(async (name: string, file: string, options: ConnectionOptions & { json?: boolean; progress?: boolean }) => {
+    const local = await openFileStream(file);
+    const result = await withConnection(options, (client) => verifyFile(client, name, local, { progress: progressEnabled(options.progress) }));
+    if (options.json) printJson(result);
+    else printLines(describeVerification(result));
+    if (!result.identical) process.exitCode = EXIT_FAILURE;
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * Which worker a command talks to: a deployed one given by `--url` (with `--token`), or by default the worker
+ * embedded in local workerd with its R2 bucket persisted on disk.
+ *
+ * @module
+ */
+import { InvalidArgumentError, Option, type Command } from "commander";
+import { CliError } from "./cli-error.ts";
+import { startEmbeddedWorker } from "./embedded-worker.ts";
+import { WorkerClient } from "./worker-client.ts";
+
+/** The connection options every command that talks to the worker accepts. */
+export interface ConnectionOptions {
+  /** A deployed worker's base URL; the embedded worker when absent. */
+  url?: string | undefined;
+  /** The bearer token for `url`. */
+  token?: string | undefined;
+  /** Where the embedded worker persists its state. */
+  stateDir?: string | undefined;
+}
+
+/** An open connection to a worker. */
+export interface Connection {
+  /** The worker's API. */
+  client: WorkerClient;
+  /** Stops the embedded worker, if one was started. */
+  close(): Promise<void>;
+}
+
+/**
+ * Adds `--url`, `--token` and `--state-dir` to `command` (`--url` and `--token` also read `DRAINPIPE_URL` and
+ * `DRAINPIPE_TOKEN`).
+ *
+ * @example
+ * ```ts
+ * addConnectionOptions(program.command("ls")).action(async (options: ConnectionOptions) => { … });
+ * ```
+ */
+export function addConnectionOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option("--url <url>", "base URL of a deployed worker (default: the worker embedded in local workerd)")
+        .env("DRAINPIPE_URL")
+        .argParser(parseUrl),
+    )
+    .addOption(new Option("--token <token>", "bearer token sent to the worker at --url").env("DRAINPIPE_TOKEN"))
+    .addOption(
+      new Option("--state-dir <dir>", "where the embedded worker persists its local R2 (default: .wrangler/state, shared with npm start)")
+        .conflicts("url"),
+    );
+}
+
+/**
+ * Connects to the worker at `options.url`, or starts the embedded one (a few seconds) with a fresh random
+ * token.
+ *
+ * @throws {CliError} when the embedded worker cannot start.
+ *
+ * @example
+ * ```ts
+ * const connection = await openConnection({ url: "https://drainpipe.example.workers.dev", token });
+ * ```
+ */
+export async function openConnection(options: ConnectionOptions): Promise<Connection> {
+  if (options.url !== undefined) {
+    return { client: new WorkerClient(options.url, options.token), close: async () => {} };
+  }
+  if (process.stderr.isTTY) process.stderr.write("drainpipe: starting the embedded worker (local workerd)…\n");
+  const worker = await startEmbeddedWorker({ stateDir: options.stateDir }).catch((error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliError(`Cannot start the embedded worker: ${reason}`, { cause: error });
+  });
+  return { client: new WorkerClient(worker.url, worker.token), close: () => worker.stop() };
+}
+
+/**
+ * Runs `work` with a connection and closes it afterwards, however `work` ends.
+ *
+ * @example
+ * ```ts
+ * const files = await withConnection(options, (client) => client.list());
+ * ```
+ */
+export async function withConnection<T>(options: ConnectionOptions, work: (client: WorkerClient) => Promise<T>): Promise<T> {
+  const connection = await openConnection(options);
+  try {
+    return await work(connection.client);
+  } finally {
+    await connection.close();
+  }
+}
+
+function parseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new InvalidArgumentError(`Cannot use "${text}" as a URL: expected an absolute http(s) URL.`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new InvalidArgumentError(`Cannot use "${text}" as a URL: the scheme must be http or https, not ${url.protocol}`);
+  }
+  return url.href;
+}

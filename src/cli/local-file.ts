@@ -1,0 +1,121 @@
+/**
+ * Local files as web streams, read and written a chunk at a time so that memory use does not depend on the
+ * file's size.
+ *
+ * @module
+ */
+import { createWriteStream } from "node:fs";
+import { open, rm, stat } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { CliError } from "./cli-error.ts";
+
+/**
+ * Size of each read from a local file: 64 KiB. Small chunks keep the process's peak memory low: every chunk
+ * is a fresh buffer, and many small ones let the young-generation collector free the sent ones early, where
+ * fewer large ones pile up between full collections.
+ */
+export const READ_CHUNK_BYTES = 64 * 1024;
+
+/** A local file opened for streaming. */
+export interface FileStream {
+  /** The file's path as given. */
+  path: string;
+  /** The file's bytes, read one chunk per pull. */
+  stream: ReadableStream<Uint8Array>;
+  /** The file's size in bytes when it was opened. */
+  size: number;
+}
+
+/**
+ * Opens `path` as a stream of {@linkcode READ_CHUNK_BYTES}-byte chunks (each a fresh buffer), read only when
+ * the consumer pulls. The file is closed at its end, on cancel and on error.
+ *
+ * @throws {CliError} when the file does not exist, is not a regular file or cannot be read.
+ *
+ * @example
+ * ```ts
+ * const { stream, size } = await openFileStream("primes.txt");
+ * ```
+ */
+export async function openFileStream(path: string): Promise<FileStream> {
+  const info = await stat(path).catch((error: unknown) => {
+    throw fileError("read", path, error);
+  });
+  if (!info.isFile()) throw new CliError(`Cannot read "${path}": it is not a regular file`);
+  const handle = await open(path, "r").catch((error: unknown) => {
+    throw fileError("read", path, error);
+  });
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const buffer = new Uint8Array(READ_CHUNK_BYTES);
+          const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK_BYTES, null);
+          if (bytesRead > 0) controller.enqueue(buffer.subarray(0, bytesRead));
+          if (bytesRead === 0) {
+            await handle.close();
+            controller.close();
+          }
+        } catch (error) {
+          await handle.close().catch(() => undefined);
+          throw fileError("read", path, error);
+        }
+      },
+      async cancel() {
+        await handle.close();
+      },
+    },
+    new CountQueuingStrategy({ highWaterMark: 1 }),
+  );
+  return { path, stream, size: info.size };
+}
+
+/**
+ * Writes `stream` to the file at `path`, or to stdout when `path` is undefined. A file left incomplete by a
+ * failure is removed. When stdout's reader goes away (`drainpipe get x | head`), writing stops quietly.
+ *
+ * @throws {CliError} when the file cannot be written; the stream's own error otherwise.
+ *
+ * @example
+ * ```ts
+ * await writeStream(primeTextStream(1000), "primes.txt");
+ * ```
+ */
+export async function writeStream(stream: ReadableStream<Uint8Array>, path: string | undefined): Promise<void> {
+  const source = Readable.fromWeb(stream as NodeReadableStream<Uint8Array>);
+  if (path === undefined) {
+    try {
+      await pipeline(source, process.stdout, { end: false });
+    } catch (error) {
+      if (!isBrokenPipe(error)) throw error;
+    }
+    return;
+  }
+  try {
+    await pipeline(source, createWriteStream(path));
+  } catch (error) {
+    await rm(path, { force: true });
+    if (isFileSystemError(error)) throw fileError("write", path, error);
+    throw error;
+  }
+}
+
+function isBrokenPipe(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "code" in error && error.code === "EPIPE";
+}
+
+function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && "syscall" in error && "code" in error;
+}
+
+function fileError(verb: "read" | "write", path: string, error: unknown): CliError {
+  const code = isFileSystemError(error) ? error.code : undefined;
+  const reason =
+    code === "ENOENT" ? (verb === "read" ? "no such file" : "its directory does not exist") :
+    code === "EACCES" ? "permission denied" :
+    code === "EISDIR" ? "it is a directory" :
+    error instanceof Error ? error.message : String(error);
+  return new CliError(`Cannot ${verb} "${path}": ${reason}`, { cause: error });
+}

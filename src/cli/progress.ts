@@ -1,0 +1,111 @@
+/**
+ * Progress bars on stderr (with `cli-progress`): done and total, rate and ETA. Shown when stderr is a terminal
+ * or when asked for with `--progress`, so scripts and pipes get clean output.
+ *
+ * @module
+ */
+import cliProgress from "cli-progress";
+import { formatBytes, formatByteRate, formatCount, formatCountRate, secondsSince } from "./format.ts";
+
+/** A running progress bar. */
+export interface Progress {
+  /** Sets how much is done, in the bar's unit. */
+  update(done: number): void;
+  /** Draws the final state and ends the bar's line. */
+  stop(): void;
+}
+
+/** Options of {@linkcode startProgress}. */
+export interface ProgressOptions {
+  /** A word in front of the bar, e.g. `upload`. */
+  label: string;
+  /** The amount that makes 100%. */
+  total: number;
+  /** What is counted: bytes (shown in MB and MB/s) or primes. */
+  unit: "bytes" | "primes";
+  /** Whether to draw at all (see {@linkcode progressEnabled}); a disabled bar does nothing. */
+  enabled: boolean;
+}
+
+/**
+ * Whether progress bars are drawn: as `--progress` / `--no-progress` say, else when stderr is a terminal.
+ *
+ * @example
+ * ```ts
+ * progressEnabled(undefined); // true in a terminal, false in a pipe or a test
+ * ```
+ */
+export function progressEnabled(flag: boolean | undefined): boolean {
+  return flag ?? process.stderr.isTTY === true;
+}
+
+/**
+ * Starts a progress bar on stderr.
+ *
+ * @example
+ * ```ts
+ * const progress = startProgress({ label: "upload", total: size, unit: "bytes", enabled: true });
+ * progress.update(1_048_576);
+ * progress.stop();
+ * ```
+ */
+export function startProgress(options: ProgressOptions): Progress {
+  if (!options.enabled) return { update() {}, stop() {} };
+  const start = performance.now();
+  const describe = options.unit === "bytes" ? describeBytes : describePrimes;
+  const bar = new cliProgress.SingleBar({
+    format: `${options.label} [{bar}] {percentage}% | {done} / {size} | {rate} | ETA {remaining}`,
+    stream: process.stderr,
+    noTTYOutput: process.stderr.isTTY !== true,
+    barsize: 30,
+  });
+  const payload = (done: number) => {
+    const seconds = secondsSince(start);
+    return { ...describe(done, options.total, seconds), remaining: estimateRemaining(done, options.total, seconds) };
+  };
+  bar.start(Math.max(options.total, 1), 0, payload(0));
+  return {
+    update(done) {
+      bar.update(done, payload(done));
+    },
+    stop() {
+      bar.stop();
+    },
+  };
+}
+
+/**
+ * Passes `stream` through unchanged, calling `onBytes` with the running byte count after each chunk.
+ *
+ * @example
+ * ```ts
+ * const counted = countBytes(file.stream, (bytes) => progress.update(bytes));
+ * ```
+ */
+export function countBytes(stream: ReadableStream<Uint8Array>, onBytes: (bytes: number) => void): ReadableStream<Uint8Array> {
+  let bytes = 0;
+  return stream.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        bytes += chunk.byteLength;
+        onBytes(bytes);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+/** The time left at the average rate so far, e.g. `1m05s`; `?` before anything is done. */
+function estimateRemaining(done: number, total: number, seconds: number): string {
+  if (done <= 0 || seconds <= 0) return "?";
+  const left = Math.max(0, Math.round(((total - done) * seconds) / done));
+  return left < 60 ? `${left}s` : `${Math.floor(left / 60)}m${String(left % 60).padStart(2, "0")}s`;
+}
+
+function describeBytes(done: number, total: number, seconds: number): Record<string, string> {
+  return { done: formatBytes(done), size: formatBytes(total), rate: formatByteRate(done, seconds) };
+}
+
+function describePrimes(done: number, total: number, seconds: number): Record<string, string> {
+  return { done: formatCount(done), size: `${formatCount(total)} primes`, rate: formatCountRate(done, seconds, "primes") };
+}

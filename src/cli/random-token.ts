@@ -1,0 +1,13 @@
+import { randomBytes } from "node:crypto";
+
+/**
+ * A fresh random bearer token: 32 random bytes, base64url-encoded (43 characters).
+ *
+ * @example
+ * ```ts
+ * randomToken(); // "q3Jx0…"
+ * ```
+ */
+export function randomToken(): string {
+  return randomBytes(32).toString("base64url");
+}

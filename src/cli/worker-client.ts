@@ -1,0 +1,147 @@
+import type { FileSummary } from "../split/file-catalog.ts";
+import type { Manifest } from "../split/manifest.ts";
+import { CliError } from "./cli-error.ts";
+import { WorkerError } from "./worker-error.ts";
+
+/** The content of a stored file as the worker streams it. */
+export interface FileContent {
+  /** The reassembled parts. */
+  body: ReadableStream<Uint8Array>;
+  /** Its size from `Content-Length`, when the worker sent one. */
+  size: number | undefined;
+}
+
+/** Options of {@linkcode WorkerClient.upload}. */
+export interface UploadOptions {
+  /** The body's exact size in bytes, sent as `Content-Length`. */
+  size: number;
+  /** The part size limit; the worker's default when absent. */
+  maxPartBytes?: number | undefined;
+}
+
+/**
+ * The drainpipe worker's HTTP API, seen from Node: one method per route, bearer-token authentication when a
+ * token is given, and every failure turned into a {@linkcode CliError} (a {@linkcode WorkerError} for an
+ * error status).
+ *
+ * @example
+ * ```ts
+ * const client = new WorkerClient("http://127.0.0.1:8787", process.env.DRAINPIPE_TOKEN);
+ * for (const file of await client.list()) console.log(file.name, file.totals.numbers);
+ * ```
+ */
+export class WorkerClient {
+  /** The worker's base URL, ending in `/`. */
+  readonly url: string;
+  readonly #token: string | undefined;
+
+  /** A client of the worker at `url`, sending `Authorization: Bearer <token>` when `token` is set. */
+  constructor(url: string, token?: string | undefined) {
+    this.url = url.endsWith("/") ? url : `${url}/`;
+    this.#token = token === "" ? undefined : token;
+  }
+
+  /** Lists the complete files (`GET /files`). */
+  async list(): Promise<FileSummary[]> {
+    const response = await this.#request("list files", "GET", "files");
+    return ((await response.json()) as { files: FileSummary[] }).files;
+  }
+
+  /** The manifest of `name` (`GET /files/:name`). */
+  async manifest(name: string): Promise<Manifest> {
+    const response = await this.#request(`read the manifest of "${name}"`, "GET", filePath(name));
+    return (await response.json()) as Manifest;
+  }
+
+  /**
+   * Streams `body` to `POST /files/:name` and returns the manifest. The body is sent as it is read, with a
+   * `Content-Length` header and without `Expect: 100-continue`.
+   */
+  async upload(name: string, body: ReadableStream<Uint8Array>, options: UploadOptions): Promise<Manifest> {
+    const query = options.maxPartBytes === undefined ? "" : `?maxPartBytes=${options.maxPartBytes}`;
+    const response = await this.#request(`upload "${name}"`, "POST", `${filePath(name)}${query}`, {
+      body,
+      headers: { "Content-Length": String(options.size), "Content-Type": "text/plain" },
+    });
+    return (await response.json()) as Manifest;
+  }
+
+  /** The reassembled content of `name` (`GET /files/:name/content`), streamed. */
+  async content(name: string): Promise<FileContent> {
+    const action = `read the content of "${name}"`;
+    const response = await this.#request(action, "GET", `${filePath(name)}/content`);
+    const length = response.headers.get("Content-Length");
+    const body = response.body ? failingClearly(response.body, action, this.url) : new Response("").body!;
+    return { body, size: length === null ? undefined : Number(length) };
+  }
+
+  /** Removes `name` and all its objects (`DELETE /files/:name`). */
+  async remove(name: string): Promise<void> {
+    await this.#request(`remove "${name}"`, "DELETE", filePath(name));
+  }
+
+  async #request(
+    action: string,
+    method: string,
+    path: string,
+    init: { body?: ReadableStream<Uint8Array>; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.#token !== undefined) headers.set("Authorization", `Bearer ${this.#token}`);
+    let response: Response;
+    try {
+      response = await fetch(new URL(path, this.url), {
+        method,
+        headers,
+        // A streamed body is sent with `redirect: "error"`: with any other mode, Node's fetch (undici) tees the
+        // body so that it could replay it on a redirect, and the unread branch buffers the whole upload
+        // (nodejs/undici#4058). A stream cannot be replayed anyway.
+        ...(init.body ? { body: init.body, duplex: "half", redirect: "error" } : {}),
+      } as RequestInit);
+    } catch (error) {
+      throw requestFailed(action, this.url, error);
+    }
+    if (!response.ok) throw await WorkerError.from(response, action);
+    return response;
+  }
+}
+
+/** `body` with its read errors (a connection cut mid-stream) turned into a {@linkcode CliError} naming `action`. */
+function failingClearly(body: ReadableStream<Uint8Array>, action: string, url: string): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let result: ReadableStreamReadResult<Uint8Array>;
+        try {
+          result = await reader.read();
+        } catch (error) {
+          throw requestFailed(action, url, error);
+        }
+        if (result.done) controller.close();
+        else controller.enqueue(result.value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    new CountQueuingStrategy({ highWaterMark: 0 }),
+  );
+}
+
+function filePath(name: string): string {
+  return `files/${encodeURIComponent(name)}`;
+}
+
+/** Error codes that mean the worker could not be reached at all. */
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
+function requestFailed(action: string, url: string, error: unknown): CliError {
+  const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+  if (cause instanceof CliError) return cause;
+  const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : undefined;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const what = code !== undefined && UNREACHABLE_CODES.has(code) ? "is unreachable" : "failed to answer";
+  const detail = code !== undefined && !reason.includes(code) ? `${code}: ${reason}` : reason;
+  return new CliError(`Cannot ${action}: the worker at ${url} ${what} (${detail})`, { cause: error });
+}

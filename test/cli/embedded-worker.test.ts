@@ -1,0 +1,69 @@
+import { access, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { FileSummary } from "../../src/split/file-catalog.ts";
+import type { Manifest } from "../../src/split/manifest.ts";
+import { runCli, type CliRun } from "./cli-runner.ts";
+
+// The CLI without --url: every run starts the worker embedded in local workerd (a few seconds each) with R2
+// persisted under --state-dir, so separate runs see the same files.
+let directory: string;
+let stateDir: string;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), "drainpipe-embedded-"));
+  stateDir = join(directory, "state");
+});
+
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+function embedded(...args: string[]): Promise<CliRun> {
+  return runCli([...args, "--state-dir", stateDir], { cwd: directory });
+}
+
+describe("the embedded worker", () => {
+  test("upload, then ls, get, verify and rm in later runs, all on the state persisted on disk", { timeout: 120_000 }, async () => {
+    const file = join(directory, "numbers.txt");
+    const text = Array.from({ length: 5000 }, (_, i) => `${i * i - 1000}\n`).join("");
+    await writeFile(file, text);
+
+    const upload = await embedded("upload", file, "--name", "squares", "--json");
+    expect(upload.code).toBe(0);
+    const manifest = (JSON.parse(upload.stdout) as { manifest: Manifest }).manifest;
+    expect(manifest.totals).toMatchObject({ numbers: 5000, bytes: text.length });
+    expect(await readdir(stateDir)).toContain("v3");
+
+    const ls = await embedded("ls", "--json");
+    expect(ls.code).toBe(0);
+    expect((JSON.parse(ls.stdout) as { files: FileSummary[] }).files).toEqual([
+      { name: "squares", createdAt: manifest.createdAt, totals: manifest.totals },
+    ]);
+
+    const get = await embedded("get", "squares");
+    expect(get).toMatchObject({ code: 0, stdout: text });
+
+    const verify = await embedded("verify", "squares", file, "--json");
+    expect(verify.code).toBe(0);
+    expect(JSON.parse(verify.stdout)).toMatchObject({ identical: true, localBytes: text.length, storedBytes: text.length });
+
+    expect((await embedded("rm", "squares")).code).toBe(0);
+    const empty = await embedded("ls");
+    expect(empty).toMatchObject({ code: 0, stdout: "no files\n" });
+  });
+
+  test("a missing file fails before the worker starts, leaving no state behind", async () => {
+    const fresh = join(directory, "untouched-state");
+    const run = await runCli(["upload", "nowhere.txt", "--state-dir", fresh], { cwd: directory });
+    expect(run).toMatchObject({ code: 1, stderr: `drainpipe: Cannot read "nowhere.txt": no such file\n` });
+    await expect(access(fresh)).rejects.toThrow(/ENOENT/);
+  });
+
+  test("--state-dir cannot be combined with --url", async () => {
+    const run = await runCli(["ls", "--state-dir", stateDir, "--url", "http://127.0.0.1:8787"], { cwd: directory });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("cannot be used with option '--url <url>'");
+  });
+});
