@@ -59,7 +59,7 @@ export async function startEmbeddedWorker(options: EmbeddedWorkerOptions = {}): 
     persistTo: stateDir,
     logLevel: "warn",
     vars: { API_TOKEN: token },
-    experimental: { disableExperimentalWarning: true },
+    experimental: { disableExperimentalWarning: true, watch: false },
   });
   return { url: `http://${worker.address}:${worker.port}`, token, stop: () => worker.stop() };
 }

@@ -72,14 +72,8 @@ export async function storeNumbers(
   const { store, maxPartBytes } = options;
   const name = assertValidName(options.name);
   const uploadId = newUploadId();
-  const splitter = new PartSplitter({
-    store,
-    name,
-    uploadId,
-    maxPartBytes,
-    ...(options.segmentBytes === undefined ? {} : { segmentBytes: options.segmentBytes }),
-    ...(options.maxInFlight === undefined ? {} : { maxInFlight: options.maxInFlight }),
-  });
+  const { segmentBytes, maxInFlight } = options;
+  const splitter = new PartSplitter({ store, name, uploadId, maxPartBytes, segmentBytes, maxInFlight });
   let manifest: Manifest;
   let replaced: Manifest | null;
   try {
