@@ -10,7 +10,13 @@ import { parentPort, workerData } from "node:worker_threads";
 import { STREAM_CLASS_NAMES } from "./implementation.ts";
 import type { HarnessStatus, RunnerMessage, SubtestResult, WorkerMessage } from "./results.ts";
 import { HARNESS_STATUS_NAMES, SUBTEST_STATUS_NAMES } from "./results.ts";
-import { defineGlobal, makeGlobalWorkerLike, presentAsDedicatedWorker, reportUncaughtError } from "./worker-like-global.ts";
+import {
+  defineGlobal,
+  makeGlobalWorkerLike,
+  presentAsDedicatedWorker,
+  reportUncaughtError,
+  routeUncaughtErrorsToGlobal,
+} from "./worker-like-global.ts";
 
 /** What `run-file.ts` passes to this worker. */
 export interface FileWorkerData {
@@ -45,19 +51,18 @@ if (port === null) {
 }
 const post = (message: WorkerMessage): void => port.postMessage(message);
 
+/**
+ * Replaces the runtime's stream classes on the global with the implementation's; a class the implementation lacks is
+ * removed rather than left native, so that no test silently exercises the runtime's streams instead.
+ */
 async function installImplementation(moduleUrl: string): Promise<void> {
   const exports = (await import(moduleUrl)) as Record<string, unknown>;
-  const missing: string[] = [];
   for (const name of STREAM_CLASS_NAMES) {
     if (typeof exports[name] === "function") {
       defineGlobal(name, exports[name]);
     } else {
       Reflect.deleteProperty(globalThis, name);
-      missing.push(name);
     }
-  }
-  if (missing.length > 0) {
-    post({ kind: "missing-exports", names: missing });
   }
 }
 
@@ -100,6 +105,7 @@ port.on("message", (message: RunnerMessage) => {
     harness.timeout();
   }
 });
+routeUncaughtErrorsToGlobal();
 for (const script of [...includes, data.testFile]) {
   evaluateScript(script);
 }

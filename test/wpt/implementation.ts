@@ -32,20 +32,27 @@ export class ImplementationUnavailableError extends Error {
   override readonly name = "ImplementationUnavailableError";
 }
 
+/** The implementation a suite run will use, as checked by {@link loadImplementation}. */
+export interface LoadedImplementation {
+  /** The module that file workers import to get the classes, or `null` for `native`, whose classes are built in. */
+  readonly moduleUrl: string | null;
+  /** Stream classes the module does not export; file workers remove them from the global so tests see them missing. */
+  readonly missingExports: readonly string[];
+}
+
 /**
- * Returns the module URL that file workers import to get the implementation's classes, or `null` for `native`, whose
- * classes are already the worker's globals. Throws {@link ImplementationUnavailableError} when drainpipe's entry point
- * does not exist yet.
+ * Checks that an implementation can be tested: for drainpipe, imports `src/streams/index.ts` once and lists the
+ * stream classes it does not export yet. Throws {@link ImplementationUnavailableError} when the entry point does not
+ * exist or fails to load, so that a run can say so once instead of failing every file.
  *
  * @example
  * ```ts
- * implementationModuleUrl("native"); // null
- * implementationModuleUrl("drainpipe"); // "file:///.../src/streams/index.ts"
+ * await loadImplementation("native"); // { moduleUrl: null, missingExports: [] }
  * ```
  */
-export function implementationModuleUrl(implementation: Implementation): string | null {
+export async function loadImplementation(implementation: Implementation): Promise<LoadedImplementation> {
   if (implementation === "native") {
-    return null;
+    return { moduleUrl: null, missingExports: [] };
   }
   const modulePath = fileURLToPath(DRAINPIPE_MODULE_URL);
   if (!existsSync(modulePath)) {
@@ -53,5 +60,15 @@ export function implementationModuleUrl(implementation: Implementation): string 
       `Cannot test drainpipe: its streams entry point ${modulePath} does not exist yet (run with --impl native for the baseline)`,
     );
   }
-  return pathToFileURL(modulePath).href;
+  const moduleUrl = pathToFileURL(modulePath).href;
+  let exports: Record<string, unknown>;
+  try {
+    exports = (await import(moduleUrl)) as Record<string, unknown>;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ImplementationUnavailableError(`Cannot test drainpipe: ${modulePath} fails to load: ${reason}`, {
+      cause: error,
+    });
+  }
+  return { moduleUrl, missingExports: STREAM_CLASS_NAMES.filter((name) => typeof exports[name] !== "function") };
 }

@@ -37,7 +37,6 @@ export interface FileResult {
 
 /** Messages a file worker posts to the runner. */
 export type WorkerMessage =
-  | { readonly kind: "missing-exports"; readonly names: readonly string[] }
   | { readonly kind: "subtest"; readonly result: SubtestResult }
   | { readonly kind: "complete"; readonly status: HarnessStatus; readonly message: string | null };
 

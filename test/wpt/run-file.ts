@@ -17,8 +17,6 @@ export interface RunFileOptions {
   readonly wptDir: string;
   /** The implementation's module URL, or `null` for the runtime's built-in streams. */
   readonly moduleUrl: string | null;
-  /** Called with the names of stream classes the implementation module does not export. */
-  readonly onMissingExports: (names: readonly string[]) => void;
 }
 
 /**
@@ -29,7 +27,7 @@ export interface RunFileOptions {
  *
  * @example
  * ```ts
- * const result = await runFile(file, { wptDir, moduleUrl: null, onMissingExports: () => {} });
+ * const result = await runFile(file, { wptDir, moduleUrl: null });
  * console.log(result.harnessStatus, result.subtests.length);
  * ```
  */
@@ -72,13 +70,11 @@ export function runFile(file: RunnableTestFile, options: RunFileOptions): Promis
     worker.on("message", (message: WorkerMessage) => {
       if (message.kind === "subtest") {
         subtests.push(message.result);
-      } else if (message.kind === "missing-exports") {
-        options.onMissingExports(message.names);
       } else {
         finish(message.status, message.message);
       }
     });
-    worker.on("error", (error) => finish("CRASH", `Worker failed: ${error.stack ?? error.message}`));
+    worker.on("error", (error) => finish("CRASH", `Worker failed: ${error.message}`));
     worker.on("exit", (code) => finish("CRASH", `Worker exited with code ${code} before testharness.js completed`));
   });
 }

@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { Implementation } from "./implementation.ts";
-import { implementationModuleUrl } from "./implementation.ts";
+import { loadImplementation } from "./implementation.ts";
 import type { FileResult } from "./results.ts";
 import { runFile } from "./run-file.ts";
 import type { SkippedTestFile } from "./test-discovery.ts";
@@ -34,7 +34,7 @@ export const DEFAULT_JOBS = availableParallelism();
 
 /**
  * Runs the selected `streams/**\/*.any.js` files of the WPT checkout against an implementation, `jobs` files at a
- * time. Throws `ImplementationUnavailableError` when drainpipe's entry point is missing and a plain `Error` when the
+ * time. Throws `ImplementationUnavailableError` when drainpipe's entry point is missing or fails to load, and an `Error` when the
  * checkout has no `streams/` directory; failures inside test files are results, not exceptions.
  *
  * @example
@@ -43,20 +43,18 @@ export const DEFAULT_JOBS = availableParallelism();
  * ```
  */
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
-  const moduleUrl = implementationModuleUrl(options.implementation);
+  const { moduleUrl, missingExports } = await loadImplementation(options.implementation);
   const { runnable, skipped } = discoverTestFiles(options.wptDir, options.filter);
-  const missingExports = new Set<string>();
-  const onMissingExports = (names: readonly string[]): void => names.forEach((name) => missingExports.add(name));
   const files: FileResult[] = [];
   const queue = [...runnable];
   const lane = async (): Promise<void> => {
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-      const result = await runFile(file, { wptDir: options.wptDir, moduleUrl, onMissingExports });
+      const result = await runFile(file, { wptDir: options.wptDir, moduleUrl });
       files.push(result);
       options.onFileDone?.(result);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.jobs) }, lane));
   files.sort((a, b) => a.file.localeCompare(b.file));
-  return { implementation: options.implementation, files, skipped, missingExports: [...missingExports].sort() };
+  return { implementation: options.implementation, files, skipped, missingExports };
 }

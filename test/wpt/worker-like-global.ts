@@ -12,9 +12,9 @@ const globalEvents = new EventTarget();
  *
  * - `self`, pointing at the global;
  * - `addEventListener`/`removeEventListener`/`dispatchEvent`, so that testharness.js listens for `error` and
- *   `unhandledrejection` there; Node's uncaught exceptions and unhandled rejections of this thread are re-dispatched
- *   as those events, so that they make the harness status `ERROR` as in a browser instead of killing the thread;
- * - `gc`, V8's garbage collector, which `common/gc.js` uses when it exists;
+ *   `unhandledrejection` there (see {@link routeUncaughtErrorsToGlobal});
+ * - `gc`, V8's garbage collector, which `common/gc.js` uses when it exists (V8 already provides it when the
+ *   process runs with `--expose-gc`, or once another file worker has turned that flag on);
  * - `fetch`, answering the root-relative URLs that idlharness.js requests (`/interfaces/streams.idl`) from the WPT
  *   checkout at `wptDir`.
  *
@@ -22,17 +22,26 @@ const globalEvents = new EventTarget();
  */
 export function makeGlobalWorkerLike(wptDir: string): void {
   defineGlobal("self", globalThis);
+  if (!("gc" in globalThis)) {
+    defineGlobal("gc", exposeGarbageCollector());
+  }
+  defineGlobal("fetch", (input: unknown) => fetchFromCheckout(wptDir, String(input)));
 
   defineGlobal("addEventListener", globalEvents.addEventListener.bind(globalEvents));
   defineGlobal("removeEventListener", globalEvents.removeEventListener.bind(globalEvents));
   defineGlobal("dispatchEvent", globalEvents.dispatchEvent.bind(globalEvents));
+}
+
+/**
+ * From now on, re-dispatches this thread's uncaught exceptions and unhandled rejections as `error` and
+ * `unhandledrejection` events on the global, as a browser does, instead of letting them end the thread. Call it once
+ * the harness is set up, so that failures of the runner's own setup still end the thread and get reported as a crash.
+ */
+export function routeUncaughtErrorsToGlobal(): void {
   process.on("uncaughtException", reportUncaughtError);
   process.on("unhandledRejection", (reason: unknown) => {
     globalEvents.dispatchEvent(eventWith("unhandledrejection", { reason }));
   });
-
-  defineGlobal("gc", exposeGarbageCollector());
-  defineGlobal("fetch", (input: unknown) => fetchFromCheckout(wptDir, String(input)));
 }
 
 /**
@@ -70,7 +79,7 @@ export function defineGlobal(name: string, value: unknown): void {
 
 /**
  * Dispatches an `error` event carrying `error` on the global, as a browser does for an exception nothing caught
- * (testharness.js then sets the harness status to `ERROR`). Only meaningful after {@link makeGlobalWorkerLike}.
+ * (testharness.js then sets the harness status to `ERROR`, or fails the test of a single-test file).
  */
 export function reportUncaughtError(error: unknown): void {
   globalEvents.dispatchEvent(eventWith("error", { error, message: describeError(error) }));
@@ -89,14 +98,13 @@ function describeError(error: unknown): string {
 }
 
 /**
- * V8 installs `gc` only into contexts created while `--expose-gc` is on; turning the flag on just long enough to
- * create a throwaway context yields a working collector without asking every caller to pass the flag to Node.
+ * V8 installs `gc` only into contexts created while `--expose-gc` is on; turning the flag on and creating a
+ * throwaway context yields a working collector without asking every caller to pass the flag to Node. The flag is
+ * process-wide and left on: turning it back off would race with the other file workers doing the same.
  */
 function exposeGarbageCollector(): unknown {
   v8.setFlagsFromString("--expose-gc");
-  const collector: unknown = vm.runInNewContext("gc");
-  v8.setFlagsFromString("--no-expose-gc");
-  return collector;
+  return vm.runInNewContext("gc");
 }
 
 async function fetchFromCheckout(wptDir: string, url: string): Promise<Response> {
