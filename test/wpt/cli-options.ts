@@ -22,7 +22,7 @@ Runs the web-platform-tests streams suite (streams/**/*.any.js) against a stream
 Options:
   --impl drainpipe|native  implementation under test (default: drainpipe, src/streams/index.ts)
   --filter <substring>     only run files whose path (e.g. streams/piping/abort.any.js) contains it
-  --json <file>            write every subtest's name, status and message to <file>
+  --json <file>            write every subtest's name, status and message (and what each file printed) to <file>
   --list-failures          print every non-passing subtest with its message
   --expect <file>          compare with a file of known failures (test/wpt/expectations.json);
                            the exit code is then non-zero only for failures it does not list

@@ -34,9 +34,7 @@ async function main(): Promise<number> {
   }
   console.log(formatSummary(run));
   if (options.jsonOutput !== undefined) {
-    const { implementation, files, skipped, missingExports } = run;
-    const json = { wptDir, implementation, missingExports, skipped, files: files.map(({ output: _, ...file }) => file) };
-    writeFileSync(options.jsonOutput, `${JSON.stringify(json, null, 2)}\n`);
+    writeFileSync(options.jsonOutput, `${JSON.stringify({ wptDir, ...run }, null, 2)}\n`);
   }
   if (expectations !== undefined) {
     const comparison = compareWithExpectations(run.files, expectations);
