@@ -1,0 +1,265 @@
+/**
+ * ReadableStreamPipeTo (WHATWG Streams §4.9.1), written as one state object per pipe: the pipe itself is the
+ * read request and the write request it hands to the streams, so moving a chunk allocates no promise and no
+ * closure. Chunks already queued in the source are moved synchronously while the destination wants more.
+ * @module
+ */
+
+import { Deferred, promiseResolvedWith, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
+import {
+  ReadableStreamDefaultReaderRead,
+  ReadableStreamDefaultReaderRelease,
+  type ReadableStreamDefaultReader,
+  type ReadRequest,
+} from "./readable-stream-default-reader.ts";
+import { AcquireReadableStreamDefaultReader, ReadableStreamCancel, type ReadableStream } from "./readable-stream.ts";
+import {
+  WritableStreamDefaultWriterCloseWithErrorPropagation,
+  WritableStreamDefaultWriterGetDesiredSize,
+  WritableStreamDefaultWriterRelease,
+  WritableStreamDefaultWriterWriteWithRequest,
+  type WritableStreamDefaultWriter,
+} from "./writable-stream-default-writer.ts";
+import {
+  AcquireWritableStreamDefaultWriter,
+  WritableStreamAbort,
+  WritableStreamCloseQueuedOrInFlight,
+  type WritableStream,
+  type WriteRequest,
+} from "./writable-stream.ts";
+
+type Action = () => Promise<unknown>;
+
+/** Settles when every promise has settled; rejects with the first rejection (like `Promise.all`). */
+function waitForAll(promises: Promise<unknown>[]): Promise<undefined> {
+  if (promises.length === 0) return promiseResolvedWith(undefined);
+  const all = new Deferred<undefined>();
+  let remaining = promises.length;
+  for (const promise of promises) {
+    uponPromise(
+      promise,
+      () => {
+        remaining -= 1;
+        if (remaining === 0) all.resolve(undefined);
+      },
+      (reason) => all.reject(reason),
+    );
+  }
+  return all.promise;
+}
+
+class Pipe<R> implements ReadRequest<R>, WriteRequest {
+  readonly source: ReadableStream<R>;
+  readonly dest: WritableStream<R>;
+  readonly reader: ReadableStreamDefaultReader<R>;
+  readonly writer: WritableStreamDefaultWriter<R>;
+  readonly preventClose: boolean;
+  readonly preventAbort: boolean;
+  readonly preventCancel: boolean;
+  readonly signal: AbortSignal | undefined;
+  readonly promise = new Deferred<undefined>();
+  shuttingDown = false;
+  /** A read request is pending in the source. */
+  reading = false;
+  /** The pump loop is on the stack (a read completed synchronously must not re-enter it). */
+  pumping = false;
+  /** Waiting for the destination's ready promise. */
+  waitingForReady = false;
+  /** Chunks read but whose write has not settled yet. */
+  pendingWrites = 0;
+  /** Runs once `pendingWrites` drops to zero during shutdown. */
+  afterWrites: (() => void) | undefined = undefined;
+  abortListener: (() => void) | undefined = undefined;
+  readonly onReady = (): void => {
+    this.waitingForReady = false;
+    this.pump();
+  };
+
+  constructor(
+    source: ReadableStream<R>,
+    dest: WritableStream<R>,
+    preventClose: boolean,
+    preventAbort: boolean,
+    preventCancel: boolean,
+    signal: AbortSignal | undefined,
+  ) {
+    this.source = source;
+    this.dest = dest;
+    this.reader = AcquireReadableStreamDefaultReader(source);
+    this.writer = AcquireWritableStreamDefaultWriter(dest);
+    this.preventClose = preventClose;
+    this.preventAbort = preventAbort;
+    this.preventCancel = preventCancel;
+    this.signal = signal;
+  }
+
+  start(): Promise<undefined> {
+    this.source._disturbed = true;
+    const signal = this.signal;
+    if (signal !== undefined) {
+      const abortAlgorithm = (): void => this.abort(signal.reason);
+      if (signal.aborted) {
+        abortAlgorithm();
+        return this.promise.promise;
+      }
+      this.abortListener = abortAlgorithm;
+      signal.addEventListener("abort", abortAlgorithm, { once: true });
+    }
+    this.watch();
+    if (!this.shuttingDown) uponPromise(resolvedUndefined, this.onReady);
+    return this.promise.promise;
+  }
+
+  private abort(error: unknown): void {
+    const actions: Action[] = [];
+    const { dest, source } = this;
+    if (!this.preventAbort) {
+      actions.push(() => (dest._state === "writable" ? WritableStreamAbort(dest, error) : resolvedUndefined));
+    }
+    if (!this.preventCancel) {
+      actions.push(() => (source._state === "readable" ? ReadableStreamCancel(source, error) : resolvedUndefined));
+    }
+    this.shutdownWithAction(() => waitForAll(actions.map((action) => action())), true, error);
+  }
+
+  /** Registers the propagation rules, in the specification's order. */
+  private watch(): void {
+    const { source, dest } = this;
+    const sourceErrored = (storedError: unknown): void => {
+      if (!this.preventAbort) this.shutdownWithAction(() => WritableStreamAbort(dest, storedError), true, storedError);
+      else this.shutdown(true, storedError);
+    };
+    const destErrored = (storedError: unknown): void => {
+      if (!this.preventCancel) this.shutdownWithAction(() => ReadableStreamCancel(source, storedError), true, storedError);
+      else this.shutdown(true, storedError);
+    };
+    const sourceClosed = (): void => {
+      if (!this.preventClose) {
+        this.shutdownWithAction(() => WritableStreamDefaultWriterCloseWithErrorPropagation(this.writer), false, undefined);
+      } else {
+        this.shutdown(false, undefined);
+      }
+    };
+    if (source._state === "errored") sourceErrored(source._storedError);
+    else uponPromise(this.reader._closedPromise.promise, undefined, () => {
+      if (source._state === "errored") sourceErrored(source._storedError);
+    });
+    if (dest._state === "errored") destErrored(dest._storedError);
+    else uponPromise(this.writer._closedPromise.promise, undefined, () => {
+      if (dest._state === "errored" || dest._state === "erroring") destErrored(dest._storedError);
+    });
+    if (source._state === "closed") sourceClosed();
+    else uponPromise(this.reader._closedPromise.promise, () => sourceClosed());
+    if (WritableStreamCloseQueuedOrInFlight(dest) || dest._state === "closed") {
+      const destClosed = new TypeError("Cannot pipe to a stream that is closing or closed");
+      if (!this.preventCancel) this.shutdownWithAction(() => ReadableStreamCancel(source, destClosed), true, destClosed);
+      else this.shutdown(true, destClosed);
+    }
+  }
+
+  /** Reads while the destination wants chunks and the source has them synchronously. */
+  pump(): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    while (!this.shuttingDown && !this.reading && !this.waitingForReady) {
+      const desiredSize = WritableStreamDefaultWriterGetDesiredSize(this.writer);
+      if (desiredSize === null) break;
+      if (desiredSize <= 0) {
+        this.waitingForReady = true;
+        uponPromise(this.writer._readyPromise.promise, this.onReady);
+        break;
+      }
+      this.reading = true;
+      ReadableStreamDefaultReaderRead(this.reader, this);
+    }
+    this.pumping = false;
+  }
+
+  chunkSteps(chunk: R): void {
+    this.reading = false;
+    this.pendingWrites += 1;
+    const failed = WritableStreamDefaultWriterWriteWithRequest(this.writer, chunk, this);
+    if (failed !== undefined) {
+      uponPromise(failed, undefined, () => this.reject());
+    }
+    if (!this.pumping) this.pump();
+  }
+
+  closeSteps(): void {
+    this.reading = false;
+  }
+
+  errorSteps(): void {
+    this.reading = false;
+  }
+
+  /** A write finished. */
+  resolve(): void {
+    this.writeSettled();
+  }
+
+  /** A write failed; the destination's error is handled by the propagation rules. */
+  reject(): void {
+    this.writeSettled();
+  }
+
+  private writeSettled(): void {
+    this.pendingWrites -= 1;
+    if (this.pendingWrites === 0 && this.afterWrites !== undefined) {
+      const next = this.afterWrites;
+      this.afterWrites = undefined;
+      next();
+    }
+  }
+
+  private waitForWrites(then: () => void): void {
+    const dest = this.dest;
+    if (dest._state === "writable" && !WritableStreamCloseQueuedOrInFlight(dest) && this.pendingWrites > 0) {
+      this.afterWrites = then;
+    } else if (dest._state === "writable" && !WritableStreamCloseQueuedOrInFlight(dest)) {
+      uponPromise(resolvedUndefined, then);
+    } else {
+      then();
+    }
+  }
+
+  private shutdownWithAction(action: Action, isError: boolean, originalError: unknown): void {
+    if (this.shuttingDown) return;
+    this.shuttingDown = true;
+    this.waitForWrites(() => {
+      uponPromise(
+        action(),
+        () => this.finalize(isError, originalError),
+        (newError) => this.finalize(true, newError),
+      );
+    });
+  }
+
+  private shutdown(isError: boolean, error: unknown): void {
+    if (this.shuttingDown) return;
+    this.shuttingDown = true;
+    this.waitForWrites(() => this.finalize(isError, error));
+  }
+
+  private finalize(isError: boolean, error: unknown): void {
+    WritableStreamDefaultWriterRelease(this.writer);
+    ReadableStreamDefaultReaderRelease(this.reader);
+    if (this.signal !== undefined && this.abortListener !== undefined) {
+      this.signal.removeEventListener("abort", this.abortListener);
+    }
+    if (isError) this.promise.reject(error);
+    else this.promise.resolve(undefined);
+  }
+}
+
+/** ReadableStreamPipeTo */
+export function ReadableStreamPipeTo<R>(
+  source: ReadableStream<R>,
+  dest: WritableStream<R>,
+  preventClose: boolean,
+  preventAbort: boolean,
+  preventCancel: boolean,
+  signal: AbortSignal | undefined,
+): Promise<undefined> {
+  return new Pipe(source, dest, preventClose, preventAbort, preventCancel, signal).start();
+}
