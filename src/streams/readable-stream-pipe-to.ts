@@ -5,7 +5,7 @@
  * @module
  */
 
-import { Deferred, promiseResolvedWith, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
+import { Deferred, promiseResolvedWith, queueMicrotaskInternal, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import {
   ReadableStreamDefaultReaderRead,
   ReadableStreamDefaultReaderRelease,
@@ -63,6 +63,8 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
   reading = false;
   /** The pump loop is on the stack (a read completed synchronously must not re-enter it). */
   pumping = false;
+  /** The source reported close or error to a read; no further reads. */
+  sourceEnded = false;
   /** Waiting for the destination's ready promise. */
   waitingForReady = false;
   /** Chunks read but whose write has not settled yet. */
@@ -70,6 +72,14 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
   /** Runs once `pendingWrites` drops to zero during shutdown. */
   afterWrites: (() => void) | undefined = undefined;
   abortListener: (() => void) | undefined = undefined;
+  /** Chunks handed over by the source outside the pump loop, written on the next microtask. */
+  deferredChunks: R[] = [];
+  readonly flushDeferred = (): void => {
+    const chunks = this.deferredChunks;
+    this.deferredChunks = [];
+    for (const chunk of chunks) this.write(chunk);
+    this.pump();
+  };
   readonly onReady = (): void => {
     this.waitingForReady = false;
     this.pump();
@@ -161,7 +171,7 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
   pump(): void {
     if (this.pumping) return;
     this.pumping = true;
-    while (!this.shuttingDown && !this.reading && !this.waitingForReady) {
+    while (!this.shuttingDown && !this.reading && !this.waitingForReady && !this.sourceEnded) {
       const desiredSize = WritableStreamDefaultWriterGetDesiredSize(this.writer);
       if (desiredSize === null) break;
       if (desiredSize <= 0) {
@@ -175,22 +185,38 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
     this.pumping = false;
   }
 
+  /**
+   * A chunk was read. Inside the pump loop (read from the queue) it is written at once; when the source hands
+   * it over from `enqueue()` the write waits for a microtask, so the sink never runs inside the source's call.
+   */
   chunkSteps(chunk: R): void {
     this.reading = false;
     this.pendingWrites += 1;
-    const failed = WritableStreamDefaultWriterWriteWithRequest(this.writer, chunk, this);
-    if (failed !== undefined) {
-      uponPromise(failed, undefined, () => this.reject());
+    if (this.pumping) {
+      this.write(chunk);
+      return;
     }
-    if (!this.pumping) this.pump();
+    this.deferredChunks.push(chunk);
+    if (this.deferredChunks.length === 1) queueMicrotaskInternal(this.flushDeferred);
+  }
+
+  private write(chunk: R): void {
+    if (this.writer._ownerWritableStream === undefined) {
+      this.writeSettled();
+      return;
+    }
+    const failed = WritableStreamDefaultWriterWriteWithRequest(this.writer, chunk, this);
+    if (failed !== undefined) uponPromise(failed, undefined, () => this.writeSettled());
   }
 
   closeSteps(): void {
     this.reading = false;
+    this.sourceEnded = true;
   }
 
   errorSteps(): void {
     this.reading = false;
+    this.sourceEnded = true;
   }
 
   /** A write finished. */
