@@ -85,8 +85,15 @@ export function newPromise<T>(): Deferred<T> {
   return new Deferred<T>();
 }
 
-/** "A promise resolved with" `value` (no thenable lookup on an already native promise). */
+/**
+ * WebIDL's "a promise resolved with" `value`: always a new promise. For an object (possibly a thenable) that
+ * means resolving a fresh promise with it, which adopts its state a few microtasks later, as WebIDL specifies;
+ * primitives take the cheaper `Promise.resolve`.
+ */
 export function promiseResolvedWith<T>(value: T | PromiseLike<T>): Promise<T> {
+  if ((typeof value === "object" && value !== null) || typeof value === "function") {
+    return new PromiseCtor<T>((resolve) => resolve(value));
+  }
   return promiseResolve(value);
 }
 
@@ -148,7 +155,7 @@ export function promiseCall<A extends unknown[]>(
   ...args: A
 ): Promise<unknown> {
   try {
-    return promiseResolve(Reflect.apply(fn, thisArg, args));
+    return promiseResolvedWith(Reflect.apply(fn, thisArg, args));
   } catch (error) {
     return promiseReject(error);
   }

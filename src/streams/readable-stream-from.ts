@@ -19,8 +19,8 @@ interface AsyncIteratorRecord {
   return(reason: unknown): Promise<unknown> | undefined;
 }
 
-function getMethod(object: object, key: symbol | string): ((...args: unknown[]) => unknown) | undefined {
-  const method = (object as Record<symbol | string, unknown>)[key];
+function getMethod(object: unknown, key: symbol | string): ((...args: unknown[]) => unknown) | undefined {
+  const method = (Object(object) as Record<symbol | string, unknown>)[key];
   if (method === undefined || method === null) return undefined;
   if (typeof method !== "function") throw new TypeError(`Cannot iterate: ${String(key)} is not a function`);
   return method as (...args: unknown[]) => unknown;
@@ -64,7 +64,9 @@ function closeSyncIterator(iterator: object): void {
 
 /** GetIterator(obj, async): an async iterator record, adapting sync iterables. */
 function getAsyncIterator(iterable: unknown): AsyncIteratorRecord {
-  if (!isObject(iterable)) throw new TypeError("Cannot create a stream: the argument is not iterable");
+  if (iterable === undefined || iterable === null) {
+    throw new TypeError("Cannot create a stream: the argument is not iterable");
+  }
   const asyncMethod = getMethod(iterable, Symbol.asyncIterator);
   if (asyncMethod !== undefined) {
     const { iterator, next } = iteratorFromMethod(iterable, asyncMethod);

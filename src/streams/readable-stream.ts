@@ -30,7 +30,7 @@ import {
 } from "./readable-stream-async-iterator.ts";
 import {
   promiseRejectedWith,
-  resolvedUndefined,
+  promiseResolvedWith,
   setPromiseIsHandledToTrue,
   transformPromiseWith,
 } from "./promise-helpers.ts";
@@ -422,7 +422,7 @@ function returnUndefined(): undefined {
 /** ReadableStreamCancel */
 export function ReadableStreamCancel<R>(stream: ReadableStream<R>, reason: unknown): Promise<undefined> {
   stream._disturbed = true;
-  if (stream._state === "closed") return resolvedUndefined;
+  if (stream._state === "closed") return promiseResolvedWith(undefined);
   if (stream._state === "errored") return promiseRejectedWith(stream._storedError);
   ReadableStreamClose(stream);
   const reader = stream._reader;

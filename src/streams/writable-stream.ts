@@ -3,7 +3,7 @@
  * @module
  */
 
-import { Deferred, promiseRejectedWith, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
+import { Deferred, TrackedDeferred, promiseRejectedWith, promiseResolvedWith, uponPromise } from "./promise-helpers.ts";
 import {
   convertQueuingStrategy,
   extractHighWaterMark,
@@ -26,7 +26,6 @@ import {
   WritableStreamDefaultWriter,
   WritableStreamDefaultWriterEnsureReadyPromiseRejected,
 } from "./writable-stream-default-writer.ts";
-import { TrackedDeferred } from "./promise-helpers.ts";
 
 /** A writable stream's state ([[state]]). */
 export type WritableStreamState = "writable" | "closed" | "erroring" | "errored";
@@ -192,10 +191,10 @@ export function IsWritableStreamLocked<W>(stream: WritableStream<W>): boolean {
 
 /** WritableStreamAbort */
 export function WritableStreamAbort<W>(stream: WritableStream<W>, reason: unknown): Promise<undefined> {
-  if (stream._state === "closed" || stream._state === "errored") return resolvedUndefined;
+  if (stream._state === "closed" || stream._state === "errored") return promiseResolvedWith(undefined);
   stream._writableStreamController._abortController.abort(reason);
   const state = stream._state as WritableStreamState;
-  if (state === "closed" || state === "errored") return resolvedUndefined;
+  if (state === "closed" || state === "errored") return promiseResolvedWith(undefined);
   if (stream._pendingAbortRequest !== undefined) return stream._pendingAbortRequest.promise.promise;
   let wasAlreadyErroring = false;
   let abortReason = reason;
