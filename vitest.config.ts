@@ -8,7 +8,7 @@ export default defineConfig({
         test: {
           name: "node",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/worker/**"],
+          exclude: ["test/worker/**", "test/**/*.workerd.test.ts"],
           environment: "node",
         },
       },
@@ -17,11 +17,12 @@ export default defineConfig({
           cloudflareTest({
             main: "./src/worker/index.ts",
             wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { API_TOKEN: "test-token" } },
           }),
         ],
         test: {
           name: "workerd",
-          include: ["test/worker/**/*.test.ts"],
+          include: ["test/worker/**/*.test.ts", "test/**/*.workerd.test.ts"],
         },
       },
     ],

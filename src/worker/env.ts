@@ -1,12 +1,23 @@
 /**
- * Bindings and variables the drainpipe worker reads from its environment
- * (declared in `wrangler.toml`, secrets in `.dev.vars` locally).
+ * Bindings, variables and secrets the drainpipe worker reads from its environment (variables in
+ * `wrangler.toml`, secrets with `wrangler secret put`, locally in `.dev.vars`). See `settings.ts` for the
+ * meaning and defaults of each.
  */
 export interface DrainpipeEnv {
   /** The R2 bucket that holds every upload's parts and manifest. */
   BUCKET: R2Bucket;
-  /** Default size limit of one output part in bytes, used when a request names none. */
+  /** The bearer token that mutating requests (and reads, unless public) must carry. A secret. */
+  API_TOKEN?: string;
+  /** `"token"` (default): require the token; `"open"`: no authentication at all, for local development only. */
+  AUTH_MODE?: string;
+  /** `"true"` lets anyone read files without a token; default `"false"`. */
+  PUBLIC_READS?: string;
+  /** Default size limit of one part in bytes, used when a request names none. */
   DEFAULT_MAX_PART_BYTES?: string;
+  /** Largest accepted request body in bytes. */
+  MAX_UPLOAD_BYTES?: string;
+  /** Most numbers accepted in one upload or prime generation. */
+  MAX_UPLOAD_NUMBERS?: string;
 }
 
 declare global {

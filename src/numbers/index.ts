@@ -1,0 +1,21 @@
+/**
+ * Numbers as newline-separated decimal text: parsing bytes into numbers, encoding numbers into bytes, and
+ * generating the primes that make test inputs.
+ *
+ * @module
+ */
+export { encodedLineLength, encodeNumbers, encodeNumbersInto } from "./number-encoder.ts";
+export { NumberParseError, type NumberParseErrorInit, type NumberParseErrorReason } from "./number-parse-error.ts";
+export { NumberParser, type ParseStats } from "./number-parser.ts";
+export { LineToNumberStream } from "./line-to-number-stream.ts";
+export { LineToNumberBatchStream } from "./line-to-number-batch-stream.ts";
+export {
+  DEFAULT_PRIME_BATCH_SIZE,
+  MAX_PRIME_COUNT,
+  nthPrimeUpperBound,
+  primeBatches,
+  type PrimeBatchOptions,
+} from "./prime-batches.ts";
+export { primeStream } from "./prime-stream.ts";
+export { primeBatchStream } from "./prime-batch-stream.ts";
+export { DEFAULT_PRIME_TEXT_CHUNK_BYTES, primeTextStream, type PrimeTextStreamOptions } from "./prime-text-stream.ts";

@@ -1,0 +1,135 @@
+const LF = 0x0a;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const INT32_MAX = 0x7fffffff;
+
+/** `DIGIT_PAIRS[2n]` and `DIGIT_PAIRS[2n + 1]` are the ASCII tens and units digits of n, for n in 0..99. */
+const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) => ZERO + (i & 1 ? (i >> 1) % 10 : Math.floor(i / 20)));
+
+/**
+ * Encodes `numbers[start..end)` as ASCII decimal lines, each followed by `\n`, straight into `target` from
+ * `targetOffset` on. Stops before the first number whose line does not fit entirely, so no line is ever written
+ * in part. `-0` is written as `0`.
+ *
+ * @returns `read`: how many numbers were encoded; `written`: how many bytes they took.
+ * @throws {RangeError} when a number to encode is not a safe integer, or when the indices are out of range.
+ *
+ * @example
+ * ```ts
+ * const target = new Uint8Array(8);
+ * encodeNumbersInto([2, 3, 5, -7, 11], 0, 5, target, 0); // { read: 3, written: 6 }: "-7\n" would not fit
+ * ```
+ */
+export function encodeNumbersInto(
+  numbers: ArrayLike<number>,
+  start: number,
+  end: number,
+  target: Uint8Array,
+  targetOffset: number,
+): { read: number; written: number } {
+  checkIndex("start", start, 0, numbers.length);
+  checkIndex("end", end, start, numbers.length);
+  checkIndex("targetOffset", targetOffset, 0, target.length);
+  const limit = target.length;
+  let pos = targetOffset;
+  let i = start;
+  for (; i < end; i++) {
+    const value = numbers[i]!;
+    if (!Number.isSafeInteger(value)) throw notSafe("encode", value, i);
+    const negative = value < 0;
+    let rest = negative ? -value : value;
+    const newline = pos + (negative ? 1 : 0) + digitCount(rest);
+    if (newline >= limit) break;
+    target[newline] = LF;
+    let p = newline;
+    // Two digits per step: in floating point while the rest exceeds int32 (exact: for values below 2^53 the
+    // quotient by 100 is never within rounding distance of the next integer), then in faster int32 arithmetic.
+    while (rest > INT32_MAX) {
+      const high = Math.floor(rest / 100);
+      const pair = (rest - high * 100) * 2;
+      target[--p] = DIGIT_PAIRS[pair + 1]!;
+      target[--p] = DIGIT_PAIRS[pair]!;
+      rest = high;
+    }
+    let small = rest | 0;
+    while (small >= 100) {
+      const high = (small / 100) | 0;
+      const pair = (small - high * 100) << 1;
+      target[--p] = DIGIT_PAIRS[pair + 1]!;
+      target[--p] = DIGIT_PAIRS[pair]!;
+      small = high;
+    }
+    if (small >= 10) {
+      target[--p] = DIGIT_PAIRS[(small << 1) + 1]!;
+      target[--p] = DIGIT_PAIRS[small << 1]!;
+    } else {
+      target[--p] = ZERO + small;
+    }
+    if (negative) target[pos] = MINUS;
+    pos = newline + 1;
+  }
+  return { read: i - start, written: pos - targetOffset };
+}
+
+/**
+ * The length in bytes of `value`'s encoded line: an optional `-`, the digits and the `\n`.
+ *
+ * @throws {RangeError} when `value` is not a safe integer.
+ *
+ * @example
+ * ```ts
+ * encodedLineLength(-120); // 5 ("-120\n")
+ * ```
+ */
+export function encodedLineLength(value: number): number {
+  if (!Number.isSafeInteger(value)) throw notSafe("measure", value);
+  return lineLength(value);
+}
+
+/**
+ * Encodes all `numbers` as ASCII decimal lines, each followed by `\n`, into an array of exactly the right size.
+ *
+ * @throws {RangeError} when a number is not a safe integer.
+ *
+ * @example
+ * ```ts
+ * new TextDecoder().decode(encodeNumbers([2, -3, 0])); // "2\n-3\n0\n"
+ * ```
+ */
+export function encodeNumbers(numbers: ArrayLike<number>): Uint8Array {
+  let bytes = 0;
+  for (let i = 0; i < numbers.length; i++) {
+    const value = numbers[i]!;
+    if (!Number.isSafeInteger(value)) throw notSafe("encode", value, i);
+    bytes += lineLength(value);
+  }
+  const target = new Uint8Array(bytes);
+  encodeNumbersInto(numbers, 0, numbers.length, target, 0);
+  return target;
+}
+
+/** The encoded line length of a safe integer. */
+function lineLength(value: number): number {
+  return value < 0 ? digitCount(-value) + 2 : digitCount(value) + 1;
+}
+
+/** The number of decimal digits of a safe non-negative integer. */
+function digitCount(x: number): number {
+  if (x < 1e8) {
+    if (x < 1e4) return x < 100 ? (x < 10 ? 1 : 2) : x < 1000 ? 3 : 4;
+    return x < 1e6 ? (x < 1e5 ? 5 : 6) : x < 1e7 ? 7 : 8;
+  }
+  if (x < 1e12) return x < 1e10 ? (x < 1e9 ? 9 : 10) : x < 1e11 ? 11 : 12;
+  return x < 1e14 ? (x < 1e13 ? 13 : 14) : x < 1e15 ? 15 : 16;
+}
+
+function notSafe(action: string, value: number, index?: number): RangeError {
+  const where = index === undefined ? "" : ` at index ${index}`;
+  return new RangeError(`Cannot ${action} value ${value}${where}: not a safe integer`);
+}
+
+function checkIndex(name: string, value: number, min: number, max: number): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`Cannot encode: ${name} must be an integer in [${min}, ${max}], got ${value}`);
+  }
+}

@@ -1,0 +1,29 @@
+import { primeBatches, type PrimeBatchOptions } from "./prime-batches.ts";
+
+/**
+ * A stream of the first `count` primes in `Float64Array` batches (see {@linkcode primeBatches}). A batch is
+ * generated only when the reader pulls, so memory stays bounded however large `count` is.
+ *
+ * @throws {RangeError} when `count` or `options.batchSize` is out of range (see {@linkcode primeBatches}).
+ *
+ * @example
+ * ```ts
+ * for await (const batch of primeBatchStream(100_000_000)) total += batch.length;
+ * ```
+ */
+export function primeBatchStream(count: number, options?: PrimeBatchOptions): ReadableStream<Float64Array> {
+  const batches = primeBatches(count, options);
+  return new ReadableStream<Float64Array>(
+    {
+      pull(controller) {
+        const batch = batches.next();
+        if (batch.done) controller.close();
+        else controller.enqueue(batch.value);
+      },
+      cancel() {
+        batches.return(undefined);
+      },
+    },
+    new CountQueuingStrategy({ highWaterMark: 1 }),
+  );
+}

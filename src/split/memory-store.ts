@@ -1,0 +1,135 @@
+import type {
+  ListOptions,
+  MultipartWrite,
+  ObjectListing,
+  ObjectStore,
+  StoredObject,
+  StoredObjectBody,
+  UploadedSegment,
+} from "./object-store.ts";
+
+const LIST_PAGE_SIZE = 1000;
+
+/**
+ * An {@linkcode ObjectStore} that keeps objects in memory: for unit tests of the core and for local
+ * experiments. Stored bytes are copied, so callers may reuse their buffers.
+ *
+ * @example
+ * ```ts
+ * const store = new MemoryStore();
+ * await store.put("greeting", new TextEncoder().encode("hello\n"));
+ * const object = await store.get("greeting");
+ * console.log(await new Response(object!.body).text()); // "hello\n"
+ * ```
+ */
+export class MemoryStore implements ObjectStore {
+  readonly #objects = new Map<string, { data: Uint8Array; etag: string }>();
+  #version = 0;
+
+  /** The number of objects currently stored. */
+  get size(): number {
+    return this.#objects.size;
+  }
+
+  /** The stored keys in order (a convenience for tests). */
+  keys(): string[] {
+    return [...this.#objects.keys()].sort();
+  }
+
+  async put(key: string, data: Uint8Array): Promise<StoredObject> {
+    return this.#store(key, data.slice());
+  }
+
+  async putIfMatch(key: string, data: Uint8Array, expected: string | null): Promise<StoredObject | null> {
+    const current = this.#objects.get(key)?.etag ?? null;
+    return current === expected ? this.#store(key, data.slice()) : null;
+  }
+
+  async createMultipartWrite(key: string): Promise<MultipartWrite> {
+    const segments = new Map<number, { data: Uint8Array; etag: string }>();
+    let state: "open" | "completed" | "aborted" = "open";
+    const assertOpen = (action: string) => {
+      if (state !== "open") throw new Error(`Cannot ${action} multipart write of "${key}": it is ${state}`);
+    };
+    return {
+      uploadPart: async (partNumber: number, data: Uint8Array): Promise<UploadedSegment> => {
+        assertOpen("upload a part of");
+        const etag = this.#nextEtag();
+        segments.set(partNumber, { data: data.slice(), etag });
+        return { partNumber, etag };
+      },
+      complete: async (uploaded: UploadedSegment[]): Promise<StoredObject> => {
+        assertOpen("complete");
+        const parts = uploaded.map(({ partNumber, etag }) => {
+          const segment = segments.get(partNumber);
+          if (segment?.etag !== etag) {
+            throw new Error(`Cannot complete multipart write of "${key}": part ${partNumber} is unknown`);
+          }
+          return segment.data;
+        });
+        state = "completed";
+        const total = parts.reduce((sum, part) => sum + part.byteLength, 0);
+        const data = new Uint8Array(total);
+        let offset = 0;
+        for (const part of parts) {
+          data.set(part, offset);
+          offset += part.byteLength;
+        }
+        return this.#store(key, data);
+      },
+      abort: async (): Promise<void> => {
+        if (state === "open") state = "aborted";
+        segments.clear();
+      },
+    };
+  }
+
+  async get(key: string): Promise<StoredObjectBody | null> {
+    const object = this.#objects.get(key);
+    if (!object) return null;
+    const { data, etag } = object;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (data.byteLength > 0) controller.enqueue(data.slice());
+        controller.close();
+      },
+    });
+    return { key, size: data.byteLength, etag, body };
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ObjectListing> {
+    const { cursor, delimiter } = options;
+    const entries: { key: string; prefix?: string }[] = [];
+    for (const key of this.keys()) {
+      if (!key.startsWith(prefix)) continue;
+      const cut = delimiter ? key.indexOf(delimiter, prefix.length) : -1;
+      const group = cut >= 0 ? key.slice(0, cut + delimiter!.length) : undefined;
+      const position = group ?? key;
+      if (cursor !== undefined && position <= cursor) continue;
+      if (group !== undefined && entries.at(-1)?.prefix === group) continue;
+      entries.push(group === undefined ? { key } : { key: group, prefix: group });
+    }
+    const page = entries.slice(0, LIST_PAGE_SIZE);
+    const objects = page
+      .filter((entry) => entry.prefix === undefined)
+      .map(({ key }) => ({ key, size: this.#objects.get(key)!.data.byteLength, etag: this.#objects.get(key)!.etag }));
+    const prefixes = page.flatMap((entry) => (entry.prefix === undefined ? [] : [entry.prefix]));
+    const last = page.at(-1);
+    return entries.length > page.length && last ? { objects, prefixes, cursor: last.key } : { objects, prefixes };
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    for (const key of keys) this.#objects.delete(key);
+  }
+
+  #store(key: string, data: Uint8Array): StoredObject {
+    const etag = this.#nextEtag();
+    this.#objects.set(key, { data, etag });
+    return { key, size: data.byteLength, etag };
+  }
+
+  #nextEtag(): string {
+    this.#version += 1;
+    return `m${this.#version.toString(16).padStart(8, "0")}`;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Where a file's objects live in the bucket:
+ *
+ * - `<name>/manifest.json`: the manifest, written last; its presence is the only sign of a complete result;
+ * - `<name>/uploads/<uploadId>/part-00000000`: the parts of one upload attempt, zero-padded so keys sort.
+ *
+ * Each attempt writes under its own upload id, so replacing a file never overwrites parts a reader of the
+ * previous manifest may still be reading.
+ *
+ * @module
+ */
+
+/** Digits in a part key's index: enough for a 100 GB input split into 1 KiB parts. */
+const PART_INDEX_DIGITS = 8;
+
+/** The key of a file's manifest. */
+export function manifestKey(name: string): string {
+  return `${name}/manifest.json`;
+}
+
+/** The prefix under which every object of a file (manifest and all attempts' parts) lives. */
+export function filePrefix(name: string): string {
+  return `${name}/`;
+}
+
+/** The prefix of all parts of one upload attempt. */
+export function uploadPrefix(name: string, uploadId: string): string {
+  return `${name}/uploads/${uploadId}/`;
+}
+
+/**
+ * The key of part `index` (0-based) of an upload attempt.
+ *
+ * @example
+ * ```ts
+ * partKey("primes", "lq2x9-1a2b3c4d", 3); // "primes/uploads/lq2x9-1a2b3c4d/part-00000003"
+ * ```
+ */
+export function partKey(name: string, uploadId: string, index: number): string {
+  return `${uploadPrefix(name, uploadId)}part-${String(index).padStart(PART_INDEX_DIGITS, "0")}`;
+}
+
+/**
+ * A new upload id: a base-36 timestamp (so attempts sort by start time) and 8 random hex digits.
+ *
+ * @example
+ * ```ts
+ * newUploadId(); // e.g. "mgx3k2p1-9f1c04ab"
+ * ```
+ */
+export function newUploadId(): string {
+  return `${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
+}

@@ -1,0 +1,93 @@
+/**
+ * The storage interface of the split layer: the few object operations drainpipe needs, so the same
+ * splitting code runs against R2 in a worker and against memory in unit tests.
+ *
+ * @module
+ */
+
+/** What a store reports about one stored object. */
+export interface StoredObject {
+  /** The object's key. */
+  key: string;
+  /** Its size in bytes. */
+  size: number;
+  /** The store's entity tag for this version of the object. */
+  etag: string;
+}
+
+/** A stored object's content, as returned by {@linkcode ObjectStore.get}. */
+export interface StoredObjectBody extends StoredObject {
+  /** The content as a byte stream; read it once. */
+  body: ReadableStream<Uint8Array>;
+}
+
+/** Options of {@linkcode ObjectStore.list}. */
+export interface ListOptions {
+  /** Continues a listing where the previous page's `cursor` left off. */
+  cursor?: string;
+  /**
+   * Groups keys that contain this string after the prefix: each group is reported once in `prefixes`
+   * (up to and including the delimiter) instead of listing its objects.
+   */
+  delimiter?: string;
+}
+
+/** One page of a listing. */
+export interface ObjectListing {
+  /** The objects of this page, in key order. */
+  objects: StoredObject[];
+  /** With a delimiter: the distinct key prefixes up to and including the delimiter, in order. */
+  prefixes: string[];
+  /** Pass to the next {@linkcode ObjectStore.list} call to get the next page; absent on the last page. */
+  cursor?: string;
+}
+
+/** A part already uploaded to a {@linkcode MultipartWrite}. */
+export interface UploadedSegment {
+  /** The 1-based part number. */
+  partNumber: number;
+  /** The etag the store gave the part. */
+  etag: string;
+}
+
+/**
+ * A multipart write in progress: every segment but the last must have the same size (R2 and S3 require
+ * at least 5 MiB), the last may be smaller.
+ */
+export interface MultipartWrite {
+  /** Uploads segment `partNumber` (1-based). */
+  uploadPart(partNumber: number, data: Uint8Array): Promise<UploadedSegment>;
+  /** Assembles the object from the given segments, in part-number order. */
+  complete(segments: UploadedSegment[]): Promise<StoredObject>;
+  /** Abandons the write and releases every uploaded segment. */
+  abort(): Promise<void>;
+}
+
+/**
+ * The object operations the split layer needs. Implementations: `MemoryStore` (tests) and `R2Store`.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "./memory-store.ts";
+ * const store: ObjectStore = new MemoryStore();
+ * await store.put("a/manifest.json", new TextEncoder().encode("{}"));
+ * ```
+ */
+export interface ObjectStore {
+  /** Stores `data` under `key`, replacing any object there. */
+  put(key: string, data: Uint8Array): Promise<StoredObject>;
+  /**
+   * Stores `data` under `key` only if the object there still has etag `expected`, or, with `expected`
+   * `null`, only if there is no object there: an atomic compare-and-swap. Resolves `null`, writing nothing,
+   * when the condition does not hold.
+   */
+  putIfMatch(key: string, data: Uint8Array, expected: string | null): Promise<StoredObject | null>;
+  /** Starts a multipart write of `key`. */
+  createMultipartWrite(key: string): Promise<MultipartWrite>;
+  /** Opens the object under `key`, or resolves `null` when there is none. */
+  get(key: string): Promise<StoredObjectBody | null>;
+  /** Lists objects whose key starts with `prefix`, in key order, one page at a time. */
+  list(prefix: string, options?: ListOptions): Promise<ObjectListing>;
+  /** Deletes the given keys; missing keys are not an error. */
+  delete(keys: string[]): Promise<void>;
+}

@@ -1,0 +1,218 @@
+import { encodedLineLength, encodeNumbersInto } from "../numbers/number-encoder.ts";
+import { partKey } from "./object-keys.ts";
+import type { ObjectStore } from "./object-store.ts";
+import { PartUpload } from "./part-upload.ts";
+import { checkMaxPartBytes } from "./part-size.ts";
+import { UploadSlots } from "./upload-slots.ts";
+
+/** The smallest segment R2 and S3 accept for a multipart write (all segments but the last): 5 MiB. */
+export const MIN_SEGMENT_BYTES = 5 * 1024 * 1024;
+/** Default segment size: parts up to 10 MiB are single `put`s, larger ones multipart writes of 10 MiB segments. */
+export const DEFAULT_SEGMENT_BYTES = 10 * 1024 * 1024;
+/** Default number of uploads in flight at once. */
+export const DEFAULT_MAX_IN_FLIGHT = 2;
+
+/** What the manifest records about one stored part. */
+export interface PartRecord {
+  /** 0-based position of the part. */
+  index: number;
+  /** The part's object key. */
+  key: string;
+  /** Size in bytes (every line ends with `\n`). */
+  bytes: number;
+  /** How many numbers (lines) the part holds. */
+  numbers: number;
+  /** The part's first number. */
+  first: number;
+  /** The part's last number. */
+  last: number;
+  /** The store's etag of the part object. */
+  etag: string;
+}
+
+/** Options of a {@linkcode PartSplitter}. */
+export interface PartSplitterOptions {
+  /** Where parts are written. */
+  store: ObjectStore;
+  /** The file name the parts belong to. */
+  name: string;
+  /** The upload attempt the parts belong to (see `newUploadId`). */
+  uploadId: string;
+  /** Size limit of one part in bytes; lines are never split across parts. */
+  maxPartBytes: number;
+  /** Segment size of multipart writes, at least 5 MiB (default {@linkcode DEFAULT_SEGMENT_BYTES}). */
+  segmentBytes?: number;
+  /** Uploads in flight at once (default {@linkcode DEFAULT_MAX_IN_FLIGHT}). */
+  maxInFlight?: number;
+}
+
+/**
+ * Writes numbers as newline-terminated decimal lines into parts of at most `maxPartBytes` bytes each,
+ * rotating to a new part when the next line would not fit, so no line is split across parts. Numbers are
+ * encoded straight into the part's upload buffer. Uploads run in the background, at most `maxInFlight` at
+ * a time: {@linkcode write} returns a promise only when the caller has to wait for one to finish.
+ *
+ * @example
+ * ```ts
+ * const splitter = new PartSplitter({ store, name: "primes", uploadId: newUploadId(), maxPartBytes: 1 << 20 });
+ * await splitter.write(new Float64Array([2, 3, 5, 7]));
+ * const parts = await splitter.close(); // [{ index: 0, bytes: 8, numbers: 4, first: 2, last: 7, ... }]
+ * ```
+ */
+export class PartSplitter {
+  readonly #store: ObjectStore;
+  readonly #name: string;
+  readonly #uploadId: string;
+  readonly #maxPartBytes: number;
+  readonly #segmentBytes: number;
+  readonly #slots: UploadSlots;
+  readonly #parts: Promise<PartRecord>[] = [];
+  readonly #uploads: PartUpload[] = [];
+  #part: PartUpload | undefined;
+  #partNumbers = 0;
+  #partFirst = 0;
+  #partLast = 0;
+  #numbers = 0;
+  #bytes = 0;
+  readonly #carry = new Uint8Array(24);
+  #carryStart = 0;
+  #carryEnd = 0;
+  #state: "writable" | "closed" | "aborted" = "writable";
+
+  /** Prepares a splitter; nothing is written until the first number arrives. */
+  constructor(options: PartSplitterOptions) {
+    this.#store = options.store;
+    this.#name = options.name;
+    this.#uploadId = options.uploadId;
+    this.#maxPartBytes = checkMaxPartBytes(options.maxPartBytes);
+    const segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
+    if (!Number.isSafeInteger(segmentBytes) || segmentBytes < MIN_SEGMENT_BYTES) {
+      throw new RangeError(`Cannot use segmentBytes ${segmentBytes}: expected a whole number of at least ${MIN_SEGMENT_BYTES}`);
+    }
+    this.#segmentBytes = segmentBytes;
+    this.#slots = new UploadSlots(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  }
+
+  /** Numbers written so far. */
+  get numbers(): number {
+    return this.#numbers;
+  }
+
+  /** Bytes written so far (all parts). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /**
+   * Appends `numbers` (each a safe integer). Returns `undefined` when everything was taken at once, or a
+   * promise to wait for before the next write when an upload slot had to be waited for.
+   *
+   * @throws {RangeError} when a value is not a safe integer.
+   * @throws the first upload failure, once one has happened.
+   */
+  write(numbers: ArrayLike<number>): Promise<void> | undefined {
+    this.#assertWritable("write");
+    return this.#writeFrom(numbers, 0);
+  }
+
+  /** Stores the last part, waits for every upload and returns the parts in order. */
+  async close(): Promise<PartRecord[]> {
+    this.#assertWritable("close");
+    this.#state = "closed";
+    if (this.#part) await this.#finishPart();
+    return Promise.all(this.#parts);
+  }
+
+  /** Stops writing, aborts unfinished multipart writes and waits until no upload is in flight. */
+  async abort(): Promise<void> {
+    this.#state = "aborted";
+    await this.#slots.settled();
+    await Promise.allSettled(this.#uploads.map((upload) => upload.abort()));
+  }
+
+  #assertWritable(action: string): void {
+    if (this.#state !== "writable") throw new Error(`Cannot ${action}: the splitter is ${this.#state}`);
+    const failure = this.#slots.failure;
+    if (failure) throw failure.error;
+  }
+
+  #writeFrom(numbers: ArrayLike<number>, from: number): Promise<void> | undefined {
+    const end = numbers.length;
+    let i = from;
+    for (;;) {
+      const carrying = this.#carryStart < this.#carryEnd;
+      if (!carrying && i >= end) return undefined;
+      const part = this.#part ?? this.#openPart();
+      let window = part.window();
+      if (carrying) {
+        if (window.length === 0) {
+          const wait = part.flushSegment();
+          if (wait) return wait.then(() => this.#writeFrom(numbers, i));
+          continue;
+        }
+        const piece = this.#carry.subarray(this.#carryStart, Math.min(this.#carryEnd, this.#carryStart + window.length));
+        window.set(piece);
+        part.commit(piece.length);
+        this.#carryStart += piece.length;
+        continue;
+      }
+      const room = this.#maxPartBytes - part.bytes;
+      if (window.length > room) window = window.subarray(0, room);
+      const { read, written } = encodeNumbersInto(numbers, i, end, window, 0);
+      if (read > 0) {
+        this.#count(numbers[i]!, numbers[i + read - 1]!, read, written);
+        part.commit(written);
+        i += read;
+        if (i >= end) return undefined;
+      }
+      const next = numbers[i]!;
+      const lineLength = encodedLineLength(next);
+      if (lineLength > room - written) {
+        const wait = this.#finishPart();
+        if (wait) return wait.then(() => this.#writeFrom(numbers, i));
+        continue;
+      }
+      const { written: carried } = encodeNumbersInto(numbers, i, i + 1, this.#carry, 0);
+      this.#carryStart = 0;
+      this.#carryEnd = carried;
+      this.#count(next, next, 1, carried);
+      i += 1;
+    }
+  }
+
+  #count(first: number, last: number, count: number, bytes: number): void {
+    if (this.#partNumbers === 0) this.#partFirst = first;
+    this.#partLast = last;
+    this.#partNumbers += count;
+    this.#numbers += count;
+    this.#bytes += bytes;
+  }
+
+  #openPart(): PartUpload {
+    const key = partKey(this.#name, this.#uploadId, this.#parts.length);
+    const part = new PartUpload(this.#store, this.#slots, key, this.#segmentBytes);
+    this.#part = part;
+    this.#uploads.push(part);
+    this.#partNumbers = 0;
+    return part;
+  }
+
+  #finishPart(): Promise<void> | undefined {
+    const part = this.#part!;
+    this.#part = undefined;
+    const record = {
+      index: this.#parts.length,
+      key: part.key,
+      bytes: part.bytes,
+      numbers: this.#partNumbers,
+      first: this.#partFirst,
+      last: this.#partLast,
+    };
+    const wait = part.finish();
+    const stored = wait ? wait.then(() => part.result!) : part.result!;
+    const recorded = stored.then((object) => ({ ...record, etag: object.etag }));
+    recorded.catch(() => undefined);
+    this.#parts.push(recorded);
+    return wait;
+  }
+}

@@ -1,0 +1,123 @@
+import type {
+  ListOptions,
+  MultipartWrite,
+  ObjectListing,
+  ObjectStore,
+  StoredObject,
+  StoredObjectBody,
+  UploadedSegment,
+} from "./object-store.ts";
+import { StoreError } from "./store-error.ts";
+
+/** The parts of an R2 object the store reads. */
+interface R2ObjectLike {
+  key: string;
+  size: number;
+  etag: string;
+}
+
+/**
+ * The subset of the Workers `R2Bucket` binding that {@linkcode R2Store} uses, spelled out so the split layer
+ * stays free of Cloudflare type imports and can be exercised with any compatible bucket.
+ */
+export interface R2BucketLike {
+  put(
+    key: string,
+    value: ArrayBufferView,
+    options?: { onlyIf: { etagMatches: string } | { etagDoesNotMatch: string } },
+  ): Promise<R2ObjectLike | null>;
+  get(key: string): Promise<(R2ObjectLike & { body: ReadableStream<Uint8Array> }) | null>;
+  list(options: { prefix: string; cursor?: string; delimiter?: string }): Promise<{
+    objects: R2ObjectLike[];
+    delimitedPrefixes: string[];
+    truncated: boolean;
+    cursor?: string;
+  }>;
+  delete(keys: string[]): Promise<void>;
+  createMultipartUpload(key: string): Promise<{
+    uploadPart(partNumber: number, value: ArrayBufferView): Promise<{ partNumber: number; etag: string }>;
+    complete(parts: { partNumber: number; etag: string }[]): Promise<R2ObjectLike>;
+    abort(): Promise<void>;
+  }>;
+}
+
+/** R2 deletes at most this many keys per call. */
+const DELETE_BATCH = 1000;
+
+/**
+ * An {@linkcode ObjectStore} backed by a Cloudflare R2 bucket binding. Every failure is rethrown as a
+ * {@linkcode StoreError} naming the operation and key, with the R2 error as `cause`.
+ *
+ * @example
+ * ```ts
+ * export default {
+ *   async fetch(request: Request, env: { BUCKET: R2Bucket }) {
+ *     const store = new R2Store(env.BUCKET);
+ *     const listing = await store.list("primes/");
+ *     return Response.json(listing.objects);
+ *   },
+ * };
+ * ```
+ */
+export class R2Store implements ObjectStore {
+  readonly #bucket: R2BucketLike;
+
+  /** Wraps the given bucket binding. */
+  constructor(bucket: R2BucketLike) {
+    this.#bucket = bucket;
+  }
+
+  async put(key: string, data: Uint8Array): Promise<StoredObject> {
+    const object = await attempt("put", key, () => this.#bucket.put(key, data));
+    if (!object) throw new StoreError("put", key, { cause: new Error("R2 declined the write") });
+    return describe(object);
+  }
+
+  async putIfMatch(key: string, data: Uint8Array, expected: string | null): Promise<StoredObject | null> {
+    const onlyIf = expected === null ? { etagDoesNotMatch: "*" } : { etagMatches: expected };
+    const object = await attempt("put", key, () => this.#bucket.put(key, data, { onlyIf }));
+    return object && describe(object);
+  }
+
+  async createMultipartWrite(key: string): Promise<MultipartWrite> {
+    const upload = await attempt("create", key, () => this.#bucket.createMultipartUpload(key));
+    return {
+      uploadPart: (partNumber: number, data: Uint8Array): Promise<UploadedSegment> =>
+        attempt("uploadPart", `${key}#${partNumber}`, () => upload.uploadPart(partNumber, data)),
+      complete: async (segments: UploadedSegment[]): Promise<StoredObject> =>
+        describe(await attempt("complete", key, () => upload.complete(segments))),
+      abort: (): Promise<void> => attempt("abort", key, () => upload.abort()),
+    };
+  }
+
+  async get(key: string): Promise<StoredObjectBody | null> {
+    const object = await attempt("get", key, () => this.#bucket.get(key));
+    return object && { ...describe(object), body: object.body };
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ObjectListing> {
+    const page = await attempt("list", prefix, () => this.#bucket.list({ prefix, ...options }));
+    const objects = page.objects.map(describe);
+    const prefixes = page.delimitedPrefixes;
+    return page.truncated && page.cursor !== undefined ? { objects, prefixes, cursor: page.cursor } : { objects, prefixes };
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    for (let start = 0; start < keys.length; start += DELETE_BATCH) {
+      const batch = keys.slice(start, start + DELETE_BATCH);
+      await attempt("delete", batch[0] ?? "", () => this.#bucket.delete(batch));
+    }
+  }
+}
+
+function describe({ key, size, etag }: R2ObjectLike): StoredObject {
+  return { key, size, etag };
+}
+
+async function attempt<T>(operation: StoreError["operation"], key: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw new StoreError(operation, key, { cause: error });
+  }
+}

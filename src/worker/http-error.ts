@@ -1,0 +1,68 @@
+import { NumberParseError } from "../numbers/number-parse-error.ts";
+import { InvalidNameError } from "../split/file-name.ts";
+import { PartSizeError } from "../split/part-size.ts";
+import { StoreError } from "../split/store-error.ts";
+import { StoreNumbersError } from "../split/store-numbers.ts";
+
+/**
+ * An error with an HTTP status, rendered as `{ "error": code, "detail": message, ...extra }`.
+ *
+ * @example
+ * ```ts
+ * throw new HttpError(404, "not-found", `No file named "primes"`);
+ * ```
+ */
+export class HttpError extends Error {
+  override name = "HttpError";
+  /** The response status. */
+  readonly status: number;
+  /** A stable, machine-readable error code. */
+  readonly code: string;
+  /** Extra fields for the JSON body (e.g. `line` and `column`). */
+  readonly extra: Record<string, unknown>;
+  /** Extra response headers (e.g. `Allow`). */
+  readonly headers: Record<string, string>;
+
+  /** Builds the error; `detail` becomes the message. */
+  constructor(
+    status: number,
+    code: string,
+    detail: string,
+    options: { cause?: unknown; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(detail, { cause: options.cause });
+    this.status = status;
+    this.code = code;
+    this.extra = options.extra ?? {};
+    this.headers = options.headers ?? {};
+  }
+}
+
+/**
+ * Maps any error thrown while handling a request to an {@linkcode HttpError}: bad input becomes a 4xx
+ * naming what was wrong, storage failures 502, anything else 500.
+ */
+export function toHttpError(error: unknown): HttpError {
+  const root = error instanceof StoreNumbersError ? error.cause : error;
+  if (root instanceof HttpError) return root;
+  if (root instanceof NumberParseError) {
+    return new HttpError(400, "invalid-number", root.message, {
+      cause: error,
+      extra: { line: root.line, column: root.column, offset: root.offset, reason: root.reason },
+    });
+  }
+  if (root instanceof InvalidNameError) return new HttpError(400, "invalid-name", root.message, { cause: error });
+  if (root instanceof PartSizeError) return new HttpError(400, "invalid-max-part-bytes", root.message, { cause: error });
+  if (root instanceof StoreError) return new HttpError(502, "storage-failed", root.message, { cause: error });
+  const detail = root instanceof Error ? root.message : String(root);
+  return new HttpError(500, "internal", detail, { cause: error });
+}
+
+/** Renders an error as a JSON response. */
+export function errorResponse(error: unknown): Response {
+  const httpError = toHttpError(error);
+  return Response.json(
+    { error: httpError.code, detail: httpError.message, ...httpError.extra },
+    { status: httpError.status, headers: httpError.headers },
+  );
+}

@@ -1,0 +1,71 @@
+import { HttpError } from "./http-error.ts";
+
+/** A request handler given the route's named parameters. */
+export type RouteHandler = (request: Request, params: Record<string, string>, url: URL) => Promise<Response>;
+
+/** One route: a method, a path pattern with `:name` segments, and its handler. */
+export interface Route {
+  /** HTTP method, upper case. */
+  method: string;
+  /** Path pattern, e.g. `/files/:name/parts/:index`. */
+  pattern: string;
+  /** Handles a matching request. */
+  handler: RouteHandler;
+}
+
+/**
+ * Finds the route for a request. A path that matches no pattern is a 404; a path that matches with another
+ * method is a 405 listing the allowed methods in `Allow`.
+ *
+ * @example
+ * ```ts
+ * const handle = createRouter([{ method: "GET", pattern: "/files/:name", handler: getManifest }]);
+ * const response = await handle(new Request("https://example.com/files/primes"));
+ * ```
+ */
+export function createRouter(routes: Route[]): (request: Request) => Promise<Response> {
+  const compiled = routes.map((route) => ({ ...route, segments: route.pattern.split("/") }));
+  return async (request) => {
+    const url = new URL(request.url);
+    const segments = url.pathname.split("/");
+    const allowed: string[] = [];
+    for (const route of compiled) {
+      const params = match(route.segments, segments);
+      if (!params) continue;
+      if (route.method === request.method) return route.handler(request, params, url);
+      allowed.push(route.method);
+    }
+    if (allowed.length > 0) {
+      throw new HttpError(405, "method-not-allowed", `Cannot ${request.method} ${url.pathname}: allowed are ${allowed.join(", ")}`, {
+        headers: { Allow: allowed.join(", ") },
+      });
+    }
+    throw new HttpError(404, "not-found", `No route for ${request.method} ${url.pathname}`);
+  };
+}
+
+function match(pattern: string[], path: string[]): Record<string, string> | null {
+  if (pattern.length !== path.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const expected = pattern[i]!;
+    const actual = path[i]!;
+    if (expected.startsWith(":")) {
+      if (actual === "") return null;
+      params[expected.slice(1)] = decodeSegment(actual);
+    } else if (expected !== actual) {
+      return null;
+    }
+  }
+  return params;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch (error) {
+    throw new HttpError(400, "invalid-path", `Cannot decode path segment "${segment}": malformed percent-encoding`, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import { DEFAULT_MAX_PART_BYTES, parseMaxPartBytes } from "../split/part-size.ts";
+import type { DrainpipeEnv } from "./env.ts";
+import { HttpError } from "./http-error.ts";
+
+/** Default `MAX_UPLOAD_BYTES`: 4 GiB, past any plan's request body limit, so the plan's limit applies. */
+export const DEFAULT_MAX_UPLOAD_BYTES = 4 * 1024 * 1024 * 1024;
+/** Default `MAX_UPLOAD_NUMBERS`: 500,000,000. */
+export const DEFAULT_MAX_UPLOAD_NUMBERS = 500_000_000;
+
+/** The worker's configuration, parsed and checked. */
+export interface Settings {
+  /** How requests are authenticated. */
+  authMode: "token" | "open";
+  /** The bearer token, when one is configured. */
+  apiToken: string | undefined;
+  /** Whether reads need no token. */
+  publicReads: boolean;
+  /** Part size limit used when a request names none. */
+  defaultMaxPartBytes: number;
+  /** Largest accepted request body in bytes. */
+  maxUploadBytes: number;
+  /** Most numbers accepted in one upload or prime generation. */
+  maxUploadNumbers: number;
+}
+
+/**
+ * Reads the worker's settings from its environment. A malformed value is a configuration error: every
+ * request then fails with `500 misconfigured` naming the variable, rather than running with a guess.
+ *
+ * @example
+ * ```ts
+ * readSettings({ BUCKET, API_TOKEN: "s3cret" }).authMode; // "token"
+ * ```
+ */
+export function readSettings(env: DrainpipeEnv): Settings {
+  return {
+    authMode: oneOf("AUTH_MODE", env.AUTH_MODE, ["token", "open"], "token"),
+    apiToken: env.API_TOKEN === undefined || env.API_TOKEN === "" ? undefined : env.API_TOKEN,
+    publicReads: oneOf("PUBLIC_READS", env.PUBLIC_READS, ["true", "false"], "false") === "true",
+    defaultMaxPartBytes: configured("DEFAULT_MAX_PART_BYTES", () =>
+      parseMaxPartBytes(env.DEFAULT_MAX_PART_BYTES, DEFAULT_MAX_PART_BYTES),
+    ),
+    maxUploadBytes: positive("MAX_UPLOAD_BYTES", env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
+    maxUploadNumbers: positive("MAX_UPLOAD_NUMBERS", env.MAX_UPLOAD_NUMBERS, DEFAULT_MAX_UPLOAD_NUMBERS),
+  };
+}
+
+function misconfigured(variable: string, detail: string, cause?: unknown): HttpError {
+  return new HttpError(500, "misconfigured", `Cannot use ${variable}: ${detail}`, { cause });
+}
+
+function oneOf<T extends string>(variable: string, value: string | undefined, allowed: T[], fallback: T): T {
+  if (value === undefined || value === "") return fallback;
+  if ((allowed as string[]).includes(value)) return value as T;
+  throw misconfigured(variable, `"${value}" is not one of ${allowed.map((v) => `"${v}"`).join(", ")}`);
+}
+
+function positive(variable: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const parsed = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < 1) throw misconfigured(variable, `"${value}" is not a positive whole number`);
+  return parsed;
+}
+
+function configured<T>(variable: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw misconfigured(variable, error instanceof Error ? error.message : String(error), error);
+  }
+}

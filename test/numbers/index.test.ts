@@ -1,0 +1,33 @@
+import { describe, expect, test } from "vitest";
+import * as numbers from "../../src/numbers/index.ts";
+
+describe("numbers index", () => {
+  test("re-exports the public API", () => {
+    expect(Object.keys(numbers).sort()).toEqual([
+      "DEFAULT_PRIME_BATCH_SIZE",
+      "DEFAULT_PRIME_TEXT_CHUNK_BYTES",
+      "LineToNumberBatchStream",
+      "LineToNumberStream",
+      "MAX_PRIME_COUNT",
+      "NumberParseError",
+      "NumberParser",
+      "encodeNumbers",
+      "encodeNumbersInto",
+      "encodedLineLength",
+      "nthPrimeUpperBound",
+      "primeBatchStream",
+      "primeBatches",
+      "primeStream",
+      "primeTextStream",
+    ]);
+  });
+
+  test("parses what it encodes, through the exported streams", async () => {
+    const batches = new numbers.LineToNumberBatchStream();
+    const reader = numbers.primeTextStream(1000, { chunkBytes: 64 }).pipeThrough(batches).getReader();
+    const parsed: number[] = [];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) parsed.push(...next.value);
+    expect(parsed).toEqual([...numbers.primeBatches(1000)].flatMap((batch) => Array.from(batch)));
+    expect(batches.stats).toMatchObject({ numbers: 1000, lines: 1000, canonical: true });
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, test } from "vitest";
+import { LineToNumberStream } from "../../src/numbers/line-to-number-stream.ts";
+import { NumberParseError } from "../../src/numbers/number-parse-error.ts";
+import { ascii, collect, streamOf } from "./support.ts";
+
+describe("LineToNumberStream", () => {
+  test("emits one number per chunk, across input chunk boundaries", async () => {
+    const stream = new LineToNumberStream();
+    const numbers = await collect(streamOf([ascii("2\n3\n1"), ascii("1\n-13\r\n\n"), ascii("17")]).pipeThrough(stream));
+    expect(numbers).toEqual([2, 3, 11, -13, 17]);
+    expect(stream.stats).toEqual({ bytes: 15, lines: 6, numbers: 5, canonical: false });
+  });
+
+  test("emits nothing for an empty input", async () => {
+    const stream = new LineToNumberStream();
+    expect(await collect(streamOf([]).pipeThrough(stream))).toEqual([]);
+    expect(stream.stats).toEqual({ bytes: 0, lines: 0, numbers: 0, canonical: true });
+  });
+
+  test("errors the stream with the NumberParseError", async () => {
+    const stream = new LineToNumberStream();
+    const reading = collect(streamOf([ascii("1\n2\n"), ascii("3\n4x\n")]).pipeThrough(stream));
+    await expect(reading).rejects.toBeInstanceOf(NumberParseError);
+    await expect(reading).rejects.toMatchObject({ reason: "unexpected-byte", line: 4, column: 2, offset: 7 });
+  });
+
+  test("errors the stream when the input ends in a lone '-'", async () => {
+    const reading = collect(streamOf([ascii("1\n-")]).pipeThrough(new LineToNumberStream()));
+    await expect(reading).rejects.toMatchObject({ reason: "lone-minus", line: 2, column: 1, byte: undefined });
+  });
+
+  test("cancels its source when parsing fails", async () => {
+    let cancelled: unknown;
+    const source = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(ascii("1\n+\n"));
+      },
+      cancel(reason) {
+        cancelled = reason;
+      },
+    });
+    await expect(collect(source.pipeThrough(new LineToNumberStream()))).rejects.toBeInstanceOf(NumberParseError);
+    expect(cancelled).toBeInstanceOf(NumberParseError);
+  });
+});

@@ -1,0 +1,128 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { encodedLineLength, encodeNumbers, encodeNumbersInto } from "../../src/numbers/number-encoder.ts";
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+describe("encodeNumbersInto", () => {
+  test("writes decimal lines from targetOffset on", () => {
+    const target = new Uint8Array(16).fill(0x2e);
+    expect(encodeNumbersInto([0, -7, 120], 0, 3, target, 2)).toEqual({ read: 3, written: 9 });
+    expect(text(target)).toBe("..0\n-7\n120\n.....");
+  });
+
+  test("encodes numbers[start..end) only", () => {
+    const target = new Uint8Array(8);
+    expect(encodeNumbersInto([1, 22, 333, 4444], 1, 3, target, 0)).toEqual({ read: 2, written: 7 });
+    expect(text(target.subarray(0, 7))).toBe("22\n333\n");
+  });
+
+  test("stops before a line that does not fit, leaving its bytes untouched", () => {
+    const target = new Uint8Array(8).fill(0x2e);
+    expect(encodeNumbersInto([2, 3, 5, -7, 11], 0, 5, target, 0)).toEqual({ read: 3, written: 6 });
+    expect(text(target)).toBe("2\n3\n5\n..");
+  });
+
+  test("fills a target exactly", () => {
+    const target = new Uint8Array(9);
+    expect(encodeNumbersInto([2, 3, 5, -7, 11], 0, 5, target, 0)).toEqual({ read: 4, written: 9 });
+    expect(text(target)).toBe("2\n3\n5\n-7\n");
+  });
+
+  test("writes nothing into an empty target or an empty range", () => {
+    expect(encodeNumbersInto([1, 2], 0, 2, new Uint8Array(0), 0)).toEqual({ read: 0, written: 0 });
+    expect(encodeNumbersInto([1, 2], 0, 2, new Uint8Array(4), 4)).toEqual({ read: 0, written: 0 });
+    expect(encodeNumbersInto([1, 2], 1, 1, new Uint8Array(4), 0)).toEqual({ read: 0, written: 0 });
+    expect(encodeNumbersInto([], 0, 0, new Uint8Array(4), 0)).toEqual({ read: 0, written: 0 });
+  });
+
+  test("needs room for the line break too", () => {
+    expect(encodeNumbersInto([12], 0, 1, new Uint8Array(2), 0)).toEqual({ read: 0, written: 0 });
+    expect(encodeNumbersInto([12], 0, 1, new Uint8Array(3), 0)).toEqual({ read: 1, written: 3 });
+  });
+
+  test("writes -0 as 0 and handles the extremes", () => {
+    const numbers = [-0, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 31, -(2 ** 31), 2 ** 31 - 1];
+    expect(text(encodeNumbers(numbers))).toBe(
+      "0\n9007199254740991\n-9007199254740991\n2147483648\n-2147483648\n2147483647\n",
+    );
+  });
+
+  test.each([1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, -(2 ** 53)])("rejects %s", (value) => {
+    const numbers = [1, 2, 3, value];
+    expect(() => encodeNumbersInto(numbers, 0, 4, new Uint8Array(64), 0)).toThrow(
+      new RangeError(`Cannot encode value ${value} at index 3: not a safe integer`),
+    );
+  });
+
+  test("rejects indices out of range", () => {
+    const target = new Uint8Array(4);
+    expect(() => encodeNumbersInto([1], -1, 1, target, 0)).toThrow(RangeError);
+    expect(() => encodeNumbersInto([1], 0, 2, target, 0)).toThrow(RangeError);
+    expect(() => encodeNumbersInto([1, 2], 2, 1, target, 0)).toThrow(RangeError);
+    expect(() => encodeNumbersInto([1], 0, 1, target, 5)).toThrow(
+      "Cannot encode: targetOffset must be an integer in [0, 4], got 5",
+    );
+    expect(() => encodeNumbersInto([1], 0.5, 1, target, 0)).toThrow(RangeError);
+  });
+
+  test("property: matches String(n) lines for any safe integers and target size", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.maxSafeInteger(), fc.integer(), fc.integer({ min: -99, max: 99 }))),
+        fc.nat({ max: 200 }),
+        (numbers, size) => {
+          const target = new Uint8Array(size);
+          const { read, written } = encodeNumbersInto(numbers, 0, numbers.length, target, 0);
+          const lines = numbers.map((n) => `${n}\n`);
+          expect(text(target.subarray(0, written))).toBe(lines.slice(0, read).join(""));
+          const next = lines[read];
+          if (next !== undefined) expect(written + next.length).toBeGreaterThan(size);
+        },
+      ),
+    );
+  });
+});
+
+describe("encodedLineLength", () => {
+  test.each([
+    [0, 2],
+    [9, 2],
+    [10, 3],
+    [-1, 3],
+    [-10, 4],
+    [999_999_999, 10],
+    [Number.MAX_SAFE_INTEGER, 17],
+    [-Number.MAX_SAFE_INTEGER, 18],
+  ])("encodedLineLength(%d) is %d", (value, length) => {
+    expect(encodedLineLength(value)).toBe(length);
+  });
+
+  test("rejects a non-safe integer", () => {
+    expect(() => encodedLineLength(0.1)).toThrow(new RangeError("Cannot measure value 0.1: not a safe integer"));
+  });
+
+  test("property: equals the length of String(n) plus one", () => {
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (n) => {
+        expect(encodedLineLength(n)).toBe(String(n).length + 1);
+      }),
+    );
+  });
+});
+
+describe("encodeNumbers", () => {
+  test("returns exactly the encoded bytes", () => {
+    const bytes = encodeNumbers(new Float64Array([2, -3, 0, 1000]));
+    expect(bytes.length).toBe(12);
+    expect(text(bytes)).toBe("2\n-3\n0\n1000\n");
+  });
+
+  test("returns an empty array for no numbers", () => {
+    expect(encodeNumbers([])).toHaveLength(0);
+  });
+
+  test("names the index of a number it cannot encode", () => {
+    expect(() => encodeNumbers([1, 2, Number.NaN])).toThrow("Cannot encode value NaN at index 2: not a safe integer");
+  });
+});

@@ -1,2 +1,0 @@
-import { expect, test } from "vitest";
-test("node", () => { expect(process.version.startsWith("v24")).toBe(true); });

@@ -1,0 +1,113 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { LineToNumberBatchStream } from "../../src/numbers/line-to-number-batch-stream.ts";
+import { LineToNumberStream } from "../../src/numbers/line-to-number-stream.ts";
+import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
+import { FileCatalog } from "../../src/split/file-catalog.ts";
+import { MemoryStore } from "../../src/split/memory-store.ts";
+import { newUploadId } from "../../src/split/object-keys.ts";
+import { PartSplitter } from "../../src/split/part-splitter.ts";
+import { storeNumbers } from "../../src/split/store-numbers.ts";
+import { chunkedStream, readBytes } from "../support/bytes.ts";
+
+const safeInteger = fc.oneof(
+  fc.integer({ min: -1000, max: 1000 }),
+  fc.integer(),
+  fc.constantFrom(Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 0),
+  fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
+);
+
+describe("parse → encode → split round trips", () => {
+  test("any safe integers, any chunking, any part size: content is identical and parts obey the rules", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(safeInteger, { maxLength: 1500 }),
+        fc.array(fc.integer({ min: 1, max: 700 }), { maxLength: 60 }),
+        fc.integer({ min: 1024, max: 4096 }),
+        fc.boolean(),
+        async (numbers, chunkSizes, maxPartBytes, perNumber) => {
+          const input = encodeNumbers(numbers);
+          const store = new MemoryStore();
+          const parser = perNumber ? new LineToNumberStream() : new LineToNumberBatchStream();
+          const manifest = await storeNumbers(chunkedStream(input, chunkSizes).pipeThrough<number | Float64Array>(parser), {
+            store,
+            name: "prop",
+            maxPartBytes,
+            source: () => ({ kind: "upload", bytes: parser.stats.bytes, lines: parser.stats.lines, canonical: parser.stats.canonical }),
+          });
+          expect(manifest.source).toEqual({ kind: "upload", bytes: input.length, lines: numbers.length, canonical: true });
+          expect(await readBytes(new FileCatalog(store).content(manifest))).toEqual(input);
+          expect(manifest.totals).toEqual({ parts: manifest.parts.length, bytes: input.length, numbers: numbers.length });
+          let index = 0;
+          for (const part of manifest.parts) {
+            expect(part.bytes).toBeLessThanOrEqual(maxPartBytes);
+            expect(part.first).toBe(numbers[index]);
+            index += part.numbers;
+            expect(part.last).toBe(numbers[index - 1]);
+            const next = numbers[index];
+            if (next !== undefined) expect(part.bytes + encodeNumbers([next]).length).toBeGreaterThan(maxPartBytes);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe("PartSplitter", () => {
+  const options = () => ({ store: new MemoryStore(), name: "s", uploadId: newUploadId(), maxPartBytes: 1024 });
+
+  test("write returns no promise while uploads have room", () => {
+    const splitter = new PartSplitter(options());
+    expect(splitter.write([1, 2, 3])).toBeUndefined();
+    expect(splitter.numbers).toBe(3);
+    expect(splitter.bytes).toBe(6);
+  });
+
+  test("refuses values that are not safe integers", () => {
+    const splitter = new PartSplitter(options());
+    expect(() => splitter.write([1, 2.5])).toThrow(RangeError);
+  });
+
+  test("refuses writes after close and invalid options", async () => {
+    const splitter = new PartSplitter(options());
+    await splitter.close();
+    expect(() => splitter.write([1])).toThrow(/Cannot write: the splitter is closed/);
+    expect(() => new PartSplitter({ ...options(), maxPartBytes: 10 })).toThrow(RangeError);
+    expect(() => new PartSplitter({ ...options(), segmentBytes: 1024 })).toThrow(/segmentBytes/);
+    expect(() => new PartSplitter({ ...options(), maxInFlight: 0 })).toThrow(/uploads in flight/);
+  });
+
+  test("bounds uploads in flight: a slow store makes write wait", async () => {
+    const gates: (() => void)[] = [];
+    let holding = true;
+    const inner = new MemoryStore();
+    const store = Object.assign(Object.create(inner) as MemoryStore, {
+      put: async (key: string, data: Uint8Array) => {
+        if (holding) await new Promise<void>((resolve) => gates.push(resolve));
+        return inner.put(key, data);
+      },
+    });
+    const splitter = new PartSplitter({ ...options(), store, maxInFlight: 2 });
+    const batch = Array.from({ length: 200 }, (_, i) => 10_000 + i);
+    expect(splitter.write(batch)).toBeUndefined();
+    expect(splitter.write(batch)).toBeUndefined();
+    const waiting = splitter.write(batch);
+    expect(waiting).toBeInstanceOf(Promise);
+    let resumed = false;
+    void waiting!.then(() => {
+      resumed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(gates.length).toBe(2);
+    expect(resumed).toBe(false);
+    holding = false;
+    gates.shift()!();
+    await waiting;
+    expect(resumed).toBe(true);
+    gates.shift()!();
+    const parts = await splitter.close();
+    expect(parts.map((part) => part.numbers)).toEqual([170, 170, 170, 90]);
+    expect(parts.reduce((sum, part) => sum + part.numbers, 0)).toBe(600);
+  });
+});

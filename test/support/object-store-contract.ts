@@ -1,0 +1,102 @@
+import { describe, expect, test } from "vitest";
+import { listAll } from "../../src/split/list-all.ts";
+import type { ObjectStore } from "../../src/split/object-store.ts";
+import { readBytes, text, utf8 } from "./bytes.ts";
+
+const MiB = 1024 * 1024;
+
+/**
+ * The behaviour every ObjectStore implementation must have; run against MemoryStore in Node and against
+ * R2Store over a real miniflare R2 binding in workerd. `createStore` must return an empty store.
+ */
+export function describeObjectStoreContract(label: string, createStore: () => ObjectStore | Promise<ObjectStore>): void {
+  describe(`ObjectStore contract: ${label}`, () => {
+    test("put then get returns the same bytes, size and etag", async () => {
+      const store = await createStore();
+      const stored = await store.put("a/b", utf8("hello\n"));
+      expect(stored).toMatchObject({ key: "a/b", size: 6 });
+      expect(stored.etag).not.toBe("");
+      const object = await store.get("a/b");
+      expect(object).toMatchObject({ key: "a/b", size: 6, etag: stored.etag });
+      expect(text(await readBytes(object!.body))).toBe("hello\n");
+    });
+
+    test("get of a missing key resolves null", async () => {
+      expect(await (await createStore()).get("missing")).toBeNull();
+    });
+
+    test("put replaces and gives a new etag", async () => {
+      const store = await createStore();
+      const first = await store.put("k", utf8("1\n"));
+      const second = await store.put("k", utf8("22\n"));
+      expect(second.etag).not.toBe(first.etag);
+      expect(text(await readBytes((await store.get("k"))!.body))).toBe("22\n");
+    });
+
+    test("putIfMatch writes only when the current etag (or absence) is as expected", async () => {
+      const store = await createStore();
+      const created = await store.putIfMatch("cas", utf8("1"), null);
+      expect(created).toMatchObject({ key: "cas", size: 1 });
+      expect(await store.putIfMatch("cas", utf8("2"), null)).toBeNull();
+      expect(await store.putIfMatch("cas", utf8("3"), "not-the-etag")).toBeNull();
+      const replaced = await store.putIfMatch("cas", utf8("44"), created!.etag);
+      expect(replaced).toMatchObject({ size: 2 });
+      expect(text(await readBytes((await store.get("cas"))!.body))).toBe("44");
+      expect(await store.putIfMatch("cas", utf8("5"), created!.etag)).toBeNull();
+    });
+
+    test("list filters by prefix, sorts keys and groups by delimiter", async () => {
+      const store = await createStore();
+      for (const key of ["x/2", "x/1", "y/1", "x/sub/1", "x/sub/2", "z"]) await store.put(key, utf8(key));
+      const flat = await store.list("x/");
+      expect(flat.objects.map((o) => o.key)).toEqual(["x/1", "x/2", "x/sub/1", "x/sub/2"]);
+      expect(flat.objects[0]!.size).toBe(3);
+      const grouped = await store.list("", { delimiter: "/" });
+      expect(grouped.prefixes).toEqual(["x/", "y/"]);
+      expect(grouped.objects.map((o) => o.key)).toEqual(["z"]);
+      const nested = await store.list("x/", { delimiter: "/" });
+      expect(nested.prefixes).toEqual(["x/sub/"]);
+      expect(nested.objects.map((o) => o.key)).toEqual(["x/1", "x/2"]);
+    });
+
+    test("listing follows cursors past one page", async () => {
+      const store = await createStore();
+      const keys = Array.from({ length: 1005 }, (_, i) => `many/${String(i).padStart(4, "0")}`);
+      await Promise.all(keys.map((key) => store.put(key, utf8("x"))));
+      const listed: string[] = [];
+      for await (const object of listAll(store, "many/")) listed.push(object.key);
+      expect(listed).toEqual(keys);
+    });
+
+    test("delete removes listed keys and ignores missing ones", async () => {
+      const store = await createStore();
+      await store.put("d/1", utf8("1"));
+      await store.put("d/2", utf8("2"));
+      await store.delete(["d/1", "d/missing"]);
+      expect((await store.list("d/")).objects.map((o) => o.key)).toEqual(["d/2"]);
+    });
+
+    test("a multipart write assembles equal segments and a shorter last one", async () => {
+      const store = await createStore();
+      const write = await store.createMultipartWrite("mp");
+      const first = new Uint8Array(5 * MiB).fill(0x31);
+      const last = utf8("tail\n");
+      const segments = [await write.uploadPart(1, first), await write.uploadPart(2, last)];
+      const stored = await write.complete(segments);
+      expect(stored).toMatchObject({ key: "mp", size: 5 * MiB + 5 });
+      const bytes = await readBytes((await store.get("mp"))!.body);
+      expect(bytes.length).toBe(5 * MiB + 5);
+      expect(bytes[0]).toBe(0x31);
+      expect(text(bytes.subarray(5 * MiB))).toBe("tail\n");
+    });
+
+    test("an aborted multipart write leaves no object", async () => {
+      const store = await createStore();
+      const write = await store.createMultipartWrite("gone");
+      await write.uploadPart(1, utf8("partial"));
+      await write.abort();
+      expect(await store.get("gone")).toBeNull();
+      expect((await store.list("gone")).objects).toEqual([]);
+    });
+  });
+}

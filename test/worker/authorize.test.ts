@@ -1,0 +1,89 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, test } from "vitest";
+import { authorize } from "../../src/worker/authorize.ts";
+import { HttpError } from "../../src/worker/http-error.ts";
+import { readSettings, type Settings } from "../../src/worker/settings.ts";
+
+const base: Settings = readSettings({ BUCKET: undefined as never, API_TOKEN: "s3cret" });
+
+function request(authorization?: string): Request {
+  return new Request("http://x/files", authorization === undefined ? {} : { headers: { Authorization: authorization } });
+}
+
+async function refusal(promise: Promise<void>): Promise<HttpError> {
+  const error = await promise.then(() => undefined, (reason: unknown) => reason);
+  expect(error).toBeInstanceOf(HttpError);
+  return error as HttpError;
+}
+
+describe("authorize", () => {
+  test("accepts the right bearer token for reads and writes", async () => {
+    await expect(authorize(request("Bearer s3cret"), base, "write")).resolves.toBeUndefined();
+    await expect(authorize(request("bearer   s3cret"), base, "read")).resolves.toBeUndefined();
+  });
+
+  test.each([
+    ["no header", undefined],
+    ["another scheme", "Basic czNjcmV0"],
+    ["a wrong token", "Bearer s3cre"],
+    ["a longer token", "Bearer s3cret!"],
+    ["an empty token", "Bearer "],
+  ])("refuses %s with 401 and a Bearer challenge", async (_what, header) => {
+    const error = await refusal(authorize(request(header), base, "write"));
+    expect(error.status).toBe(401);
+    expect(error.code).toBe("unauthorized");
+    expect(error.headers["WWW-Authenticate"]).toMatch(/^Bearer/);
+  });
+
+  test("public reads need no token, writes still do", async () => {
+    const settings = { ...base, publicReads: true };
+    await expect(authorize(request(), settings, "read")).resolves.toBeUndefined();
+    expect((await refusal(authorize(request(), settings, "write"))).status).toBe(401);
+  });
+
+  test("without a configured token everything authenticated is refused with 503", async () => {
+    const settings = { ...base, apiToken: undefined };
+    const error = await refusal(authorize(request("Bearer anything"), settings, "write"));
+    expect(error.status).toBe(503);
+    expect(error.code).toBe("auth-not-configured");
+  });
+
+  test("open mode is explicit and lets everything through", async () => {
+    const settings = { ...base, apiToken: undefined, authMode: "open" as const };
+    await expect(authorize(request(), settings, "write")).resolves.toBeUndefined();
+  });
+});
+
+describe("readSettings", () => {
+  test("defaults", () => {
+    const settings = readSettings({ BUCKET: undefined as never });
+    expect(settings).toMatchObject({ authMode: "token", apiToken: undefined, publicReads: false, defaultMaxPartBytes: 10 * 1024 * 1024 });
+  });
+
+  test.each([
+    ["AUTH_MODE", "none"],
+    ["PUBLIC_READS", "yes"],
+    ["MAX_UPLOAD_BYTES", "-1"],
+    ["DEFAULT_MAX_PART_BYTES", "10"],
+  ])("a malformed %s is a 500 misconfigured naming it", (variable, value) => {
+    let caught: unknown;
+    try {
+      readSettings({ BUCKET: undefined as never, [variable]: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(HttpError);
+    expect((caught as HttpError).status).toBe(500);
+    expect((caught as HttpError).message).toContain(variable);
+  });
+});
+
+describe("the worker", () => {
+  test("refuses unauthenticated requests before routing", async () => {
+    for (const [method, path] of [["GET", "/files"], ["POST", "/files/x"], ["DELETE", "/files/x"], ["GET", "/nope"]] as const) {
+      const response = await exports.default.fetch(new Request(`http://x${path}`, { method }));
+      expect(response.status, `${method} ${path}`).toBe(401);
+      expect(await response.json()).toMatchObject({ error: "unauthorized" });
+    }
+  });
+});
