@@ -34,49 +34,138 @@ export class Deferred<T> {
   }
 }
 
-/** A {@link Deferred} that remembers whether it has settled (for the writer's `ready` and `closed`). */
-export class TrackedDeferred<T> {
-  /** The promise itself. */
-  promise: Promise<T>;
+/**
+ * A settleable promise that is only materialised when someone asks for it, and that internal code can react to
+ * with plain callbacks (queued as microtasks, at the same moments promise reactions would run). Used for the
+ * writer's `ready`/`closed` and the transform stream's backpressure signal, which change once per chunk but are
+ * rarely observed by user code. Rejections are always marked as handled, as the specification does for these.
+ */
+export class LazyDeferred<T> {
   /** "pending", "fulfilled" or "rejected". */
   state: "pending" | "fulfilled" | "rejected" = "pending";
-  private resolveFn!: (value: T) => void;
-  private rejectFn!: (reason: unknown) => void;
+  private result: unknown = undefined;
+  private materialised: Promise<T> | undefined = undefined;
+  private resolveFn: ((value: T) => void) | undefined = undefined;
+  private rejectFn: ((reason: unknown) => void) | undefined = undefined;
+  private onFulfilled: (() => void) | (() => void)[] | undefined = undefined;
+  private onRejected: ((reason: unknown) => void) | ((reason: unknown) => void)[] | undefined = undefined;
 
-  constructor() {
-    this.promise = new PromiseCtor<T>((resolve, reject) => {
-      this.resolveFn = resolve;
-      this.rejectFn = reject;
-    });
+  /** The promise; created on first access. */
+  get promise(): Promise<T> {
+    let promise = this.materialised;
+    if (promise === undefined) {
+      if (this.state === "fulfilled") {
+        promise = promiseResolve(this.result as T);
+      } else if (this.state === "rejected") {
+        promise = promiseReject(this.result) as Promise<T>;
+        promiseThen.call(promise, undefined, noop);
+      } else {
+        promise = new PromiseCtor<T>((resolve, reject) => {
+          this.resolveFn = resolve;
+          this.rejectFn = reject;
+        });
+        promiseThen.call(promise, undefined, noop);
+      }
+      this.materialised = promise;
+    }
+    return promise;
   }
 
-  /** Fulfils the promise if it is still pending. */
+  /** Fulfils if still pending. */
   resolve(value: T): void {
     if (this.state !== "pending") return;
     this.state = "fulfilled";
-    this.resolveFn(value);
+    this.result = value;
+    if (this.resolveFn !== undefined) this.resolveFn(value);
+    const callbacks = this.onFulfilled;
+    this.onFulfilled = undefined;
+    this.onRejected = undefined;
+    if (callbacks === undefined) return;
+    if (typeof callbacks === "function") queueMicrotaskInternal(callbacks);
+    else for (const callback of callbacks) queueMicrotaskInternal(callback);
   }
 
-  /** Rejects the promise (marked as handled) if it is still pending. */
+  /** Rejects (marked as handled) if still pending. */
   reject(reason: unknown): void {
     if (this.state !== "pending") return;
     this.state = "rejected";
-    this.rejectFn(reason);
-    promiseThen.call(this.promise, undefined, noop);
+    this.result = reason;
+    if (this.rejectFn !== undefined) this.rejectFn(reason);
+    const callbacks = this.onRejected;
+    this.onFulfilled = undefined;
+    this.onRejected = undefined;
+    if (callbacks === undefined) return;
+    if (typeof callbacks === "function") queueMicrotaskInternal(() => callbacks(reason));
+    else for (const callback of callbacks) queueMicrotaskInternal(() => callback(reason));
+  }
+
+  /** Reacts like `then(onFulfilled, onRejected)` would, without creating promises. */
+  react(onFulfilled: () => void, onRejected?: (reason: unknown) => void): void {
+    if (this.state === "fulfilled") {
+      queueMicrotaskInternal(onFulfilled);
+      return;
+    }
+    if (this.state === "rejected") {
+      if (onRejected !== undefined) {
+        const reason = this.result;
+        queueMicrotaskInternal(() => onRejected(reason));
+      }
+      return;
+    }
+    const fulfilled = this.onFulfilled;
+    this.onFulfilled = fulfilled === undefined ? onFulfilled : typeof fulfilled === "function" ? [fulfilled, onFulfilled] : [...fulfilled, onFulfilled];
+    if (onRejected !== undefined) {
+      const rejected = this.onRejected;
+      this.onRejected = rejected === undefined ? onRejected : typeof rejected === "function" ? [rejected, onRejected] : [...rejected, onRejected];
+    }
   }
 
   /** A new deferred that is already fulfilled with `value`. */
-  static resolved<T>(value: T): TrackedDeferred<T> {
-    const deferred = new TrackedDeferred<T>();
+  static resolved<T>(value: T): LazyDeferred<T> {
+    const deferred = new LazyDeferred<T>();
     deferred.resolve(value);
     return deferred;
   }
 
   /** A new deferred that is already rejected (and handled) with `reason`. */
-  static rejected<T>(reason: unknown): TrackedDeferred<T> {
-    const deferred = new TrackedDeferred<T>();
+  static rejected<T>(reason: unknown): LazyDeferred<T> {
+    const deferred = new LazyDeferred<T>();
     deferred.reject(reason);
     return deferred;
+  }
+}
+
+/**
+ * The outcome of an internal algorithm: a promise, a {@link LazyDeferred}, or `undefined` for "already fulfilled
+ * with undefined" (the common case of a synchronous underlying source, sink or transformer), which saves the
+ * promise WebIDL would wrap it in.
+ */
+export type Completion = Promise<unknown> | LazyDeferred<undefined> | undefined;
+
+/** "Upon fulfilment / rejection" of a {@link Completion}; `undefined` reacts on the next microtask, like a resolved promise. */
+export function reactTo(completion: Completion, onFulfilled: () => void, onRejected: (reason: unknown) => void): void {
+  if (completion === undefined) queueMicrotaskInternal(onFulfilled);
+  else if (completion instanceof LazyDeferred) completion.react(onFulfilled, onRejected);
+  else promiseThen.call(completion, onFulfilled, onRejected);
+}
+
+/** The promise form of a {@link Completion}. */
+export function completionToPromise(completion: Completion): Promise<unknown> {
+  if (completion === undefined) return promiseResolve(undefined);
+  if (completion instanceof LazyDeferred) return completion.promise;
+  return completion;
+}
+
+/**
+ * Invokes a user callback as a promise-returning WebIDL operation, but reports a synchronous `undefined` result
+ * as the `undefined` {@link Completion} instead of wrapping it in a promise.
+ */
+export function callForCompletion<A extends unknown[]>(fn: (...args: A) => unknown, thisArg: unknown, ...args: A): Completion {
+  try {
+    const result = Reflect.apply(fn, thisArg, args);
+    return result === undefined ? undefined : promiseResolvedWith(result);
+  } catch (error) {
+    return promiseReject(error);
   }
 }
 
@@ -86,12 +175,12 @@ export function newPromise<T>(): Deferred<T> {
 }
 
 /**
- * WebIDL's "a promise resolved with" `value`: always a new promise. For an object (possibly a thenable) that
- * means resolving a fresh promise with it, which adopts its state a few microtasks later, as WebIDL specifies;
- * primitives take the cheaper `Promise.resolve`.
+ * WebIDL's "a promise resolved with" `value`: always a new promise. `Promise.resolve` would hand back a native
+ * promise itself, so those are adopted by a fresh promise (a few microtasks later, as WebIDL specifies); any
+ * other value goes through `Promise.resolve`, which does the same thenable check as resolving a new promise.
  */
 export function promiseResolvedWith<T>(value: T | PromiseLike<T>): Promise<T> {
-  if ((typeof value === "object" && value !== null) || typeof value === "function") {
+  if (value instanceof PromiseCtor) {
     return new PromiseCtor<T>((resolve) => resolve(value));
   }
   return promiseResolve(value);

@@ -14,7 +14,7 @@ import {
   type ArrayBufferViewConstructor,
   type ArrayBufferViewLike,
 } from "./array-buffer-helpers.ts";
-import { promiseCall, promiseResolvedWith, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
+import { callForCompletion, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import type { ReadIntoRequest } from "./readable-stream-byob-reader.ts";
 import { ReadableStreamBYOBRequest } from "./readable-stream-byob-request.ts";
 import { CancelSteps, NO_CHUNK, PullSteps, ReleaseSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
@@ -232,9 +232,9 @@ export function ReadableByteStreamControllerCallPullIfNeeded(controller: Readabl
     return;
   }
   controller._pulling = true;
-  const pullPromise = (controller._pullAlgorithm as PullAlgorithm)();
-  uponPromise(
-    pullPromise,
+  const pullCompletion = (controller._pullAlgorithm as PullAlgorithm)();
+  reactTo(
+    pullCompletion,
     () => {
       controller._pulling = false;
       if (controller._pullAgain) {
@@ -753,7 +753,7 @@ export function SetUpReadableByteStreamControllerFromUnderlyingSource(
   const startAlgorithm: StartAlgorithm =
     start === undefined ? () => undefined : () => Reflect.apply(start, underlyingSource, [controller]);
   const pullAlgorithm: PullAlgorithm =
-    pull === undefined ? () => resolvedUndefined : () => promiseCall(pull, underlyingSource, controller as never);
+    pull === undefined ? () => undefined : () => callForCompletion(pull, underlyingSource, controller as never);
   const cancelAlgorithm: CancelAlgorithm =
     cancel === undefined ? () => resolvedUndefined : (reason) => promiseCall(cancel, underlyingSource, reason as never);
   if (autoAllocateChunkSize === 0) {

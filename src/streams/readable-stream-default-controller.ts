@@ -3,7 +3,7 @@
  * @module
  */
 
-import { promiseCall, promiseResolvedWith, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
+import { callForCompletion, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import { QueueWithSizes } from "./queue-with-sizes.ts";
 import type { SizeAlgorithm } from "./queuing-strategy.ts";
 import { CancelSteps, NO_CHUNK, PullSteps, ReleaseSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
@@ -158,8 +158,8 @@ export function ReadableStreamDefaultControllerCallPullIfNeeded<R>(controller: R
     return;
   }
   controller._pulling = true;
-  const pullPromise = (controller._pullAlgorithm as PullAlgorithm)();
-  uponPromise(pullPromise, controller._onPullFulfilled, controller._onPullRejected);
+  const pullCompletion = (controller._pullAlgorithm as PullAlgorithm)();
+  reactTo(pullCompletion, controller._onPullFulfilled, controller._onPullRejected);
 }
 
 /** ReadableStreamDefaultControllerShouldCallPull */
@@ -299,7 +299,7 @@ export function SetUpReadableStreamDefaultControllerFromUnderlyingSource<R>(
   const startAlgorithm: StartAlgorithm =
     start === undefined ? () => undefined : () => Reflect.apply(start, underlyingSource, [controller]);
   const pullAlgorithm: PullAlgorithm =
-    pull === undefined ? () => resolvedUndefined : () => promiseCall(pull, underlyingSource, controller as never);
+    pull === undefined ? () => undefined : () => callForCompletion(pull, underlyingSource, controller as never);
   const cancelAlgorithm: CancelAlgorithm =
     cancel === undefined ? () => resolvedUndefined : (reason) => promiseCall(cancel, underlyingSource, reason as never);
   SetUpReadableStreamDefaultController(

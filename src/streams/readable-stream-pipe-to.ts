@@ -176,7 +176,7 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
       if (desiredSize === null) break;
       if (desiredSize <= 0) {
         this.waitingForReady = true;
-        uponPromise(this.writer._readyPromise.promise, this.onReady);
+        this.writer._readyPromise.react(this.onReady);
         break;
       }
       this.reading = true;

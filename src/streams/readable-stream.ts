@@ -29,6 +29,7 @@ import {
   type ReadableStreamAsyncIterator,
 } from "./readable-stream-async-iterator.ts";
 import {
+  type Completion,
   promiseRejectedWith,
   promiseResolvedWith,
   setPromiseIsHandledToTrue,
@@ -344,8 +345,8 @@ export function AcquireReadableStreamDefaultReader<R>(stream: ReadableStream<R>)
 
 /** Pull, cancel and start algorithms used by streams created internally. */
 export type StartAlgorithm = () => unknown;
-/** Returns a promise that settles when the pull completes. */
-export type PullAlgorithm = () => Promise<unknown>;
+/** Returns the completion of the pull (`undefined` when it finished synchronously). */
+export type PullAlgorithm = () => Completion;
 /** Returns a promise that settles when the cancellation completes. */
 export type CancelAlgorithm = (reason: unknown) => Promise<unknown>;
 

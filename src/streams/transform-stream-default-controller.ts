@@ -3,7 +3,16 @@
  * @module
  */
 
-import { Deferred, promiseCall, promiseRejectedWith, resolvedUndefined, transformPromiseWith } from "./promise-helpers.ts";
+import {
+  callForCompletion,
+  completionToPromise,
+  Deferred,
+  promiseCall,
+  promiseRejectedWith,
+  resolvedUndefined,
+  transformPromiseWith,
+  type Completion,
+} from "./promise-helpers.ts";
 import {
   ReadableStreamDefaultControllerCanCloseOrEnqueue,
   ReadableStreamDefaultControllerClose,
@@ -21,8 +30,8 @@ import {
 import type { ConvertedTransformer } from "./transformer.ts";
 import { hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
 
-/** Transforms one chunk; returns a promise for its completion. */
-export type TransformAlgorithm<I> = (chunk: I) => Promise<unknown>;
+/** Transforms one chunk; returns its completion (`undefined` when it finished synchronously). */
+export type TransformAlgorithm<I> = (chunk: I) => Completion;
 
 /**
  * Lets a transformer enqueue output, error the stream, or terminate it.
@@ -124,12 +133,12 @@ export function SetUpTransformStreamDefaultControllerFromTransformer<I, O>(
       ? (chunk) => {
           try {
             TransformStreamDefaultControllerEnqueue(controller, chunk as unknown as O);
-            return resolvedUndefined;
+            return undefined;
           } catch (error) {
             return promiseRejectedWith(error);
           }
         }
-      : (chunk) => promiseCall(transform, transformer, chunk as never, controller as never);
+      : (chunk) => callForCompletion(transform, transformer, chunk as never, controller as never);
   const flushAlgorithm = flush === undefined ? () => resolvedUndefined : () => promiseCall(flush, transformer, controller as never);
   const cancelAlgorithm =
     cancel === undefined ? () => resolvedUndefined : (reason: unknown) => promiseCall(cancel, transformer, reason as never);
@@ -165,13 +174,17 @@ export function TransformStreamDefaultControllerError<O>(controller: TransformSt
   TransformStreamError(controller._controlledTransformStream, e);
 }
 
-/** TransformStreamDefaultControllerPerformTransform */
+/**
+ * TransformStreamDefaultControllerPerformTransform. A transform that completed synchronously cannot reject, so
+ * its `undefined` completion is passed through without the rejection handler's derived promise.
+ */
 export function TransformStreamDefaultControllerPerformTransform<I, O>(
   controller: TransformStreamDefaultController<O>,
   chunk: I,
-): Promise<unknown> {
-  const transformPromise = (controller._transformAlgorithm as TransformAlgorithm<I>)(chunk);
-  return transformPromiseWith(transformPromise, undefined, controller._onTransformRejected);
+): Completion {
+  const transformCompletion = (controller._transformAlgorithm as TransformAlgorithm<I>)(chunk);
+  if (transformCompletion === undefined) return undefined;
+  return transformPromiseWith(completionToPromise(transformCompletion), undefined, controller._onTransformRejected);
 }
 
 /** TransformStreamDefaultControllerTerminate */

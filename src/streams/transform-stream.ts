@@ -3,7 +3,7 @@
  * @module
  */
 
-import { Deferred, transformPromiseWith, uponPromise } from "./promise-helpers.ts";
+import { Deferred, LazyDeferred, reactTo, uponPromise, type Completion } from "./promise-helpers.ts";
 import { convertQueuingStrategy, extractHighWaterMark, extractSizeAlgorithm, type QueuingStrategy, type SizeAlgorithm } from "./queuing-strategy.ts";
 import {
   ReadableStreamDefaultControllerClose,
@@ -34,7 +34,7 @@ export class TransformStream<I = unknown, O = unknown> {
   /** @internal [[backpressure]] */
   declare _backpressure: boolean | undefined;
   /** @internal [[backpressureChangePromise]] */
-  declare _backpressureChangePromise: Deferred<undefined> | undefined;
+  declare _backpressureChangePromise: LazyDeferred<undefined> | undefined;
   /** @internal [[controller]] */
   declare _transformStreamController: TransformStreamDefaultController<O>;
   /** @internal [[readable]] */
@@ -158,7 +158,7 @@ export function TransformStreamErrorWritableAndUnblockWrite<I, O>(stream: Transf
 /** TransformStreamSetBackpressure */
 export function TransformStreamSetBackpressure<I, O>(stream: TransformStream<I, O>, backpressure: boolean): void {
   if (stream._backpressureChangePromise !== undefined) stream._backpressureChangePromise.resolve(undefined);
-  stream._backpressureChangePromise = new Deferred<undefined>();
+  stream._backpressureChangePromise = new LazyDeferred<undefined>();
   stream._backpressure = backpressure;
 }
 
@@ -168,15 +168,23 @@ export function TransformStreamUnblockWrite<I, O>(stream: TransformStream<I, O>)
 }
 
 /** TransformStreamDefaultSinkWriteAlgorithm */
-export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: TransformStream<I, O>, chunk: I): Promise<unknown> {
+export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: TransformStream<I, O>, chunk: I): Completion {
   const controller = stream._transformStreamController;
   if (stream._backpressure === true) {
-    const backpressureChangePromise = (stream._backpressureChangePromise as Deferred<undefined>).promise;
-    return transformPromiseWith(backpressureChangePromise, () => {
+    const result = new LazyDeferred<undefined>();
+    (stream._backpressureChangePromise as LazyDeferred<undefined>).react(() => {
       const writable = stream._writable;
-      if (writable._state === "erroring") throw writable._storedError;
-      return TransformStreamDefaultControllerPerformTransform(controller, chunk);
+      if (writable._state === "erroring") {
+        result.reject(writable._storedError);
+        return;
+      }
+      reactTo(
+        TransformStreamDefaultControllerPerformTransform(controller, chunk),
+        () => result.resolve(undefined),
+        (reason) => result.reject(reason),
+      );
     });
+    return result;
   }
   return TransformStreamDefaultControllerPerformTransform(controller, chunk);
 }
@@ -265,7 +273,7 @@ export function TransformStreamDefaultSourceCancelAlgorithm<I, O>(stream: Transf
 }
 
 /** TransformStreamDefaultSourcePullAlgorithm */
-export function TransformStreamDefaultSourcePullAlgorithm<I, O>(stream: TransformStream<I, O>): Promise<unknown> {
+export function TransformStreamDefaultSourcePullAlgorithm<I, O>(stream: TransformStream<I, O>): Completion {
   TransformStreamSetBackpressure(stream, false);
-  return (stream._backpressureChangePromise as Deferred<undefined>).promise;
+  return stream._backpressureChangePromise;
 }

@@ -3,7 +3,7 @@
  * @module
  */
 
-import { promiseCall, promiseResolvedWith, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
+import { callForCompletion, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise, type Completion } from "./promise-helpers.ts";
 import { QueueWithSizes } from "./queue-with-sizes.ts";
 import type { SizeAlgorithm } from "./queuing-strategy.ts";
 import type { ConvertedUnderlyingSink } from "./underlying-sink.ts";
@@ -29,7 +29,7 @@ import { WritableStreamDefaultControllerProcessWritev, type WritevAlgorithm } fr
 const closeSentinel: unique symbol = Symbol("close sentinel");
 
 /** Sink algorithms used by the controller. */
-export type WriteAlgorithm<W> = (chunk: W) => Promise<unknown>;
+export type WriteAlgorithm<W> = (chunk: W) => Completion;
 
 /**
  * Lets an underlying sink error the stream and observe aborts through `signal`.
@@ -178,9 +178,9 @@ export function SetUpWritableStreamDefaultControllerFromUnderlyingSink<W>(
   const { start, write, writev, close, abort } = underlyingSinkDict;
   const startAlgorithm = start === undefined ? () => undefined : () => Reflect.apply(start, underlyingSink, [controller]);
   const writeAlgorithm: WriteAlgorithm<W> =
-    write === undefined ? () => resolvedUndefined : (chunk) => promiseCall(write, underlyingSink, chunk as never, controller as never);
+    write === undefined ? () => undefined : (chunk) => callForCompletion(write, underlyingSink, chunk as never, controller as never);
   const writevAlgorithm: WritevAlgorithm<W> | undefined =
-    writev === undefined ? undefined : (chunks) => promiseCall(writev, underlyingSink, chunks as never, controller as never);
+    writev === undefined ? undefined : (chunks) => callForCompletion(writev, underlyingSink, chunks as never, controller as never);
   const closeAlgorithm = close === undefined ? () => resolvedUndefined : () => promiseCall(close, underlyingSink);
   const abortAlgorithm =
     abort === undefined ? () => resolvedUndefined : (reason: unknown) => promiseCall(abort, underlyingSink, reason as never);
@@ -297,8 +297,8 @@ export function WritableStreamDefaultControllerProcessWrite<W>(controller: Writa
   const stream = controller._controlledWritableStream;
   WritableStreamMarkFirstWriteRequestInFlight(stream);
   controller._inFlightCount = 1;
-  const sinkWritePromise = (controller._writeAlgorithm as WriteAlgorithm<W>)(chunk);
-  uponPromise(sinkWritePromise, controller._onWriteFulfilled, controller._onWriteRejected);
+  const sinkWriteCompletion = (controller._writeAlgorithm as WriteAlgorithm<W>)(chunk);
+  reactTo(sinkWriteCompletion, controller._onWriteFulfilled, controller._onWriteRejected);
 }
 
 /** WritableStreamDefaultControllerWrite */

@@ -3,7 +3,7 @@
  * @module
  */
 
-import { Deferred, promiseRejectedWith, resolvedUndefined, TrackedDeferred } from "./promise-helpers.ts";
+import { Deferred, promiseRejectedWith, resolvedUndefined, LazyDeferred } from "./promise-helpers.ts";
 import { assertRequiredArgument, hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
 import {
   WritableStreamDefaultControllerGetChunkSize,
@@ -31,9 +31,9 @@ import {
  */
 export class WritableStreamDefaultWriter<W = unknown> {
   /** @internal [[closedPromise]] */
-  declare _closedPromise: TrackedDeferred<undefined>;
+  declare _closedPromise: LazyDeferred<undefined>;
   /** @internal [[readyPromise]] */
-  declare _readyPromise: TrackedDeferred<undefined>;
+  declare _readyPromise: LazyDeferred<undefined>;
   /** @internal [[stream]] */
   declare _ownerWritableStream: WritableStream<W> | undefined;
 
@@ -128,18 +128,18 @@ export function SetUpWritableStreamDefaultWriter<W>(writer: WritableStreamDefaul
   if (state === "writable") {
     writer._readyPromise =
       !WritableStreamCloseQueuedOrInFlight(stream) && stream._backpressure
-        ? new TrackedDeferred<undefined>()
-        : TrackedDeferred.resolved<undefined>(undefined);
-    writer._closedPromise = new TrackedDeferred<undefined>();
+        ? new LazyDeferred<undefined>()
+        : LazyDeferred.resolved<undefined>(undefined);
+    writer._closedPromise = new LazyDeferred<undefined>();
   } else if (state === "erroring") {
-    writer._readyPromise = TrackedDeferred.rejected<undefined>(stream._storedError);
-    writer._closedPromise = new TrackedDeferred<undefined>();
+    writer._readyPromise = LazyDeferred.rejected<undefined>(stream._storedError);
+    writer._closedPromise = new LazyDeferred<undefined>();
   } else if (state === "closed") {
-    writer._readyPromise = TrackedDeferred.resolved<undefined>(undefined);
-    writer._closedPromise = TrackedDeferred.resolved<undefined>(undefined);
+    writer._readyPromise = LazyDeferred.resolved<undefined>(undefined);
+    writer._closedPromise = LazyDeferred.resolved<undefined>(undefined);
   } else {
-    writer._readyPromise = TrackedDeferred.rejected<undefined>(stream._storedError);
-    writer._closedPromise = TrackedDeferred.rejected<undefined>(stream._storedError);
+    writer._readyPromise = LazyDeferred.rejected<undefined>(stream._storedError);
+    writer._closedPromise = LazyDeferred.rejected<undefined>(stream._storedError);
   }
 }
 
@@ -165,13 +165,13 @@ export function WritableStreamDefaultWriterCloseWithErrorPropagation<W>(writer: 
 /** WritableStreamDefaultWriterEnsureClosedPromiseRejected */
 export function WritableStreamDefaultWriterEnsureClosedPromiseRejected<W>(writer: WritableStreamDefaultWriter<W>, error: unknown): void {
   if (writer._closedPromise.state === "pending") writer._closedPromise.reject(error);
-  else writer._closedPromise = TrackedDeferred.rejected<undefined>(error);
+  else writer._closedPromise = LazyDeferred.rejected<undefined>(error);
 }
 
 /** WritableStreamDefaultWriterEnsureReadyPromiseRejected */
 export function WritableStreamDefaultWriterEnsureReadyPromiseRejected<W>(writer: WritableStreamDefaultWriter<W>, error: unknown): void {
   if (writer._readyPromise.state === "pending") writer._readyPromise.reject(error);
-  else writer._readyPromise = TrackedDeferred.rejected<undefined>(error);
+  else writer._readyPromise = LazyDeferred.rejected<undefined>(error);
 }
 
 /** WritableStreamDefaultWriterGetDesiredSize */

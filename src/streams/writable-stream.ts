@@ -3,7 +3,7 @@
  * @module
  */
 
-import { Deferred, TrackedDeferred, promiseRejectedWith, promiseResolvedWith, uponPromise } from "./promise-helpers.ts";
+import { type Completion, Deferred, LazyDeferred, promiseRejectedWith, promiseResolvedWith, uponPromise } from "./promise-helpers.ts";
 import {
   convertQueuingStrategy,
   extractHighWaterMark,
@@ -143,7 +143,7 @@ export function AcquireWritableStreamDefaultWriter<W>(stream: WritableStream<W>)
 /** CreateWritableStream: a stream driven by internal algorithms. */
 export function CreateWritableStream<W>(
   startAlgorithm: () => unknown,
-  writeAlgorithm: (chunk: W) => Promise<unknown>,
+  writeAlgorithm: (chunk: W) => Completion,
   closeAlgorithm: () => Promise<unknown>,
   abortAlgorithm: (reason: unknown) => Promise<unknown>,
   highWaterMark = 1,
@@ -358,7 +358,7 @@ export function WritableStreamStartErroring<W>(stream: WritableStream<W>, reason
 export function WritableStreamUpdateBackpressure<W>(stream: WritableStream<W>, backpressure: boolean): void {
   const writer = stream._writer;
   if (writer !== undefined && backpressure !== stream._backpressure) {
-    if (backpressure) writer._readyPromise = new TrackedDeferred<undefined>();
+    if (backpressure) writer._readyPromise = new LazyDeferred<undefined>();
     else writer._readyPromise.resolve(undefined);
   }
   stream._backpressure = backpressure;

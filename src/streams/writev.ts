@@ -6,12 +6,12 @@
  * @module
  */
 
-import { uponPromise } from "./promise-helpers.ts";
+import { reactTo, type Completion } from "./promise-helpers.ts";
 import type { WritableStreamDefaultController } from "./writable-stream-default-controller.ts";
 import type { WriteRequest } from "./writable-stream.ts";
 
 /** Writes a batch of chunks to the sink; returns a promise for its completion. */
-export type WritevAlgorithm<W> = (chunks: W[]) => Promise<unknown>;
+export type WritevAlgorithm<W> = (chunks: W[]) => Completion;
 
 /** The in-flight write request of a batch: settles every covered request in order. */
 export class BatchWriteRequest implements WriteRequest {
@@ -42,6 +42,6 @@ export function WritableStreamDefaultControllerProcessWritev<W>(controller: Writ
   for (let i = 0; i < chunks.length; i++) requests[i] = stream._writeRequests.shift();
   stream._inFlightWriteRequest = new BatchWriteRequest(requests);
   controller._inFlightCount = chunks.length;
-  const sinkWritePromise = (controller._writevAlgorithm as WritevAlgorithm<W>)(chunks);
-  uponPromise(sinkWritePromise, controller._onWriteFulfilled, controller._onWriteRejected);
+  const sinkWriteCompletion = (controller._writevAlgorithm as WritevAlgorithm<W>)(chunks);
+  reactTo(sinkWriteCompletion, controller._onWriteFulfilled, controller._onWriteRejected);
 }
