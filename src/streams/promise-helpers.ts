@@ -255,14 +255,10 @@ export function isPromise(value: unknown): value is Promise<unknown> {
   return value instanceof PromiseCtor;
 }
 
-const queueMicrotaskImpl: (callback: () => void) => void =
-  typeof globalThis.queueMicrotask === "function"
-    ? globalThis.queueMicrotask.bind(globalThis)
-    : (callback) => {
-        promiseThen.call(resolvedUndefined, callback);
-      };
-
-/** Queues a microtask (captured at load time). */
+/**
+ * Queues a microtask as a reaction to an already-fulfilled promise. Same timing as `queueMicrotask`, but much
+ * cheaper on Node, whose `queueMicrotask` wraps every callback in an async resource.
+ */
 export function queueMicrotaskInternal(callback: () => void): void {
-  queueMicrotaskImpl(callback);
+  promiseThen.call(resolvedUndefined, callback);
 }

@@ -105,6 +105,7 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
 
   start(): Promise<undefined> {
     this.source._disturbed = true;
+    this.dest._writableStreamController._synchronousCompletion = true;
     const signal = this.signal;
     if (signal !== undefined) {
       const abortAlgorithm = (): void => this.abort(signal.reason);
@@ -268,6 +269,7 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
   }
 
   private finalize(isError: boolean, error: unknown): void {
+    this.dest._writableStreamController._synchronousCompletion = false;
     WritableStreamDefaultWriterRelease(this.writer);
     ReadableStreamDefaultReaderRelease(this.reader);
     if (this.signal !== undefined && this.abortListener !== undefined) {

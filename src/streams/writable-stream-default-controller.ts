@@ -62,6 +62,11 @@ export class WritableStreamDefaultController<W = unknown> {
   declare _writevAlgorithm: WritevAlgorithm<W> | undefined;
   /** @internal Number of queued chunks the in-flight write covers (more than 1 for a `writev` batch). */
   declare _inFlightCount: number;
+  /**
+   * @internal Set while a pipe holds the stream's lock: nobody can observe the write promises then, so a sink
+   * write that completed synchronously is finished at once instead of a microtask later.
+   */
+  declare _synchronousCompletion: boolean;
   /** @internal Reaction to a sink write's fulfilment, allocated once per controller. */
   declare _onWriteFulfilled: () => void;
   /** @internal Reaction to a sink write's rejection, allocated once per controller. */
@@ -135,15 +140,9 @@ export function SetUpWritableStreamDefaultController<W>(
   controller._closeAlgorithm = closeAlgorithm;
   controller._abortAlgorithm = abortAlgorithm;
   controller._inFlightCount = 0;
+  controller._synchronousCompletion = false;
   controller._onWriteFulfilled = () => {
-    const count = controller._inFlightCount;
-    controller._inFlightCount = 0;
-    WritableStreamFinishInFlightWrite(stream);
-    const state = stream._state;
-    for (let i = 0; i < count; i++) controller._queue.dequeue();
-    if (!WritableStreamCloseQueuedOrInFlight(stream) && state === "writable") {
-      WritableStreamUpdateBackpressure(stream, WritableStreamDefaultControllerGetBackpressure(controller));
-    }
+    WritableStreamDefaultControllerFinishWrite(controller);
     WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller);
   };
   controller._onWriteRejected = (reason) => {
@@ -197,31 +196,56 @@ export function SetUpWritableStreamDefaultControllerFromUnderlyingSink<W>(
   );
 }
 
-/** WritableStreamDefaultControllerAdvanceQueueIfNeeded */
+/**
+ * The fulfilment steps of WritableStreamDefaultControllerProcessWrite, for the single chunk or `writev` batch in
+ * flight, up to (not including) advancing the queue.
+ */
+export function WritableStreamDefaultControllerFinishWrite<W>(controller: WritableStreamDefaultController<W>): void {
+  const stream = controller._controlledWritableStream;
+  const count = controller._inFlightCount;
+  controller._inFlightCount = 0;
+  WritableStreamFinishInFlightWrite(stream);
+  const state = stream._state;
+  for (let i = 0; i < count; i++) controller._queue.dequeue();
+  if (!WritableStreamCloseQueuedOrInFlight(stream) && state === "writable") {
+    WritableStreamUpdateBackpressure(stream, WritableStreamDefaultControllerGetBackpressure(controller));
+  }
+}
+
+/**
+ * WritableStreamDefaultControllerAdvanceQueueIfNeeded. Written as a loop so that, while a pipe holds the lock,
+ * writes the sink completes synchronously are finished and followed by the next one without a microtask each.
+ */
 export function WritableStreamDefaultControllerAdvanceQueueIfNeeded<W>(controller: WritableStreamDefaultController<W>): void {
   const stream = controller._controlledWritableStream;
-  if (!controller._started) return;
-  if (stream._inFlightWriteRequest !== undefined) return;
-  const state = stream._state;
-  if (state === "erroring") {
-    WritableStreamFinishErroring(stream);
-    return;
-  }
-  const queue = controller._queue;
-  if (queue.length === 0) return;
-  const value = queue.peek();
-  if (value === closeSentinel) {
-    WritableStreamDefaultControllerProcessClose(controller);
-    return;
-  }
-  if (controller._writevAlgorithm !== undefined) {
-    const chunkCount = queue.length - (stream._closeRequest !== undefined ? 1 : 0);
-    if (chunkCount > 1) {
-      WritableStreamDefaultControllerProcessWritev(controller, queue.peekMany(chunkCount) as W[]);
+  for (;;) {
+    if (!controller._started) return;
+    if (stream._inFlightWriteRequest !== undefined) return;
+    const state = stream._state;
+    if (state === "erroring") {
+      WritableStreamFinishErroring(stream);
       return;
     }
+    const queue = controller._queue;
+    if (queue.length === 0) return;
+    const value = queue.peek();
+    if (value === closeSentinel) {
+      WritableStreamDefaultControllerProcessClose(controller);
+      return;
+    }
+    let completion: Completion;
+    const chunkCount = queue.length - (stream._closeRequest !== undefined ? 1 : 0);
+    if (controller._writevAlgorithm !== undefined && chunkCount > 1) {
+      completion = WritableStreamDefaultControllerProcessWritev(controller, queue.peekMany(chunkCount) as W[]);
+    } else {
+      completion = WritableStreamDefaultControllerProcessWrite(controller, value);
+    }
+    if (completion !== undefined || !controller._synchronousCompletion) {
+      reactTo(completion, controller._onWriteFulfilled, controller._onWriteRejected);
+      return;
+    }
+    WritableStreamDefaultControllerFinishWrite(controller);
   }
-  WritableStreamDefaultControllerProcessWrite(controller, value);
 }
 
 /** WritableStreamDefaultControllerClearAlgorithms */
@@ -292,13 +316,15 @@ export function WritableStreamDefaultControllerProcessClose<W>(controller: Writa
   );
 }
 
-/** WritableStreamDefaultControllerProcessWrite */
-export function WritableStreamDefaultControllerProcessWrite<W>(controller: WritableStreamDefaultController<W>, chunk: W): void {
+/**
+ * WritableStreamDefaultControllerProcessWrite, up to calling the sink: returns the sink's completion, to which
+ * the caller ({@link WritableStreamDefaultControllerAdvanceQueueIfNeeded}) reacts.
+ */
+export function WritableStreamDefaultControllerProcessWrite<W>(controller: WritableStreamDefaultController<W>, chunk: W): Completion {
   const stream = controller._controlledWritableStream;
   WritableStreamMarkFirstWriteRequestInFlight(stream);
   controller._inFlightCount = 1;
-  const sinkWriteCompletion = (controller._writeAlgorithm as WriteAlgorithm<W>)(chunk);
-  reactTo(sinkWriteCompletion, controller._onWriteFulfilled, controller._onWriteRejected);
+  return (controller._writeAlgorithm as WriteAlgorithm<W>)(chunk);
 }
 
 /** WritableStreamDefaultControllerWrite */

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { reactTo, type Completion } from "./promise-helpers.ts";
+import type { Completion } from "./promise-helpers.ts";
 import type { WritableStreamDefaultController } from "./writable-stream-default-controller.ts";
 import type { WriteRequest } from "./writable-stream.ts";
 
@@ -34,14 +34,13 @@ export class BatchWriteRequest implements WriteRequest {
 
 /**
  * Like WritableStreamDefaultControllerProcessWrite, for the `chunks.length` oldest queued chunks at once:
- * marks their write requests in flight as one batch and calls the sink's `writev`.
+ * marks their write requests in flight as one batch and calls the sink's `writev`, returning its completion.
  */
-export function WritableStreamDefaultControllerProcessWritev<W>(controller: WritableStreamDefaultController<W>, chunks: W[]): void {
+export function WritableStreamDefaultControllerProcessWritev<W>(controller: WritableStreamDefaultController<W>, chunks: W[]): Completion {
   const stream = controller._controlledWritableStream;
   const requests: WriteRequest[] = new Array<WriteRequest>(chunks.length);
   for (let i = 0; i < chunks.length; i++) requests[i] = stream._writeRequests.shift();
   stream._inFlightWriteRequest = new BatchWriteRequest(requests);
   controller._inFlightCount = chunks.length;
-  const sinkWriteCompletion = (controller._writevAlgorithm as WritevAlgorithm<W>)(chunks);
-  reactTo(sinkWriteCompletion, controller._onWriteFulfilled, controller._onWriteRejected);
+  return (controller._writevAlgorithm as WritevAlgorithm<W>)(chunks);
 }
