@@ -50,6 +50,13 @@ export class ReadableStreamDefaultController<R = unknown> {
   declare _pullAlgorithm: PullAlgorithm | undefined;
   /** @internal [[cancelAlgorithm]] */
   declare _cancelAlgorithm: CancelAlgorithm | undefined;
+  /**
+   * @internal The pull in progress already completed synchronously; only its fulfilment reaction is pending.
+   * `readMany` may then take over pulling.
+   */
+  declare _pullSettled: boolean;
+  /** @internal Pending pull reactions to ignore because `readMany` took over from them. */
+  declare _staleReactions: number;
   /** @internal Reaction to the pull promise's fulfilment, allocated once per controller. */
   declare _onPullFulfilled: () => void;
   /** @internal Reaction to the pull promise's rejection, allocated once per controller. */
@@ -159,6 +166,7 @@ export function ReadableStreamDefaultControllerCallPullIfNeeded<R>(controller: R
   }
   controller._pulling = true;
   const pullCompletion = (controller._pullAlgorithm as PullAlgorithm)();
+  controller._pullSettled = pullCompletion === undefined;
   reactTo(pullCompletion, controller._onPullFulfilled, controller._onPullRejected);
 }
 
@@ -261,8 +269,15 @@ export function SetUpReadableStreamDefaultController<R>(
   controller._strategyHWM = highWaterMark;
   controller._pullAlgorithm = pullAlgorithm;
   controller._cancelAlgorithm = cancelAlgorithm;
+  controller._pullSettled = false;
+  controller._staleReactions = 0;
   controller._onPullFulfilled = () => {
+    if (controller._staleReactions > 0) {
+      controller._staleReactions -= 1;
+      return;
+    }
     controller._pulling = false;
+    controller._pullSettled = false;
     if (controller._pullAgain) {
       controller._pullAgain = false;
       ReadableStreamDefaultControllerCallPullIfNeeded(controller);
