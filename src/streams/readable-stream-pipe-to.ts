@@ -12,6 +12,8 @@ import {
   type ReadableStreamDefaultReader,
   type ReadRequest,
 } from "./readable-stream-default-reader.ts";
+import { ChunkCollector, drainSynchronously } from "./read-many.ts";
+import { batchLimit, writeBatch } from "./pipe-batches.ts";
 import { AcquireReadableStreamDefaultReader, ReadableStreamCancel, type ReadableStream } from "./readable-stream.ts";
 import {
   WritableStreamDefaultWriterCloseWithErrorPropagation,
@@ -180,8 +182,19 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
         this.writer._readyPromise.react(this.onReady);
         break;
       }
-      this.reading = true;
-      ReadableStreamDefaultReaderRead(this.reader, this);
+      const batch = new ChunkCollector<R>();
+      drainSynchronously(this.reader, batch, batchLimit(this.dest, desiredSize), Infinity);
+      const count = batch.chunks.length;
+      if (count > 0) {
+        this.pendingWrites += count;
+        writeBatch(this.writer, batch.chunks, this, this.onFailedWrite);
+      }
+      if (batch.closed || batch.errored) {
+        this.sourceEnded = true;
+      } else if (count === 0) {
+        this.reading = true;
+        ReadableStreamDefaultReaderRead(this.reader, this);
+      }
     }
     this.pumping = false;
   }
@@ -207,8 +220,12 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
       return;
     }
     const failed = WritableStreamDefaultWriterWriteWithRequest(this.writer, chunk, this);
-    if (failed !== undefined) uponPromise(failed, undefined, () => this.writeSettled());
+    if (failed !== undefined) this.onFailedWrite(failed);
   }
+
+  readonly onFailedWrite = (failure: Promise<undefined>): void => {
+    uponPromise(failure, undefined, () => this.writeSettled());
+  };
 
   closeSteps(): void {
     this.reading = false;

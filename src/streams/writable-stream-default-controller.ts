@@ -67,6 +67,8 @@ export class WritableStreamDefaultController<W = unknown> {
    * write that completed synchronously is finished at once instead of a microtask later.
    */
   declare _synchronousCompletion: boolean;
+  /** @internal Set by a pipe while it queues a batch, so the sink sees the whole batch (see `pipe-batches.ts`). */
+  declare _corked: boolean;
   /** @internal Reaction to a sink write's fulfilment, allocated once per controller. */
   declare _onWriteFulfilled: () => void;
   /** @internal Reaction to a sink write's rejection, allocated once per controller. */
@@ -141,6 +143,7 @@ export function SetUpWritableStreamDefaultController<W>(
   controller._abortAlgorithm = abortAlgorithm;
   controller._inFlightCount = 0;
   controller._synchronousCompletion = false;
+  controller._corked = false;
   controller._onWriteFulfilled = () => {
     WritableStreamDefaultControllerFinishWrite(controller);
     WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller);
@@ -219,7 +222,7 @@ export function WritableStreamDefaultControllerFinishWrite<W>(controller: Writab
 export function WritableStreamDefaultControllerAdvanceQueueIfNeeded<W>(controller: WritableStreamDefaultController<W>): void {
   const stream = controller._controlledWritableStream;
   for (;;) {
-    if (!controller._started) return;
+    if (!controller._started || controller._corked) return;
     if (stream._inFlightWriteRequest !== undefined) return;
     const state = stream._state;
     if (state === "erroring") {
