@@ -29,8 +29,8 @@ interface NativeReader {
 }
 
 interface NativeByobReader extends NativeReader {
-  read(view: Uint8Array<ArrayBuffer>, options?: { min?: number }): Promise<NativeReadResult<Uint8Array<ArrayBuffer>>>;
-  /** workerd's older spelling of `read(view, { min })`. */
+  read(view: Uint8Array<ArrayBuffer>): Promise<NativeReadResult<Uint8Array<ArrayBuffer>>>;
+  /** workerd: resolves once `minBytes` are read, or with fewer when the stream ends. */
   readAtLeast?(minBytes: number, view: Uint8Array<ArrayBuffer>): Promise<NativeReadResult<Uint8Array<ArrayBuffer>>>;
 }
 
@@ -48,8 +48,9 @@ interface NativeStream {
  * A drainpipe byte stream over the platform stream `native`, which it locks at once. Each read of the
  * adapted stream fills its whole buffer unless the native stream ends first: a default-reader read waits for
  * `readSize` bytes, a BYOB read for the whole view it passes. Native byte streams are read with BYOB reads into
- * that buffer (`read(view, { min })`, or workerd's `readAtLeast` where `min` is not understood), other native
- * streams with default reads whose chunks are copied in. Exactly one native read is pending at a time.
+ * that buffer (workerd's `readAtLeast(rest, view)` where available, so one native read per buffer; elsewhere
+ * plain BYOB reads, each taking all bytes queued so far), other native streams with default reads whose chunks
+ * are copied in. Exactly one native read is pending at a time.
  * Cancelling the adapted stream cancels `native` with the same reason; an error of `native` errors the adapted
  * stream with the same error.
  *
@@ -77,28 +78,21 @@ function byobReader(stream: NativeStream): NativeByobReader | undefined {
   }
 }
 
-/** Fills views with BYOB reads asking for the whole view; `undefined` when `stream` is not a byte stream. */
+/**
+ * Fills views with BYOB reads until full or ended; `undefined` when `stream` is not a byte stream. Where the
+ * reader has workerd's `readAtLeast`, each read asks for the rest of the view. Elsewhere reads do not pass
+ * `{ min }`: under the standard, a read whose `min` exceeds the bytes still queued in a stream whose source has
+ * already called `close()` errors that stream and loses those bytes (Node does so with `new Response(bytes).body`).
+ */
 function byobSource(stream: NativeStream): SizedByteSource | undefined {
   const reader = byobReader(stream);
   if (reader === undefined) return undefined;
   const readAtLeast = reader.readAtLeast;
-  let minSupported: boolean | undefined;
+  const readInto =
+    readAtLeast === undefined
+      ? (view: Uint8Array<ArrayBuffer>) => reader.read(view)
+      : (view: Uint8Array<ArrayBuffer>) => readAtLeast.call(reader, view.byteLength, view);
   let ended = false;
-
-  const readInto = (view: Uint8Array<ArrayBuffer>): Promise<NativeReadResult<Uint8Array<ArrayBuffer>>> => {
-    const min = view.byteLength;
-    if (minSupported === false && readAtLeast !== undefined) return readAtLeast.call(reader, min, view);
-    if (minSupported !== undefined) return reader.read(view, { min });
-    let optionRead = false;
-    const read = reader.read(view, {
-      get min() {
-        optionRead = true;
-        return min;
-      },
-    });
-    minSupported = optionRead;
-    return read;
-  };
 
   return {
     async fill(view): Promise<FillResult> {

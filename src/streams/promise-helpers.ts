@@ -120,6 +120,17 @@ export class LazyDeferred<T> {
     }
   }
 
+  /**
+   * Makes a fulfilled deferred pending again, when that is unobservable (its promise was never materialised);
+   * returns false otherwise. Saves an allocation each time backpressure flips.
+   */
+  rearm(): boolean {
+    if (this.state !== "fulfilled" || this.materialised !== undefined) return false;
+    this.state = "pending";
+    this.result = undefined;
+    return true;
+  }
+
   /** A new deferred that is already fulfilled with `value`. */
   static resolved<T>(value: T): LazyDeferred<T> {
     const deferred = new LazyDeferred<T>();

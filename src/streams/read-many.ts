@@ -16,6 +16,7 @@ import { NO_CHUNK, TryDequeue } from "./readable-stream-controller-steps.ts";
 import {
   ReadableStreamDefaultController,
   ReadableStreamDefaultControllerCallPullIfNeeded,
+  ReadableStreamDefaultControllerShouldCallPull,
 } from "./readable-stream-default-controller.ts";
 import {
   IsReadableStreamDefaultReader,
@@ -60,11 +61,19 @@ export function chunkByteSize(chunk: unknown): number {
 
 /** Collects chunks from one reader: the read request used while draining and while waiting. */
 export class ChunkCollector<R> implements ReadRequest<R> {
-  readonly chunks: R[] = [];
+  chunks: R[] = [];
   bytes = 0;
   closed = false;
   errored = false;
   error: unknown = undefined;
+
+  /** Hands over the collected chunks and starts an empty collection. */
+  take(): R[] {
+    const chunks = this.chunks;
+    this.chunks = [];
+    this.bytes = 0;
+    return chunks;
+  }
 
   chunkSteps(chunk: R): void {
     this.chunks.push(chunk);
@@ -165,8 +174,33 @@ function drainDefaultController<R>(
   if (stream._state !== "readable") return;
   controller._pulling = false;
   controller._pullAgain = false;
+  refillSynchronously(controller);
+}
+
+/**
+ * What ReadableStreamDefaultControllerCallPullIfNeeded does after a dequeue, except that a pull that completes
+ * synchronously is finished at once (no microtask), and pulling repeats while the queue is below its high-water
+ * mark and pulls keep completing synchronously.
+ */
+function refillSynchronously<R>(controller: ReadableStreamDefaultController<R>): void {
+  for (let pulls = 0; pulls < MAX_REFILL_PULLS; pulls++) {
+    const underlyingPull = controller._underlyingPull;
+    if (underlyingPull === undefined || !ReadableStreamDefaultControllerShouldCallPull(controller)) return;
+    controller._pulling = true;
+    const completion = callForCompletion(underlyingPull.fn, underlyingPull.source, controller);
+    if (completion !== undefined) {
+      controller._pullSettled = false;
+      reactTo(completion, controller._onPullFulfilled, controller._onPullRejected);
+      return;
+    }
+    controller._pulling = false;
+    controller._pullAgain = false;
+  }
   ReadableStreamDefaultControllerCallPullIfNeeded(controller);
 }
+
+/** Bound on the synchronous pulls of one refill. */
+const MAX_REFILL_PULLS = 1024;
 
 function toResult<R>(collector: ChunkCollector<R>): ReadManyResult<R> {
   return { chunks: collector.chunks, done: collector.closed };

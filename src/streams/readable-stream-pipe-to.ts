@@ -32,6 +32,9 @@ import {
 
 type Action = () => Promise<unknown>;
 
+/** A pump that has moved this many chunks lets other microtasks run before it continues. */
+const YIELD_AFTER_CHUNKS = 65_536;
+
 /** Settles when every promise has settled; rejects with the first rejection (like `Promise.all`). */
 function waitForAll(promises: Promise<unknown>[]): Promise<undefined> {
   if (promises.length === 0) return promiseResolvedWith(undefined);
@@ -74,6 +77,8 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
   /** Runs once `pendingWrites` drops to zero during shutdown. */
   afterWrites: (() => void) | undefined = undefined;
   abortListener: (() => void) | undefined = undefined;
+  /** Collects the chunks of each batch (reused). */
+  readonly batch = new ChunkCollector<R>();
   /** Chunks handed over by the source outside the pump loop, written on the next microtask. */
   deferredChunks: R[] = [];
   readonly flushDeferred = (): void => {
@@ -174,6 +179,7 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
   pump(): void {
     if (this.pumping) return;
     this.pumping = true;
+    let moved = 0;
     while (!this.shuttingDown && !this.reading && !this.waitingForReady && !this.sourceEnded) {
       const desiredSize = WritableStreamDefaultWriterGetDesiredSize(this.writer);
       if (desiredSize === null) break;
@@ -182,12 +188,21 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
         this.writer._readyPromise.react(this.onReady);
         break;
       }
-      const batch = new ChunkCollector<R>();
+      const batch = this.batch;
       drainSynchronously(this.reader, batch, batchLimit(this.dest, desiredSize), Infinity);
       const count = batch.chunks.length;
-      if (count > 0) {
+      if (count === 1) {
+        this.pendingWrites += 1;
+        this.write(batch.chunks.pop() as R);
+      } else if (count > 1) {
         this.pendingWrites += count;
-        writeBatch(this.writer, batch.chunks, this, this.onFailedWrite);
+        writeBatch(this.writer, batch.take(), this, this.onFailedWrite);
+      }
+      moved += count;
+      if (moved >= YIELD_AFTER_CHUNKS && !this.shuttingDown && !batch.closed && !batch.errored) {
+        this.waitingForReady = true;
+        queueMicrotaskInternal(this.onReady);
+        break;
       }
       if (batch.closed || batch.errored) {
         this.sourceEnded = true;

@@ -358,7 +358,9 @@ export function WritableStreamStartErroring<W>(stream: WritableStream<W>, reason
 export function WritableStreamUpdateBackpressure<W>(stream: WritableStream<W>, backpressure: boolean): void {
   const writer = stream._writer;
   if (writer !== undefined && backpressure !== stream._backpressure) {
-    if (backpressure) writer._readyPromise = new LazyDeferred<undefined>();
+    if (backpressure) {
+      if (!writer._readyPromise.rearm()) writer._readyPromise = new LazyDeferred<undefined>();
+    }
     else writer._readyPromise.resolve(undefined);
   }
   stream._backpressure = backpressure;
