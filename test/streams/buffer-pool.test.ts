@@ -42,7 +42,8 @@ describe("BufferPool", () => {
     expect(pool.release(chunk)).toBe(true);
     expect(pool.release(chunk)).toBe(false);
     expect(pool.freeCount).toBe(1);
-    const resizable = new Uint8Array(new ArrayBuffer(8, { maxByteLength: 16 }));
+    const ResizableArrayBuffer = ArrayBuffer as new (length: number, options: { maxByteLength: number }) => ArrayBuffer;
+    const resizable = new Uint8Array(new ResizableArrayBuffer(8, { maxByteLength: 16 }));
     expect(pool.release(resizable)).toBe(false);
     expect(resizable.byteLength).toBe(8);
     const shared = new Uint8Array(new SharedArrayBuffer(8));

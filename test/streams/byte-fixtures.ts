@@ -46,3 +46,8 @@ export function memorySource(bytes: Uint8Array, maxPerFill = Infinity): SizedByt
     },
   };
 }
+
+/** Detaches `buffer`, returning a new ArrayBuffer that owns its memory (what native BYOB reads do). */
+export function moveBuffer(buffer: ArrayBuffer): ArrayBuffer {
+  return structuredClone(buffer, { transfer: [buffer] });
+}

@@ -3,7 +3,7 @@ import { BufferPool } from "../../src/streams/buffer-pool.ts";
 import { DEFAULT_NATIVE_READ_SIZE, fromNativeStream } from "../../src/streams/from-native.ts";
 import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/index.ts";
 import { chunkedStream } from "../support/bytes.ts";
-import { concat, patternBytes, readChunks } from "./byte-fixtures.ts";
+import { concat, moveBuffer, patternBytes, readChunks } from "./byte-fixtures.ts";
 
 const MiB = 1024 * 1024;
 
@@ -44,7 +44,7 @@ function fakeNativeByteStream(bytes: Uint8Array, options: FakeOptions) {
     pending--;
     const count = Math.min(view.byteLength, bytes.byteLength - offset, Math.max(min, options.perRead));
     const byteOffset = view.byteOffset;
-    const moved = new Uint8Array(view.buffer.transfer(), byteOffset, count);
+    const moved = new Uint8Array(moveBuffer(view.buffer), byteOffset, count);
     moved.set(bytes.subarray(offset, offset + count));
     offset += count;
     return { done: count === 0, value: moved };

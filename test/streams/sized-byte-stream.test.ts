@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { BufferPool } from "../../src/streams/buffer-pool.ts";
 import { ReadableStream } from "../../src/streams/index.ts";
 import { DEFAULT_CHUNK_SIZE, sizedByteStream, type SizedByteSource } from "../../src/streams/sized-byte-stream.ts";
-import { concat, memorySource, patternBytes, readChunks } from "./byte-fixtures.ts";
+import { concat, memorySource, moveBuffer, patternBytes, readChunks } from "./byte-fixtures.ts";
 
 /**
  * A misbehaving source: it keeps every view it was given and, on each fill, writes 0xff over every byte those
@@ -73,7 +73,7 @@ describe("sizedByteStream", () => {
       {
         fill(view) {
           if (view.byteOffset !== 0) throw new Error("unexpected offset");
-          const moved = new Uint8Array(view.buffer.transfer(), 0, 3);
+          const moved = new Uint8Array(moveBuffer(view.buffer), 0, 3);
           moved.set([7, 8, 9]);
           return moved;
         },
@@ -101,7 +101,7 @@ describe("sizedByteStream", () => {
     const stream = sizedByteStream(
       {
         fill(view) {
-          view.buffer.transfer();
+          moveBuffer(view.buffer);
           return 1;
         },
       },
