@@ -171,9 +171,24 @@ export function completionToPromise(completion: Completion): Promise<unknown> {
  * Invokes a user callback as a promise-returning WebIDL operation, but reports a synchronous `undefined` result
  * as the `undefined` {@link Completion} instead of wrapping it in a promise.
  */
-export function callForCompletion<A extends unknown[]>(fn: (...args: A) => unknown, thisArg: unknown, ...args: A): Completion {
+export function callForCompletion(fn: (...args: never[]) => unknown, thisArg: unknown, arg: unknown): Completion {
   try {
-    const result = Reflect.apply(fn, thisArg, args);
+    const result = Reflect.apply(fn, thisArg, [arg]);
+    return result === undefined ? undefined : promiseResolvedWith(result);
+  } catch (error) {
+    return promiseReject(error);
+  }
+}
+
+/** {@link callForCompletion} for callbacks that take two arguments. */
+export function callForCompletion2(
+  fn: (...args: never[]) => unknown,
+  thisArg: unknown,
+  arg1: unknown,
+  arg2: unknown,
+): Completion {
+  try {
+    const result = Reflect.apply(fn, thisArg, [arg1, arg2]);
     return result === undefined ? undefined : promiseResolvedWith(result);
   } catch (error) {
     return promiseReject(error);

@@ -35,8 +35,8 @@ export class QueueWithSizes<T> {
     if (this.totalSize < 0) this.totalSize = 0;
     const next = head + 1;
     if (next === values.length) {
-      this.values = [];
-      this.sizes = [];
+      values.length = 0;
+      this.sizes.length = 0;
       this.head = 0;
     } else if (next >= COMPACT_THRESHOLD && next * 2 >= values.length) {
       this.values = values.slice(next);

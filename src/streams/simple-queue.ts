@@ -35,7 +35,7 @@ export class SimpleQueue<T> {
     items[head] = undefined;
     const next = head + 1;
     if (next === items.length) {
-      this.items = [];
+      items.length = 0;
       this.head = 0;
     } else if (next >= COMPACT_THRESHOLD && next * 2 >= items.length) {
       this.items = items.slice(next);

@@ -4,7 +4,7 @@
  */
 
 import {
-  callForCompletion,
+  callForCompletion2,
   completionToPromise,
   Deferred,
   promiseCall,
@@ -138,7 +138,7 @@ export function SetUpTransformStreamDefaultControllerFromTransformer<I, O>(
             return promiseRejectedWith(error);
           }
         }
-      : (chunk) => callForCompletion(transform, transformer, chunk as never, controller as never);
+      : (chunk) => callForCompletion2(transform, transformer, chunk, controller);
   const flushAlgorithm = flush === undefined ? () => resolvedUndefined : () => promiseCall(flush, transformer, controller as never);
   const cancelAlgorithm =
     cancel === undefined ? () => resolvedUndefined : (reason: unknown) => promiseCall(cancel, transformer, reason as never);

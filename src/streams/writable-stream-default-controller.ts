@@ -3,7 +3,7 @@
  * @module
  */
 
-import { callForCompletion, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise, type Completion } from "./promise-helpers.ts";
+import { callForCompletion2, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise, type Completion } from "./promise-helpers.ts";
 import { QueueWithSizes } from "./queue-with-sizes.ts";
 import type { SizeAlgorithm } from "./queuing-strategy.ts";
 import type { ConvertedUnderlyingSink } from "./underlying-sink.ts";
@@ -180,9 +180,9 @@ export function SetUpWritableStreamDefaultControllerFromUnderlyingSink<W>(
   const { start, write, writev, close, abort } = underlyingSinkDict;
   const startAlgorithm = start === undefined ? () => undefined : () => Reflect.apply(start, underlyingSink, [controller]);
   const writeAlgorithm: WriteAlgorithm<W> =
-    write === undefined ? () => undefined : (chunk) => callForCompletion(write, underlyingSink, chunk as never, controller as never);
+    write === undefined ? () => undefined : (chunk) => callForCompletion2(write, underlyingSink, chunk, controller);
   const writevAlgorithm: WritevAlgorithm<W> | undefined =
-    writev === undefined ? undefined : (chunks) => callForCompletion(writev, underlyingSink, chunks as never, controller as never);
+    writev === undefined ? undefined : (chunks) => callForCompletion2(writev, underlyingSink, chunks, controller);
   const closeAlgorithm = close === undefined ? () => resolvedUndefined : () => promiseCall(close, underlyingSink);
   const abortAlgorithm =
     abort === undefined ? () => resolvedUndefined : (reason: unknown) => promiseCall(abort, underlyingSink, reason as never);
