@@ -178,11 +178,9 @@ export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: Transform
         result.reject(writable._storedError);
         return;
       }
-      reactTo(
-        TransformStreamDefaultControllerPerformTransform(controller, chunk),
-        () => result.resolve(undefined),
-        (reason) => result.reject(reason),
-      );
+      const transformed = TransformStreamDefaultControllerPerformTransform(controller, chunk);
+      if (transformed === undefined) result.resolve(undefined);
+      else reactTo(transformed, () => result.resolve(undefined), (reason) => result.reject(reason));
     });
     return result;
   }
