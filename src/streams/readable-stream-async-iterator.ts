@@ -11,6 +11,7 @@ import {
   type ReadableStreamDefaultReader,
   type ReadRequest,
 } from "./readable-stream-default-reader.ts";
+import { NO_CHUNK, TryDequeue } from "./readable-stream-controller-steps.ts";
 import { ReadableStreamReaderGenericCancel } from "./readable-stream-generic-reader.ts";
 import { AcquireReadableStreamDefaultReader, type ReadableStream } from "./readable-stream.ts";
 import { hasOwnSlot, setFunctionName } from "./webidl.ts";
@@ -88,6 +89,16 @@ const AsyncIteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf(async
 const methods = {
   next<R>(this: IteratorSlots<R>): Promise<IteratorResult<R, undefined>> {
     if (!hasOwnSlot(this, "_asyncIteratorReader")) return promiseRejectedWith(iteratorBrandCheckError("next"));
+    if (this._ongoingPromise === undefined && !this._isFinished) {
+      const stream = this._asyncIteratorReader._ownerReadableStream;
+      if (stream !== undefined && stream._state === "readable") {
+        const chunk = stream._readableStreamController[TryDequeue]();
+        if (chunk !== NO_CHUNK) {
+          stream._disturbed = true;
+          return promiseResolvedWith<IteratorResult<R, undefined>>({ value: chunk as R, done: false });
+        }
+      }
+    }
     const nextSteps = (): Promise<IteratorResult<R, undefined>> => {
       if (this._isFinished) return promiseResolvedWith({ value: undefined, done: true });
       return transformPromiseWith(
