@@ -1,6 +1,7 @@
 /**
  * The specification's "queue-with-sizes": values with their sizes plus a running total, stored in two
- * parallel arrays with a head index so no object is allocated per chunk.
+ * parallel arrays with head and tail indices, so no object is allocated per chunk and the arrays are reused
+ * when the queue empties.
  * @module
  */
 
@@ -11,12 +12,13 @@ export class QueueWithSizes<T> {
   private values: (T | undefined)[] = [];
   private sizes: number[] = [];
   private head = 0;
+  private tail = 0;
   /** [[queueTotalSize]]: the sum of the sizes of the queued values. */
   totalSize = 0;
 
   /** Number of queued values. */
   get length(): number {
-    return this.values.length - this.head;
+    return this.tail - this.head;
   }
 
   /** Oldest value, without removing it; the queue must not be empty (PeekQueueValue). */
@@ -24,23 +26,28 @@ export class QueueWithSizes<T> {
     return this.values[this.head] as T;
   }
 
+  /** The `count` oldest values, oldest first, without removing them. */
+  peekMany(count: number): T[] {
+    return this.values.slice(this.head, this.head + count) as T[];
+  }
+
   /** Removes and returns the oldest value (DequeueValue). */
   dequeue(): T {
     const values = this.values;
     const head = this.head;
     const value = values[head] as T;
-    const size = this.sizes[head] as number;
     values[head] = undefined;
-    this.totalSize -= size;
+    this.totalSize -= this.sizes[head] as number;
     if (this.totalSize < 0) this.totalSize = 0;
     const next = head + 1;
-    if (next === values.length) {
-      values.length = 0;
-      this.sizes.length = 0;
+    if (next === this.tail) {
       this.head = 0;
-    } else if (next >= COMPACT_THRESHOLD && next * 2 >= values.length) {
-      this.values = values.slice(next);
-      this.sizes = this.sizes.slice(next);
+      this.tail = 0;
+    } else if (next >= COMPACT_THRESHOLD && next * 2 >= this.tail) {
+      values.copyWithin(0, next, this.tail);
+      values.fill(undefined, this.tail - next, this.tail);
+      this.sizes.copyWithin(0, next, this.tail);
+      this.tail -= next;
       this.head = 0;
     } else {
       this.head = next;
@@ -53,14 +60,10 @@ export class QueueWithSizes<T> {
     if (!isNonNegativeNumber(size) || size === Infinity) {
       throw new RangeError(`Cannot enqueue chunk: size must be a finite, non-negative number, got ${String(size)}`);
     }
-    this.values.push(value);
-    this.sizes.push(size);
+    this.values[this.tail] = value;
+    this.sizes[this.tail] = size;
+    this.tail += 1;
     this.totalSize += size;
-  }
-
-  /** The `count` oldest values, oldest first, without removing them. */
-  peekMany(count: number): T[] {
-    return this.values.slice(this.head, this.head + count) as T[];
   }
 
   /** Empties the queue (ResetQueue). */
@@ -68,6 +71,7 @@ export class QueueWithSizes<T> {
     this.values = [];
     this.sizes = [];
     this.head = 0;
+    this.tail = 0;
     this.totalSize = 0;
   }
 }

@@ -1,6 +1,7 @@
 /**
- * A FIFO queue backed by an array and a head index: `shift` is O(1) and never moves the remaining items
- * until at least half of the array has been consumed.
+ * A FIFO queue backed by an array with head and tail indices: `push` and `shift` are O(1), the array is
+ * reused when the queue empties (no reallocation when a queue keeps going between zero and a few items), and
+ * it is compacted only once at least half of it is consumed space.
  * @module
  */
 
@@ -16,15 +17,16 @@ const COMPACT_THRESHOLD = 1024;
 export class SimpleQueue<T> {
   private items: (T | undefined)[] = [];
   private head = 0;
+  private tail = 0;
 
   /** Number of queued items. */
   get length(): number {
-    return this.items.length - this.head;
+    return this.tail - this.head;
   }
 
   /** Appends an item. */
   push(item: T): void {
-    this.items.push(item);
+    this.items[this.tail++] = item;
   }
 
   /** Removes and returns the oldest item; the queue must not be empty. */
@@ -34,11 +36,13 @@ export class SimpleQueue<T> {
     const item = items[head] as T;
     items[head] = undefined;
     const next = head + 1;
-    if (next === items.length) {
-      items.length = 0;
+    if (next === this.tail) {
       this.head = 0;
-    } else if (next >= COMPACT_THRESHOLD && next * 2 >= items.length) {
-      this.items = items.slice(next);
+      this.tail = 0;
+    } else if (next >= COMPACT_THRESHOLD && next * 2 >= this.tail) {
+      items.copyWithin(0, next, this.tail);
+      items.fill(undefined, this.tail - next, this.tail);
+      this.tail -= next;
       this.head = 0;
     } else {
       this.head = next;
@@ -51,20 +55,16 @@ export class SimpleQueue<T> {
     return this.items[this.head] as T;
   }
 
-  /** Returns the item at position `index` from the head; `index` must be in range. */
-  at(index: number): T {
-    return this.items[this.head + index] as T;
-  }
-
   /** Removes every item. */
   clear(): void {
     this.items = [];
     this.head = 0;
+    this.tail = 0;
   }
 
   /** Calls `fn` on every item, oldest first. */
   forEach(fn: (item: T) => void): void {
     const items = this.items;
-    for (let i = this.head; i < items.length; i++) fn(items[i] as T);
+    for (let i = this.head; i < this.tail; i++) fn(items[i] as T);
   }
 }
