@@ -38,6 +38,7 @@ function counted(body: ReadableStream<Uint8Array>): Counted {
   return { stream: stream as unknown as ReadableStream<Uint8Array>, nativeReads: () => reads };
 }
 
+/** The benchmark worker: reads the body as `?mode=` says and answers with counts and timing as JSON. */
 export default {
   async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);

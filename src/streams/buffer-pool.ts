@@ -42,6 +42,7 @@ export class BufferPool {
   readonly maxFree: number;
   readonly #free: ArrayBuffer[] = [];
 
+  /** Creates an empty pool; throws a `RangeError` for sizes that are not integers in range. */
   constructor(options: BufferPoolOptions) {
     const { bufferSize, maxFree = DEFAULT_MAX_FREE_BUFFERS } = options;
     if (!Number.isSafeInteger(bufferSize) || bufferSize <= 0) {

@@ -8,12 +8,9 @@ import type { BufferPool } from "./buffer-pool.ts";
 import type { ReadableStream as DrainpipeReadableStream } from "./readable-stream.ts";
 import { sizedByteStream, type FillResult, type SizedByteSource } from "./sized-byte-stream.ts";
 
-/** Default {@link FromNativeOptions.readSize}: 1 MiB. */
-export const DEFAULT_NATIVE_READ_SIZE = 1024 * 1024;
-
 /** Options of {@link fromNativeStream}. */
 export interface FromNativeOptions {
-  /** Bytes each default-reader read of the adapted stream waits for (default {@link DEFAULT_NATIVE_READ_SIZE}). */
+  /** Bytes each default-reader read of the adapted stream waits for (default 1 MiB: `DEFAULT_CHUNK_SIZE` of sized-byte-stream.ts). */
   readSize?: number;
   /** Takes default-reader buffers from this pool (its `bufferSize` is then the read size). */
   pool?: BufferPool;
@@ -65,8 +62,7 @@ export function fromNativeStream(
   const stream = native as unknown as NativeStream;
   if (stream.locked) throw new TypeError("Cannot adapt the native stream: it is locked to a reader");
   const source = byobSource(stream) ?? defaultSource(stream.getReader());
-  const chunkSize = options.readSize ?? options.pool?.bufferSize ?? DEFAULT_NATIVE_READ_SIZE;
-  return sizedByteStream(source, { chunkSize, pool: options.pool });
+  return sizedByteStream(source, { chunkSize: options.readSize, pool: options.pool });
 }
 
 /** A BYOB reader of `stream`, or `undefined` when `stream` is not a byte stream. */

@@ -7,7 +7,11 @@ import type { BufferPool } from "./buffer-pool.ts";
 import type { ReadableByteStreamController } from "./readable-byte-stream-controller.ts";
 import { ReadableStream } from "./readable-stream.ts";
 
-/** Default chunk size of {@link sizedByteStream}: 1 MiB (fewest reads and best throughput among 64 KiB, 256 KiB, 1 MiB). */
+/**
+ * Default chunk size of {@link sizedByteStream}: 1 MiB. Reading 100 MiB request bodies in workerd
+ * (bench/streams/ingest-chunk-size.ts), 1 MiB took a quarter of the reads of 256 KiB and a sixteenth of those of
+ * 64 KiB, at equal or better throughput.
+ */
 export const DEFAULT_CHUNK_SIZE = 1024 * 1024;
 
 /**
@@ -38,7 +42,8 @@ export interface SizedByteStreamOptions {
   chunkSize?: number;
   /**
    * Takes default-reader buffers from this pool instead of allocating them; `chunkSize` then defaults to the
-   * pool's `bufferSize` and must equal it. Chunks come back to the pool only through `pool.release(chunk)`.
+   * pool's `bufferSize` and must equal it, and the stream has no `autoAllocateChunkSize` (default reads get
+   * enqueued pool buffers). Chunks come back to the pool only through `pool.release(chunk)`.
    */
   pool?: BufferPool;
   /** Bytes to read ahead of the consumer (default 0: fill only when a read is waiting). */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { BufferPool } from "../../src/streams/buffer-pool.ts";
-import { DEFAULT_NATIVE_READ_SIZE, fromNativeStream } from "../../src/streams/from-native.ts";
+import { fromNativeStream } from "../../src/streams/from-native.ts";
 import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/index.ts";
 import { chunkedStream } from "../support/bytes.ts";
 import { concat, moveBuffer, patternBytes, readChunks } from "./byte-fixtures.ts";
@@ -72,7 +72,6 @@ describe("fromNativeStream", () => {
     const stream = fromNativeStream(nativeByteStream(bytes, 4096));
     expect(stream).toBeInstanceOf(DrainpipeReadableStream);
     const chunks = await readChunks(stream);
-    expect(DEFAULT_NATIVE_READ_SIZE).toBe(MiB);
     expect(chunks.map((chunk) => chunk.byteLength)).toEqual([MiB, MiB, MiB / 2]);
     expect(concat(chunks)).toEqual(bytes);
   });
