@@ -5,6 +5,7 @@
 
 import type { BufferPool } from "./buffer-pool.ts";
 import type { ReadableByteStreamController } from "./readable-byte-stream-controller.ts";
+import type { ReadableStreamBYOBRequest } from "./readable-stream-byob-request.ts";
 import { ReadableStream } from "./readable-stream.ts";
 
 /**
@@ -72,9 +73,7 @@ export function sizedByteStream(source: SizedByteSource, options: SizedByteStrea
   const chunkSize = resolveChunkSize(options.chunkSize, pool);
   let finished = false;
 
-  const fillRequest = async (controller: ReadableByteStreamController): Promise<void> => {
-    const request = controller.byobRequest;
-    if (request === null) return;
+  const fillRequest = async (controller: ReadableByteStreamController, request: ReadableStreamBYOBRequest): Promise<void> => {
     const view = request.view as Uint8Array<ArrayBuffer>;
     const region = regionOf(view);
     const result = await source.fill(view);
@@ -99,7 +98,8 @@ export function sizedByteStream(source: SizedByteSource, options: SizedByteStrea
       type: "bytes",
       autoAllocateChunkSize: pool === undefined ? chunkSize : undefined,
       pull(controller) {
-        return controller.byobRequest === null ? fillChunk(controller) : fillRequest(controller);
+        const request = controller.byobRequest;
+        return request === null ? fillChunk(controller) : fillRequest(controller, request);
       },
       cancel(reason) {
         finished = true;
