@@ -59,13 +59,38 @@ export function chunkByteSize(chunk: unknown): number {
   return 0;
 }
 
-/** Collects chunks from one reader: the read request used while draining and while waiting. */
-export class ChunkCollector<R> implements ReadRequest<R> {
+/** Receives the chunks of a synchronous drain, and says when it has had enough. */
+export interface ChunkSink<R> extends ReadRequest<R> {
+  /** Set when the drain found the stream closed. */
+  closed: boolean;
+  /** Set when the drain found the stream errored. */
+  errored: boolean;
+  /** The stream's error, when `errored`. */
+  error: unknown;
+  /** Whether the drain should hand over another chunk. */
+  wantsMore(): boolean;
+}
+
+/** Collects chunks from one reader, up to soft caps: the read request used while draining and while waiting. */
+export class ChunkCollector<R> implements ChunkSink<R> {
   chunks: R[] = [];
   bytes = 0;
   closed = false;
   errored = false;
   error: unknown = undefined;
+  /** Soft cap on collected chunks. */
+  maxChunks: number;
+  /** Soft cap on collected bytes (see {@link chunkByteSize}). */
+  readonly maxBytes: number;
+
+  constructor(maxChunks: number, maxBytes: number) {
+    this.maxChunks = maxChunks;
+    this.maxBytes = maxBytes;
+  }
+
+  wantsMore(): boolean {
+    return this.chunks.length < this.maxChunks && this.bytes < this.maxBytes;
+  }
 
   /** Hands over the collected chunks and starts an empty collection. */
   take(): R[] {
@@ -97,37 +122,28 @@ function hasQueuedData<R>(stream: ReadableStream<R>): boolean {
 }
 
 /**
- * Moves into `collector` every chunk `reader`'s stream can hand over synchronously, calling a synchronous
- * underlying `pull` again while it adds data, until `maxChunks`/`maxBytes` is reached. Never leaves a read
- * request registered. Returns when nothing more is available without waiting.
+ * Hands `sink` every chunk `reader`'s stream can give synchronously, calling a synchronous underlying `pull`
+ * again while it adds data, as long as `sink.wantsMore()`. Never leaves a read request registered. Returns when
+ * nothing more is available without waiting, or the sink has had enough.
  */
-export function drainSynchronously<R>(
-  reader: ReadableStreamDefaultReader<R>,
-  collector: ChunkCollector<R>,
-  maxChunks: number,
-  maxBytes: number,
-): void {
+export function drainSynchronously<R>(reader: ReadableStreamDefaultReader<R>, sink: ChunkSink<R>): void {
   const stream = reader._ownerReadableStream as ReadableStream<R>;
   const controller = stream._readableStreamController;
-  const chunks = collector.chunks;
   if (controller instanceof ReadableStreamDefaultController) {
-    drainDefaultController(stream, controller, collector, maxChunks, maxBytes);
+    drainDefaultController(stream, controller, sink);
     return;
   }
-  while (chunks.length < maxChunks && collector.bytes < maxBytes && !collector.closed && !collector.errored) {
+  while (sink.wantsMore() && !sink.closed && !sink.errored) {
     if (stream._state === "readable" && !hasQueuedData(stream)) return;
-    ReadableStreamDefaultReaderRead(reader, collector);
+    ReadableStreamDefaultReaderRead(reader, sink);
   }
 }
 
 function drainDefaultController<R>(
   stream: ReadableStream<R>,
   controller: ReadableStreamDefaultController<R>,
-  collector: ChunkCollector<R>,
-  maxChunks: number,
-  maxBytes: number,
+  collector: ChunkSink<R>,
 ): void {
-  const chunks = collector.chunks;
   const canPullSynchronously =
     controller._underlyingPull !== undefined && controller._started && (!controller._pulling || controller._pullSettled);
   if (canPullSynchronously) {
@@ -140,7 +156,7 @@ function drainDefaultController<R>(
   }
   let pullCompletion: ReturnType<typeof callForCompletion> | null = null;
   for (;;) {
-    while (chunks.length < maxChunks && collector.bytes < maxBytes) {
+    while (collector.wantsMore()) {
       const state = stream._state;
       if (state === "closed") {
         collector.closed = true;
@@ -157,7 +173,7 @@ function drainDefaultController<R>(
       collector.chunkSteps(chunk);
     }
     if (!canPullSynchronously) return;
-    if (chunks.length >= maxChunks || collector.bytes >= maxBytes || collector.closed || collector.errored) break;
+    if (collector.closed || collector.errored || !collector.wantsMore()) break;
     if (stream._state !== "readable" || controller._closeRequested) break;
     const underlyingPull = controller._underlyingPull;
     if (underlyingPull === undefined) break;
@@ -209,21 +225,18 @@ function toResult<R>(collector: ChunkCollector<R>): ReadManyResult<R> {
 class WaitingReadMany<R> implements ReadRequest<R> {
   readonly deferred = new Deferred<ReadManyResult<R>>();
   readonly reader: ReadableStreamDefaultReader<R>;
-  readonly collector = new ChunkCollector<R>();
-  readonly maxChunks: number;
-  readonly maxBytes: number;
+  readonly collector: ChunkCollector<R>;
 
   constructor(reader: ReadableStreamDefaultReader<R>, maxChunks: number, maxBytes: number) {
     this.reader = reader;
-    this.maxChunks = maxChunks;
-    this.maxBytes = maxBytes;
+    this.collector = new ChunkCollector<R>(maxChunks, maxBytes);
   }
 
   chunkSteps(chunk: R): void {
     this.collector.chunkSteps(chunk);
     queueMicrotaskInternal(() => {
       if (this.reader._ownerReadableStream !== undefined && this.reader._ownerReadableStream._state !== "errored") {
-        drainSynchronously(this.reader, this.collector, this.maxChunks, this.maxBytes);
+        drainSynchronously(this.reader, this.collector);
       }
       this.deferred.resolve(toResult(this.collector));
     });
@@ -273,8 +286,8 @@ export function readMany<R>(this: ReadableStreamDefaultReader<R>, options: ReadM
   const reader = this as ReadableStreamDefaultReader<R>;
   const stream = reader._ownerReadableStream;
   if (stream === undefined) return promiseRejectedWith(new TypeError("Cannot read from a stream using a released reader"));
-  const collector = new ChunkCollector<R>();
-  drainSynchronously(reader, collector, maxChunks, maxBytes);
+  const collector = new ChunkCollector<R>(maxChunks, maxBytes);
+  drainSynchronously(reader, collector);
   if (collector.chunks.length > 0) {
     return promiseResolvedWith(toResult(collector));
   }

@@ -12,7 +12,7 @@ import {
   type ReadableStreamDefaultReader,
   type ReadRequest,
 } from "./readable-stream-default-reader.ts";
-import { ChunkCollector, drainSynchronously } from "./read-many.ts";
+import { ChunkCollector, drainSynchronously, type ChunkSink } from "./read-many.ts";
 import { batchLimit, writeBatch } from "./pipe-batches.ts";
 import { AcquireReadableStreamDefaultReader, ReadableStreamCancel, type ReadableStream } from "./readable-stream.ts";
 import {
@@ -53,6 +53,41 @@ function waitForAll(promises: Promise<unknown>[]): Promise<undefined> {
   return all.promise;
 }
 
+/** Drain sink of a pipe whose destination takes chunks one by one: each chunk is written as it is read. */
+class InlineWrites<R> implements ChunkSink<R> {
+  readonly pipe: Pipe<R>;
+  moved = 0;
+  closed = false;
+  errored = false;
+  error: unknown = undefined;
+
+  constructor(pipe: Pipe<R>) {
+    this.pipe = pipe;
+  }
+
+  chunkSteps(chunk: R): void {
+    this.moved += 1;
+    this.pipe.pendingWrites += 1;
+    this.pipe.write(chunk);
+  }
+
+  closeSteps(): void {
+    this.closed = true;
+  }
+
+  errorSteps(error: unknown): void {
+    this.errored = true;
+    this.error = error;
+  }
+
+  wantsMore(): boolean {
+    const pipe = this.pipe;
+    if (pipe.shuttingDown || this.moved >= YIELD_AFTER_CHUNKS) return false;
+    const desiredSize = WritableStreamDefaultWriterGetDesiredSize(pipe.writer);
+    return desiredSize !== null && desiredSize > 0;
+  }
+}
+
 class Pipe<R> implements ReadRequest<R>, WriteRequest {
   readonly source: ReadableStream<R>;
   readonly dest: WritableStream<R>;
@@ -77,8 +112,10 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
   /** Runs once `pendingWrites` drops to zero during shutdown. */
   afterWrites: (() => void) | undefined = undefined;
   abortListener: (() => void) | undefined = undefined;
-  /** Collects the chunks of each batch (reused). */
-  readonly batch = new ChunkCollector<R>();
+  /** Collects the chunks of each batch for a `writev` destination (reused). */
+  readonly batch = new ChunkCollector<R>(1, Infinity);
+  /** Writes each drained chunk at once, for other destinations. */
+  readonly inline = new InlineWrites<R>(this);
   /** Chunks handed over by the source outside the pump loop, written on the next microtask. */
   deferredChunks: R[] = [];
   readonly flushDeferred = (): void => {
@@ -188,24 +225,32 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
         this.writer._readyPromise.react(this.onReady);
         break;
       }
-      const batch = this.batch;
-      drainSynchronously(this.reader, batch, batchLimit(this.dest, desiredSize), Infinity);
-      const count = batch.chunks.length;
-      if (count === 1) {
-        this.pendingWrites += 1;
-        this.write(batch.chunks.pop() as R);
-      } else if (count > 1) {
-        this.pendingWrites += count;
-        writeBatch(this.writer, batch.take(), this, this.onFailedWrite);
+      let count: number;
+      let ended: boolean;
+      if (this.dest._writableStreamController._writevAlgorithm !== undefined) {
+        const batch = this.batch;
+        batch.maxChunks = batchLimit(this.dest, desiredSize);
+        drainSynchronously(this.reader, batch);
+        count = batch.chunks.length;
+        if (count > 0) {
+          this.pendingWrites += count;
+          writeBatch(this.writer, batch.take(), this, this.onFailedWrite);
+        }
+        ended = batch.closed || batch.errored;
+      } else {
+        const inline = this.inline;
+        inline.moved = 0;
+        drainSynchronously(this.reader, inline);
+        count = inline.moved;
+        ended = inline.closed || inline.errored;
       }
       moved += count;
-      if (moved >= YIELD_AFTER_CHUNKS && !this.shuttingDown && !batch.closed && !batch.errored) {
+      if (ended) {
+        this.sourceEnded = true;
+      } else if (moved >= YIELD_AFTER_CHUNKS && !this.shuttingDown) {
         this.waitingForReady = true;
         queueMicrotaskInternal(this.onReady);
         break;
-      }
-      if (batch.closed || batch.errored) {
-        this.sourceEnded = true;
       } else if (count === 0) {
         this.reading = true;
         ReadableStreamDefaultReaderRead(this.reader, this);
@@ -229,7 +274,8 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
     if (this.deferredChunks.length === 1) queueMicrotaskInternal(this.flushDeferred);
   }
 
-  private write(chunk: R): void {
+  /** Writes one chunk that has been read. */
+  write(chunk: R): void {
     if (this.writer._ownerWritableStream === undefined) {
       this.writeSettled();
       return;
