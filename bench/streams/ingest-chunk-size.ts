@@ -44,6 +44,7 @@ const readers = [
   { label: "sized 64 KiB", query: `mode=sized&chunk=${64 * 1024}` },
   { label: "sized 256 KiB", query: `mode=sized&chunk=${256 * 1024}` },
   { label: "sized 1 MiB", query: `mode=sized&chunk=${MiB}` },
+  { label: "pooled 256 KiB", query: `mode=pooled&chunk=${256 * 1024}` },
   { label: "pooled 1 MiB", query: `mode=pooled&chunk=${MiB}` },
 ];
 const configs = [
