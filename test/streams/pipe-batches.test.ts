@@ -99,6 +99,29 @@ describe("pipeTo batches", () => {
     expect(promises / chunks).toBeLessThan(4);
   });
 
+  test("through a TransformStream it creates fewer promises than the runtime's own streams", async () => {
+    const chunks = 2_000;
+    const native = globalThis as unknown as {
+      ReadableStream: typeof ReadableStream;
+      WritableStream: typeof WritableStream;
+      TransformStream: typeof TransformStream;
+    };
+    const run = (impl: typeof native) => {
+      let next = 0;
+      return new impl.ReadableStream<number>({
+        pull(controller) {
+          controller.enqueue(next++);
+          if (next >= chunks) controller.close();
+        },
+      })
+        .pipeThrough(new impl.TransformStream<number, number>({ transform: (chunk, c) => c.enqueue(chunk) }))
+        .pipeTo(new impl.WritableStream<number>({ write() {} }));
+    };
+    const ours = await countPromises(() => run({ ReadableStream, WritableStream, TransformStream }));
+    const theirs = await countPromises(() => run(native));
+    expect(ours).toBeLessThan(theirs);
+  });
+
   test("aborting the signal mid-pipe stops it, aborts the destination and cancels the source", async () => {
     const controller = new AbortController();
     let cancelReason: unknown;
