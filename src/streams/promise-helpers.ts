@@ -12,7 +12,7 @@ const promiseResolve = Promise.resolve.bind(Promise);
 const promiseReject = Promise.reject.bind(Promise);
 
 /** Does nothing; used to mark promises as handled. */
-export function noop(): void {}
+function noop(): void {}
 
 /**
  * A promise together with its resolving functions, as the specification's "a new promise" plus the two
@@ -195,11 +195,6 @@ export function callForCompletion2(
   }
 }
 
-/** "A new promise": returns a fresh promise with its resolving functions. */
-export function newPromise<T>(): Deferred<T> {
-  return new Deferred<T>();
-}
-
 /**
  * WebIDL's "a promise resolved with" `value`: always a new promise. `Promise.resolve` would hand back a native
  * promise itself, so those are adopted by a fresh promise (a few microtasks later, as WebIDL specifies); any
@@ -245,11 +240,6 @@ export function uponPromise<T>(
   }
 }
 
-/** "Upon fulfilment" only; rejections pass through to a handled derived promise. */
-export function uponFulfillment<T>(promise: Promise<T>, onFulfilled: (value: T) => unknown): void {
-  uponPromise(promise, onFulfilled);
-}
-
 /** "Upon rejection" only. */
 export function uponRejection(promise: Promise<unknown>, onRejected: (reason: unknown) => unknown): void {
   uponPromise(promise, undefined, onRejected);
@@ -274,11 +264,6 @@ export function promiseCall<A extends unknown[]>(
   } catch (error) {
     return promiseReject(error);
   }
-}
-
-/** True when `value` is a native promise created by this realm's `Promise`. */
-export function isPromise(value: unknown): value is Promise<unknown> {
-  return value instanceof PromiseCtor;
 }
 
 /**

@@ -55,13 +55,6 @@ export class SimpleQueue<T> {
     return this.items[this.head] as T;
   }
 
-  /** Removes every item. */
-  clear(): void {
-    this.items = [];
-    this.head = 0;
-    this.tail = 0;
-  }
-
   /** Calls `fn` on every item, oldest first. */
   forEach(fn: (item: T) => void): void {
     const items = this.items;
