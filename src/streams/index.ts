@@ -36,3 +36,4 @@ export { WritableStream } from "./writable-stream.ts";
 export { WritableStreamDefaultController } from "./writable-stream-default-controller.ts";
 export { WritableStreamDefaultWriter } from "./writable-stream-default-writer.ts";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_CHUNKS, type ReadManyOptions, type ReadManyResult } from "./read-many.ts";
+export { streamExtensions, type StreamExtensions } from "./extensions.ts";
