@@ -1,0 +1,84 @@
+/**
+ * Ingest benchmark: POSTs a large body over local HTTP to a workerd worker (through Miniflare) that reads it
+ * with fromNativeStream at several chunk sizes, and prints reads per MiB and MB/s side by side; then the same
+ * reads of a request body the worker builds in memory (no network, so the read path's own cost).
+ * Run: `npx node bench/streams/ingest-chunk-size.ts [MiB=100] [rounds=5]`.
+ * @module
+ */
+
+import { build } from "esbuild";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { fileURLToPath } from "node:url";
+
+const MiB = 1024 * 1024;
+const sizeMiB = Number(process.argv[2] ?? 100);
+const rounds = Number(process.argv[3] ?? 5);
+
+interface WorkerReport {
+  mode: string;
+  chunk: number;
+  bytes: number;
+  reads: number;
+  nativeReads: number;
+  workerMs: number;
+}
+
+const bundle = await build({
+  entryPoints: [fileURLToPath(new URL("./ingest-worker.ts", import.meta.url))],
+  bundle: true,
+  format: "esm",
+  write: false,
+  target: "es2022",
+});
+const mf = new Miniflare(
+  convertV4MiniflareOptions({ modules: true, script: bundle.outputFiles[0]!.text, compatibilityDate: "2026-11-01" }),
+);
+const base = await mf.ready;
+
+const body = new Uint8Array(sizeMiB * MiB);
+for (let i = 0; i < body.length; i += 4096) body[i] = i % 251;
+
+
+const readers = [
+  { label: "native default reader", query: "mode=native" },
+  { label: "sized 64 KiB", query: `mode=sized&chunk=${64 * 1024}` },
+  { label: "sized 256 KiB", query: `mode=sized&chunk=${256 * 1024}` },
+  { label: "sized 1 MiB", query: `mode=sized&chunk=${MiB}` },
+  { label: "pooled 256 KiB", query: `mode=pooled&chunk=${256 * 1024}` },
+  { label: "pooled 1 MiB", query: `mode=pooled&chunk=${MiB}` },
+];
+const configs = [
+  ...readers.map(({ label, query }) => ({ label: `http: ${label}`, query, upload: body })),
+  ...readers.map(({ label, query }) => ({ label: `memory: ${label}`, query: `${query}&memory=${body.length}`, upload: undefined })),
+];
+
+const samples = new Map<string, { clientMs: number; report: WorkerReport }[]>();
+for (let round = 0; round < rounds; round++) {
+  for (const { label, query, upload } of configs) {
+    const started = performance.now();
+    const response = await fetch(new URL(`/?${query}`, base), { method: "POST", body: upload ?? null });
+    const report = (await response.json()) as WorkerReport;
+    const clientMs = performance.now() - started;
+    if (report.bytes !== body.length) throw new Error(`${label}: worker saw ${report.bytes} bytes of ${body.length}`);
+    samples.set(label, [...(samples.get(label) ?? []), { clientMs, report }]);
+  }
+}
+await mf.dispose();
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+console.log(`${sizeMiB} MiB POST over local HTTP into workerd, ${rounds} rounds interleaved, medians`);
+console.log("config                         reads/MiB  native reads/MiB  worker MB/s  end-to-end MB/s");
+for (const { label } of configs) {
+  const runs = samples.get(label)!;
+  const { reads, nativeReads } = runs[0]!.report;
+  const workerMs = median(runs.map((run) => run.report.workerMs));
+  const clientMs = median(runs.map((run) => run.clientMs));
+  const mb = body.length / 1e6;
+  console.log(
+    `${label.padEnd(30)} ${(reads / sizeMiB).toFixed(1).padStart(9)}  ${(nativeReads / sizeMiB).toFixed(1).padStart(16)}` +
+      `  ${(mb / (workerMs / 1000)).toFixed(0).padStart(11)}  ${(mb / (clientMs / 1000)).toFixed(0).padStart(15)}`,
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * `ByteLengthQueuingStrategy`, a queuing strategy that counts the `byteLength` of chunks.
+ * @module
+ */
+
+import type { QueuingStrategy, QueuingStrategyInit } from "./queuing-strategy.ts";
+import {
+  assertDictionary,
+  assertRequiredArgument,
+  assertRequiredField,
+  convertUnrestrictedDouble,
+  hasOwnSlot,
+  makeEnumerable,
+  setFunctionName,
+  setToStringTag,
+} from "./webidl.ts";
+
+const byteLengthSizeFunction = (chunk: ArrayBufferView): number => chunk.byteLength;
+setFunctionName(byteLengthSizeFunction, "size");
+
+/**
+ * A queuing strategy whose chunk size is the chunk's `byteLength`.
+ * @example
+ * const stream = new ReadableStream(source, new ByteLengthQueuingStrategy({ highWaterMark: 65536 }));
+ */
+export class ByteLengthQueuingStrategy implements QueuingStrategy<ArrayBufferView> {
+  declare private _byteLengthQueuingStrategyHighWaterMark: number;
+
+  constructor(init: QueuingStrategyInit) {
+    assertRequiredArgument(init, 1, "ByteLengthQueuingStrategy");
+    assertDictionary(init, "First parameter");
+    const highWaterMark = (init as Partial<QueuingStrategyInit> | null)?.highWaterMark;
+    assertRequiredField(highWaterMark, "highWaterMark", "QueuingStrategyInit");
+    this._byteLengthQueuingStrategyHighWaterMark = convertUnrestrictedDouble(highWaterMark);
+  }
+
+  /** The high-water mark given to the constructor. */
+  get highWaterMark(): number {
+    if (!isByteLengthQueuingStrategy(this)) throw brandCheckError("highWaterMark");
+    return this._byteLengthQueuingStrategyHighWaterMark;
+  }
+
+  /** Returns the chunk's `byteLength`. */
+  get size(): (chunk: ArrayBufferView) => number {
+    if (!isByteLengthQueuingStrategy(this)) throw brandCheckError("size");
+    return byteLengthSizeFunction;
+  }
+}
+
+function isByteLengthQueuingStrategy(value: unknown): value is ByteLengthQueuingStrategy {
+  return hasOwnSlot(value, "_byteLengthQueuingStrategyHighWaterMark");
+}
+
+function brandCheckError(name: string): TypeError {
+  return new TypeError(`Cannot read ByteLengthQueuingStrategy.prototype.${name}: receiver is not a ByteLengthQueuingStrategy`);
+}
+
+makeEnumerable(ByteLengthQueuingStrategy, ["highWaterMark", "size"]);
+setToStringTag(ByteLengthQueuingStrategy, "ByteLengthQueuingStrategy");

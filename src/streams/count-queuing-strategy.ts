@@ -1,0 +1,59 @@
+/**
+ * `CountQueuingStrategy`, a queuing strategy that counts chunks.
+ * @module
+ */
+
+import type { QueuingStrategy, QueuingStrategyInit } from "./queuing-strategy.ts";
+import {
+  assertDictionary,
+  assertRequiredArgument,
+  assertRequiredField,
+  convertUnrestrictedDouble,
+  hasOwnSlot,
+  makeEnumerable,
+  setFunctionName,
+  setToStringTag,
+} from "./webidl.ts";
+
+const countSizeFunction = (): number => 1;
+setFunctionName(countSizeFunction, "size");
+
+/**
+ * A queuing strategy in which every chunk has size 1.
+ * @example
+ * const stream = new ReadableStream(source, new CountQueuingStrategy({ highWaterMark: 16 }));
+ */
+export class CountQueuingStrategy implements QueuingStrategy<unknown> {
+  declare private _countQueuingStrategyHighWaterMark: number;
+
+  constructor(init: QueuingStrategyInit) {
+    assertRequiredArgument(init, 1, "CountQueuingStrategy");
+    assertDictionary(init, "First parameter");
+    const highWaterMark = (init as Partial<QueuingStrategyInit> | null)?.highWaterMark;
+    assertRequiredField(highWaterMark, "highWaterMark", "QueuingStrategyInit");
+    this._countQueuingStrategyHighWaterMark = convertUnrestrictedDouble(highWaterMark);
+  }
+
+  /** The high-water mark given to the constructor. */
+  get highWaterMark(): number {
+    if (!isCountQueuingStrategy(this)) throw brandCheckError("highWaterMark");
+    return this._countQueuingStrategyHighWaterMark;
+  }
+
+  /** Returns 1 for every chunk. */
+  get size(): (chunk?: unknown) => number {
+    if (!isCountQueuingStrategy(this)) throw brandCheckError("size");
+    return countSizeFunction;
+  }
+}
+
+function isCountQueuingStrategy(value: unknown): value is CountQueuingStrategy {
+  return hasOwnSlot(value, "_countQueuingStrategyHighWaterMark");
+}
+
+function brandCheckError(name: string): TypeError {
+  return new TypeError(`Cannot read CountQueuingStrategy.prototype.${name}: receiver is not a CountQueuingStrategy`);
+}
+
+makeEnumerable(CountQueuingStrategy, ["highWaterMark", "size"]);
+setToStringTag(CountQueuingStrategy, "CountQueuingStrategy");

@@ -1,0 +1,22 @@
+/**
+ * Feature detection for drainpipe's non-standard extensions. Code that may run against either drainpipe or a
+ * platform's own streams checks these flags (or `typeof reader.readMany === "function"`) before relying on them.
+ * @module
+ */
+
+/** The non-standard extensions this implementation provides. */
+export interface StreamExtensions {
+  /** `ReadableStreamDefaultReader.prototype.readMany(options)`: a draining read (see `read-many.ts`). */
+  readonly readMany: boolean;
+  /** Underlying sinks may define `writev(chunks, controller)` for coalesced writes (see `writev.ts`). */
+  readonly writev: boolean;
+  /** `pipeTo` moves batches without a promise per chunk (see `pipe-batches.ts`); no API change. */
+  readonly pipeBatches: boolean;
+}
+
+/**
+ * The extensions drainpipe's streams support.
+ * @example
+ * const sink = streamExtensions.writev ? { writev: writeAll } : { write: writeOne };
+ */
+export const streamExtensions: StreamExtensions = Object.freeze({ readMany: true, writev: true, pipeBatches: true });

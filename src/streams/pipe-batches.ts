@@ -1,0 +1,53 @@
+/**
+ * drainpipe extension: batch moves for `pipeTo`. A pipe drains the source with the same synchronous draining as
+ * `readMany` (queued chunks, plus synchronous `pull`s), no further than the destination's `desiredSize` allows,
+ * and writes the batch with the destination "corked": every chunk is queued (no promise per chunk) before the
+ * sink is called, so a sink with `writev` receives the whole batch in one call. Observable results (order,
+ * backpressure, close/abort/cancel propagation) are those of the standard pipe.
+ * @module
+ */
+
+import { isCountOne } from "./queuing-strategy.ts";
+import { WritableStreamDefaultControllerAdvanceQueueIfNeeded } from "./writable-stream-default-controller.ts";
+import {
+  WritableStreamDefaultWriterWriteWithRequest,
+  type WritableStreamDefaultWriter,
+} from "./writable-stream-default-writer.ts";
+import type { WritableStream, WriteRequest } from "./writable-stream.ts";
+
+/**
+ * How many chunks a pipe may read for a destination whose `desiredSize` is `desiredSize` (> 0): enough to fill
+ * it when every chunk counts 1, otherwise one at a time (sizes are only known once the chunk is written).
+ */
+export function batchLimit<W>(dest: WritableStream<W>, desiredSize: number): number {
+  const sizeAlgorithm = dest._writableStreamController._strategySizeAlgorithm;
+  if (sizeAlgorithm !== undefined && isCountOne(sizeAlgorithm as (chunk: unknown) => number)) {
+    return Math.max(1, Math.ceil(desiredSize));
+  }
+  return 1;
+}
+
+/**
+ * Writes `chunks` in order through `writer`, settling `request` once per chunk, with the sink held back until
+ * all are queued. Calls `onFailedWrite` for a chunk that could not be queued (the stream was closing or
+ * erroring; the pipe's propagation rules deal with that state).
+ */
+export function writeBatch<W>(
+  writer: WritableStreamDefaultWriter<W>,
+  chunks: readonly W[],
+  request: WriteRequest,
+  onFailedWrite: (failure: Promise<undefined>) => void,
+): void {
+  const stream = writer._ownerWritableStream as WritableStream<W>;
+  const controller = stream._writableStreamController;
+  const corked = chunks.length > 1;
+  if (corked) controller._corked = true;
+  for (const chunk of chunks) {
+    const failure = WritableStreamDefaultWriterWriteWithRequest(writer, chunk, request);
+    if (failure !== undefined) onFailedWrite(failure);
+  }
+  if (corked) {
+    controller._corked = false;
+    WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller);
+  }
+}

@@ -1,0 +1,771 @@
+/**
+ * `ReadableByteStreamController` and its abstract operations (WHATWG Streams §4.7 and §4.9.6).
+ * @module
+ */
+
+import {
+  arrayBufferSlice,
+  canCopyDataBlockBytes,
+  copyDataBlockBytes,
+  elementSizeOf,
+  isDetachedBuffer,
+  transferArrayBuffer,
+  viewConstructorOf,
+  type ArrayBufferViewConstructor,
+  type ArrayBufferViewLike,
+} from "./array-buffer-helpers.ts";
+import { callForCompletion, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
+import type { ReadIntoRequest } from "./readable-stream-byob-reader.ts";
+import { ReadableStreamBYOBRequest } from "./readable-stream-byob-request.ts";
+import { CancelSteps, NO_CHUNK, PullSteps, ReleaseSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
+import type { ReadRequest } from "./readable-stream-default-reader.ts";
+import {
+  ReadableStreamAddReadIntoRequest,
+  ReadableStreamAddReadRequest,
+  ReadableStreamClose,
+  ReadableStreamError,
+  ReadableStreamFulfillReadIntoRequest,
+  ReadableStreamFulfillReadRequest,
+  ReadableStreamGetNumReadIntoRequests,
+  ReadableStreamGetNumReadRequests,
+  ReadableStreamHasBYOBReader,
+  ReadableStreamHasDefaultReader,
+  type CancelAlgorithm,
+  type PullAlgorithm,
+  type ReadableStream,
+  type StartAlgorithm,
+} from "./readable-stream.ts";
+import { SimpleQueue } from "./simple-queue.ts";
+import type { ConvertedUnderlyingSource } from "./underlying-source.ts";
+import { assertArrayBufferView } from "./array-buffer-helpers.ts";
+import { assertRequiredArgument, hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
+
+/** A readable byte stream queue entry. */
+interface ByteQueueEntry {
+  buffer: ArrayBuffer;
+  byteOffset: number;
+  byteLength: number;
+}
+
+/** Who a pull-into descriptor serves. */
+type ReaderType = "default" | "byob" | "none";
+
+/** A pull-into descriptor: a pending read into a caller's (or an auto-allocated) buffer. */
+export interface PullIntoDescriptor {
+  buffer: ArrayBuffer;
+  bufferByteLength: number;
+  byteOffset: number;
+  byteLength: number;
+  bytesFilled: number;
+  minimumFill: number;
+  elementSize: number;
+  viewConstructor: ArrayBufferViewConstructor;
+  readerType: ReaderType;
+}
+
+/**
+ * Controls a byte `ReadableStream` (`type: "bytes"`): enqueues bytes, answers BYOB requests, closes or errors.
+ * Instances are created by the stream; the constructor throws.
+ * @example
+ * new ReadableStream({
+ *   type: "bytes",
+ *   pull(controller) {
+ *     const request = controller.byobRequest;
+ *     if (request) { request.view!.fill(1); request.respond(request.view!.byteLength); }
+ *     else controller.enqueue(new Uint8Array([1, 2, 3]));
+ *   },
+ * });
+ */
+export class ReadableByteStreamController {
+  /** @internal [[stream]] */
+  declare _controlledReadableByteStream: ReadableStream<Uint8Array>;
+  /** @internal [[autoAllocateChunkSize]] */
+  declare _autoAllocateChunkSize: number | undefined;
+  /** @internal [[byobRequest]] */
+  declare _byobRequest: ReadableStreamBYOBRequest | null;
+  /** @internal [[cancelAlgorithm]] */
+  declare _cancelAlgorithm: CancelAlgorithm | undefined;
+  /** @internal [[closeRequested]] */
+  declare _closeRequested: boolean;
+  /** @internal [[pullAgain]] */
+  declare _pullAgain: boolean;
+  /** @internal [[pullAlgorithm]] */
+  declare _pullAlgorithm: PullAlgorithm | undefined;
+  /** @internal [[pulling]] */
+  declare _pulling: boolean;
+  /** @internal [[pendingPullIntos]] */
+  declare _pendingPullIntos: SimpleQueue<PullIntoDescriptor>;
+  /** @internal [[queue]] */
+  declare _queue: SimpleQueue<ByteQueueEntry>;
+  /** @internal [[queueTotalSize]] */
+  declare _queueTotalSize: number;
+  /** @internal [[started]] */
+  declare _started: boolean;
+  /** @internal [[strategyHWM]] */
+  declare _strategyHWM: number;
+
+  constructor() {
+    throw new TypeError("Illegal constructor: ReadableByteStreamController instances are created by ReadableStream");
+  }
+
+  /** The current BYOB request, or `null` when no read into a buffer is pending. */
+  get byobRequest(): ReadableStreamBYOBRequest | null {
+    if (!IsReadableByteStreamController(this)) throw controllerBrandCheckError("byobRequest");
+    return ReadableByteStreamControllerGetBYOBRequest(this);
+  }
+
+  /** High-water mark minus queued bytes; `null` once errored, 0 once closed. */
+  get desiredSize(): number | null {
+    if (!IsReadableByteStreamController(this)) throw controllerBrandCheckError("desiredSize");
+    return ReadableByteStreamControllerGetDesiredSize(this);
+  }
+
+  /** Closes the stream once queued bytes have been read. */
+  close(): void {
+    if (!IsReadableByteStreamController(this)) throw controllerBrandCheckError("close");
+    if (this._closeRequested) throw new TypeError("Cannot close the stream: it is already closing");
+    const state = this._controlledReadableByteStream._state;
+    if (state !== "readable") throw new TypeError(`Cannot close the stream: current state is ${state}`);
+    ReadableByteStreamControllerClose(this);
+  }
+
+  /** Queues the bytes of `chunk`; its buffer is transferred (detached) and no longer usable by the caller. */
+  enqueue(chunk: ArrayBufferView<ArrayBuffer>): void {
+    if (!IsReadableByteStreamController(this)) throw controllerBrandCheckError("enqueue");
+    assertRequiredArgument(chunk, 1, "enqueue");
+    assertArrayBufferView(chunk, "First parameter");
+    if (chunk.byteLength === 0) throw new TypeError("Cannot enqueue a chunk: its byteLength is 0");
+    if (chunk.buffer.byteLength === 0) throw new TypeError("Cannot enqueue a chunk: its buffer's byteLength is 0");
+    if (this._closeRequested) throw new TypeError("Cannot enqueue a chunk: the stream is closing");
+    const state = this._controlledReadableByteStream._state;
+    if (state !== "readable") throw new TypeError(`Cannot enqueue a chunk: current state is ${state}`);
+    ReadableByteStreamControllerEnqueue(this, chunk);
+  }
+
+  /** Errors the stream. */
+  error(e: unknown = undefined): void {
+    if (!IsReadableByteStreamController(this)) throw controllerBrandCheckError("error");
+    ReadableByteStreamControllerError(this, e);
+  }
+
+  /** @internal [[CancelSteps]] */
+  [CancelSteps](reason: unknown): Promise<unknown> {
+    ReadableByteStreamControllerClearPendingPullIntos(this);
+    resetByteQueue(this);
+    const result = (this._cancelAlgorithm as CancelAlgorithm)(reason);
+    ReadableByteStreamControllerClearAlgorithms(this);
+    return result;
+  }
+
+  /** @internal [[PullSteps]] */
+  [PullSteps](readRequest: ReadRequest<Uint8Array>): void {
+    const stream = this._controlledReadableByteStream;
+    if (this._queueTotalSize > 0) {
+      ReadableByteStreamControllerFillReadRequestFromQueue(this, readRequest);
+      return;
+    }
+    const autoAllocateChunkSize = this._autoAllocateChunkSize;
+    if (autoAllocateChunkSize !== undefined) {
+      let buffer: ArrayBuffer;
+      try {
+        buffer = new ArrayBuffer(autoAllocateChunkSize);
+      } catch (error) {
+        readRequest.errorSteps(error);
+        return;
+      }
+      this._pendingPullIntos.push({
+        buffer,
+        bufferByteLength: autoAllocateChunkSize,
+        byteOffset: 0,
+        byteLength: autoAllocateChunkSize,
+        bytesFilled: 0,
+        minimumFill: 1,
+        elementSize: 1,
+        viewConstructor: Uint8Array,
+        readerType: "default",
+      });
+    }
+    ReadableStreamAddReadRequest(stream, readRequest);
+    ReadableByteStreamControllerCallPullIfNeeded(this);
+  }
+
+  /** @internal [[ReleaseSteps]] */
+  [ReleaseSteps](): void {
+    if (this._pendingPullIntos.length > 0) {
+      const first = this._pendingPullIntos.peek();
+      first.readerType = "none";
+      this._pendingPullIntos = new SimpleQueue();
+      this._pendingPullIntos.push(first);
+    }
+  }
+
+  /** @internal Byte streams always take the full [[PullSteps]] path. */
+  [TryDequeue](): typeof NO_CHUNK {
+    return NO_CHUNK;
+  }
+}
+
+makeEnumerable(ReadableByteStreamController, ["byobRequest", "desiredSize", "close", "enqueue", "error"]);
+setToStringTag(ReadableByteStreamController, "ReadableByteStreamController");
+
+function controllerBrandCheckError(name: string): TypeError {
+  return new TypeError(
+    `Cannot use ReadableByteStreamController.prototype.${name}: receiver is not a ReadableByteStreamController`,
+  );
+}
+
+function resetByteQueue(controller: ReadableByteStreamController): void {
+  controller._queue = new SimpleQueue();
+  controller._queueTotalSize = 0;
+}
+
+/** Brand check for `ReadableByteStreamController`. */
+export function IsReadableByteStreamController(value: unknown): value is ReadableByteStreamController {
+  return hasOwnSlot(value, "_controlledReadableByteStream");
+}
+
+/** ReadableByteStreamControllerCallPullIfNeeded */
+export function ReadableByteStreamControllerCallPullIfNeeded(controller: ReadableByteStreamController): void {
+  if (!ReadableByteStreamControllerShouldCallPull(controller)) return;
+  if (controller._pulling) {
+    controller._pullAgain = true;
+    return;
+  }
+  controller._pulling = true;
+  const pullCompletion = (controller._pullAlgorithm as PullAlgorithm)();
+  reactTo(
+    pullCompletion,
+    () => {
+      controller._pulling = false;
+      if (controller._pullAgain) {
+        controller._pullAgain = false;
+        ReadableByteStreamControllerCallPullIfNeeded(controller);
+      }
+    },
+    (e) => {
+      ReadableByteStreamControllerError(controller, e);
+    },
+  );
+}
+
+/** ReadableByteStreamControllerClearAlgorithms */
+export function ReadableByteStreamControllerClearAlgorithms(controller: ReadableByteStreamController): void {
+  controller._pullAlgorithm = undefined;
+  controller._cancelAlgorithm = undefined;
+}
+
+/** ReadableByteStreamControllerClearPendingPullIntos */
+export function ReadableByteStreamControllerClearPendingPullIntos(controller: ReadableByteStreamController): void {
+  ReadableByteStreamControllerInvalidateBYOBRequest(controller);
+  controller._pendingPullIntos = new SimpleQueue();
+}
+
+/** ReadableByteStreamControllerClose */
+export function ReadableByteStreamControllerClose(controller: ReadableByteStreamController): void {
+  const stream = controller._controlledReadableByteStream;
+  if (controller._closeRequested || stream._state !== "readable") return;
+  if (controller._queueTotalSize > 0) {
+    controller._closeRequested = true;
+    return;
+  }
+  if (controller._pendingPullIntos.length > 0) {
+    const first = controller._pendingPullIntos.peek();
+    if (first.bytesFilled % first.elementSize !== 0) {
+      const e = new TypeError("Cannot close the stream: a partial element is pending in the BYOB request");
+      ReadableByteStreamControllerError(controller, e);
+      throw e;
+    }
+  }
+  ReadableByteStreamControllerClearAlgorithms(controller);
+  ReadableStreamClose(stream);
+}
+
+/** ReadableByteStreamControllerCommitPullIntoDescriptor */
+export function ReadableByteStreamControllerCommitPullIntoDescriptor(
+  stream: ReadableStream<Uint8Array>,
+  pullIntoDescriptor: PullIntoDescriptor,
+): void {
+  const done = stream._state === "closed";
+  const filledView = ReadableByteStreamControllerConvertPullIntoDescriptor(pullIntoDescriptor);
+  if (pullIntoDescriptor.readerType === "default") {
+    ReadableStreamFulfillReadRequest(stream, filledView as Uint8Array<ArrayBuffer>, done);
+  } else {
+    ReadableStreamFulfillReadIntoRequest(stream, filledView, done);
+  }
+}
+
+/** ReadableByteStreamControllerConvertPullIntoDescriptor */
+export function ReadableByteStreamControllerConvertPullIntoDescriptor(pullIntoDescriptor: PullIntoDescriptor): ArrayBufferViewLike {
+  const { bytesFilled, elementSize } = pullIntoDescriptor;
+  const buffer = transferArrayBuffer(pullIntoDescriptor.buffer);
+  return new pullIntoDescriptor.viewConstructor(buffer, pullIntoDescriptor.byteOffset, bytesFilled / elementSize);
+}
+
+/** ReadableByteStreamControllerEnqueue */
+export function ReadableByteStreamControllerEnqueue(controller: ReadableByteStreamController, chunk: ArrayBufferViewLike): void {
+  const stream = controller._controlledReadableByteStream;
+  if (controller._closeRequested || stream._state !== "readable") return;
+  const { buffer, byteOffset, byteLength } = chunk;
+  if (isDetachedBuffer(buffer)) throw new TypeError("Cannot enqueue a chunk: its buffer is detached");
+  const transferredBuffer = transferArrayBuffer(buffer);
+  if (controller._pendingPullIntos.length > 0) {
+    const first = controller._pendingPullIntos.peek();
+    if (isDetachedBuffer(first.buffer)) {
+      throw new TypeError("Cannot enqueue a chunk: the pending BYOB request's buffer is detached");
+    }
+    ReadableByteStreamControllerInvalidateBYOBRequest(controller);
+    first.buffer = transferArrayBuffer(first.buffer);
+    if (first.readerType === "none") {
+      ReadableByteStreamControllerEnqueueDetachedPullIntoToQueue(controller, first);
+    }
+  }
+  if (ReadableStreamHasDefaultReader(stream)) {
+    ReadableByteStreamControllerProcessReadRequestsUsingQueue(controller);
+    if (ReadableStreamGetNumReadRequests(stream) === 0) {
+      ReadableByteStreamControllerEnqueueChunkToQueue(controller, transferredBuffer, byteOffset, byteLength);
+    } else {
+      if (controller._pendingPullIntos.length > 0) {
+        ReadableByteStreamControllerShiftPendingPullInto(controller);
+      }
+      const transferredView = new Uint8Array(transferredBuffer, byteOffset, byteLength);
+      ReadableStreamFulfillReadRequest(stream, transferredView, false);
+    }
+  } else if (ReadableStreamHasBYOBReader(stream)) {
+    ReadableByteStreamControllerEnqueueChunkToQueue(controller, transferredBuffer, byteOffset, byteLength);
+    const filledPullIntos = ReadableByteStreamControllerProcessPullIntoDescriptorsUsingQueue(controller);
+    for (const filledPullInto of filledPullIntos) {
+      ReadableByteStreamControllerCommitPullIntoDescriptor(stream, filledPullInto);
+    }
+  } else {
+    ReadableByteStreamControllerEnqueueChunkToQueue(controller, transferredBuffer, byteOffset, byteLength);
+  }
+  ReadableByteStreamControllerCallPullIfNeeded(controller);
+}
+
+/** ReadableByteStreamControllerEnqueueChunkToQueue */
+export function ReadableByteStreamControllerEnqueueChunkToQueue(
+  controller: ReadableByteStreamController,
+  buffer: ArrayBuffer,
+  byteOffset: number,
+  byteLength: number,
+): void {
+  controller._queue.push({ buffer, byteOffset, byteLength });
+  controller._queueTotalSize += byteLength;
+}
+
+/** ReadableByteStreamControllerEnqueueClonedChunkToQueue */
+export function ReadableByteStreamControllerEnqueueClonedChunkToQueue(
+  controller: ReadableByteStreamController,
+  buffer: ArrayBuffer,
+  byteOffset: number,
+  byteLength: number,
+): void {
+  let clone: ArrayBuffer;
+  try {
+    clone = arrayBufferSlice(buffer, byteOffset, byteOffset + byteLength);
+  } catch (error) {
+    ReadableByteStreamControllerError(controller, error);
+    throw error;
+  }
+  ReadableByteStreamControllerEnqueueChunkToQueue(controller, clone, 0, byteLength);
+}
+
+/** ReadableByteStreamControllerEnqueueDetachedPullIntoToQueue */
+export function ReadableByteStreamControllerEnqueueDetachedPullIntoToQueue(
+  controller: ReadableByteStreamController,
+  pullIntoDescriptor: PullIntoDescriptor,
+): void {
+  if (pullIntoDescriptor.bytesFilled > 0) {
+    ReadableByteStreamControllerEnqueueClonedChunkToQueue(
+      controller,
+      pullIntoDescriptor.buffer,
+      pullIntoDescriptor.byteOffset,
+      pullIntoDescriptor.bytesFilled,
+    );
+  }
+  ReadableByteStreamControllerShiftPendingPullInto(controller);
+}
+
+/** ReadableByteStreamControllerError */
+export function ReadableByteStreamControllerError(controller: ReadableByteStreamController, e: unknown): void {
+  const stream = controller._controlledReadableByteStream;
+  if (stream._state !== "readable") return;
+  ReadableByteStreamControllerClearPendingPullIntos(controller);
+  resetByteQueue(controller);
+  ReadableByteStreamControllerClearAlgorithms(controller);
+  ReadableStreamError(stream, e);
+}
+
+/** ReadableByteStreamControllerFillHeadPullIntoDescriptor */
+export function ReadableByteStreamControllerFillHeadPullIntoDescriptor(
+  _controller: ReadableByteStreamController,
+  size: number,
+  pullIntoDescriptor: PullIntoDescriptor,
+): void {
+  pullIntoDescriptor.bytesFilled += size;
+}
+
+/** ReadableByteStreamControllerFillPullIntoDescriptorFromQueue */
+export function ReadableByteStreamControllerFillPullIntoDescriptorFromQueue(
+  controller: ReadableByteStreamController,
+  pullIntoDescriptor: PullIntoDescriptor,
+): boolean {
+  const maxBytesToCopy = Math.min(
+    controller._queueTotalSize,
+    pullIntoDescriptor.byteLength - pullIntoDescriptor.bytesFilled,
+  );
+  const maxBytesFilled = pullIntoDescriptor.bytesFilled + maxBytesToCopy;
+  let totalBytesToCopyRemaining = maxBytesToCopy;
+  let ready = false;
+  const remainderBytes = maxBytesFilled % pullIntoDescriptor.elementSize;
+  const maxAlignedBytes = maxBytesFilled - remainderBytes;
+  if (maxAlignedBytes >= pullIntoDescriptor.minimumFill) {
+    totalBytesToCopyRemaining = maxAlignedBytes - pullIntoDescriptor.bytesFilled;
+    ready = true;
+  }
+  const queue = controller._queue;
+  while (totalBytesToCopyRemaining > 0) {
+    const headOfQueue = queue.peek();
+    const bytesToCopy = Math.min(totalBytesToCopyRemaining, headOfQueue.byteLength);
+    const destStart = pullIntoDescriptor.byteOffset + pullIntoDescriptor.bytesFilled;
+    if (!canCopyDataBlockBytes(pullIntoDescriptor.buffer, destStart, headOfQueue.buffer, headOfQueue.byteOffset, bytesToCopy)) {
+      throw new TypeError("Cannot copy queued bytes into the pending read: a buffer is detached or too small");
+    }
+    copyDataBlockBytes(pullIntoDescriptor.buffer, destStart, headOfQueue.buffer, headOfQueue.byteOffset, bytesToCopy);
+    if (headOfQueue.byteLength === bytesToCopy) {
+      queue.shift();
+    } else {
+      headOfQueue.byteOffset += bytesToCopy;
+      headOfQueue.byteLength -= bytesToCopy;
+    }
+    controller._queueTotalSize -= bytesToCopy;
+    ReadableByteStreamControllerFillHeadPullIntoDescriptor(controller, bytesToCopy, pullIntoDescriptor);
+    totalBytesToCopyRemaining -= bytesToCopy;
+  }
+  return ready;
+}
+
+/** ReadableByteStreamControllerFillReadRequestFromQueue */
+export function ReadableByteStreamControllerFillReadRequestFromQueue(
+  controller: ReadableByteStreamController,
+  readRequest: ReadRequest<Uint8Array>,
+): void {
+  const entry = controller._queue.shift();
+  controller._queueTotalSize -= entry.byteLength;
+  ReadableByteStreamControllerHandleQueueDrain(controller);
+  const view = new Uint8Array(entry.buffer, entry.byteOffset, entry.byteLength);
+  readRequest.chunkSteps(view);
+}
+
+/** ReadableByteStreamControllerGetBYOBRequest */
+export function ReadableByteStreamControllerGetBYOBRequest(controller: ReadableByteStreamController): ReadableStreamBYOBRequest | null {
+  if (controller._byobRequest === null && controller._pendingPullIntos.length > 0) {
+    const first = controller._pendingPullIntos.peek();
+    const view = new Uint8Array(first.buffer, first.byteOffset + first.bytesFilled, first.byteLength - first.bytesFilled);
+    const byobRequest = Object.create(ReadableStreamBYOBRequest.prototype) as ReadableStreamBYOBRequest;
+    byobRequest._associatedReadableByteStreamController = controller;
+    byobRequest._view = view;
+    controller._byobRequest = byobRequest;
+  }
+  return controller._byobRequest;
+}
+
+/** ReadableByteStreamControllerGetDesiredSize */
+export function ReadableByteStreamControllerGetDesiredSize(controller: ReadableByteStreamController): number | null {
+  const state = controller._controlledReadableByteStream._state;
+  if (state === "errored") return null;
+  if (state === "closed") return 0;
+  return controller._strategyHWM - controller._queueTotalSize;
+}
+
+/** ReadableByteStreamControllerHandleQueueDrain */
+export function ReadableByteStreamControllerHandleQueueDrain(controller: ReadableByteStreamController): void {
+  if (controller._queueTotalSize === 0 && controller._closeRequested) {
+    ReadableByteStreamControllerClearAlgorithms(controller);
+    ReadableStreamClose(controller._controlledReadableByteStream);
+  } else {
+    ReadableByteStreamControllerCallPullIfNeeded(controller);
+  }
+}
+
+/** ReadableByteStreamControllerInvalidateBYOBRequest */
+export function ReadableByteStreamControllerInvalidateBYOBRequest(controller: ReadableByteStreamController): void {
+  const request = controller._byobRequest;
+  if (request === null) return;
+  request._associatedReadableByteStreamController = undefined;
+  request._view = null;
+  controller._byobRequest = null;
+}
+
+/** ReadableByteStreamControllerProcessPullIntoDescriptorsUsingQueue */
+export function ReadableByteStreamControllerProcessPullIntoDescriptorsUsingQueue(
+  controller: ReadableByteStreamController,
+): PullIntoDescriptor[] {
+  const filledPullIntos: PullIntoDescriptor[] = [];
+  while (controller._pendingPullIntos.length > 0) {
+    if (controller._queueTotalSize === 0) break;
+    const pullIntoDescriptor = controller._pendingPullIntos.peek();
+    if (ReadableByteStreamControllerFillPullIntoDescriptorFromQueue(controller, pullIntoDescriptor)) {
+      ReadableByteStreamControllerShiftPendingPullInto(controller);
+      filledPullIntos.push(pullIntoDescriptor);
+    }
+  }
+  return filledPullIntos;
+}
+
+/** ReadableByteStreamControllerProcessReadRequestsUsingQueue */
+export function ReadableByteStreamControllerProcessReadRequestsUsingQueue(controller: ReadableByteStreamController): void {
+  const stream = controller._controlledReadableByteStream;
+  const reader = stream._reader as { _readRequests: SimpleQueue<ReadRequest<Uint8Array>> };
+  while (reader._readRequests.length > 0) {
+    if (controller._queueTotalSize === 0) return;
+    const readRequest = reader._readRequests.shift();
+    ReadableByteStreamControllerFillReadRequestFromQueue(controller, readRequest);
+  }
+}
+
+/** ReadableByteStreamControllerPullInto */
+export function ReadableByteStreamControllerPullInto(
+  controller: ReadableByteStreamController,
+  view: ArrayBufferViewLike,
+  min: number,
+  readIntoRequest: ReadIntoRequest,
+): void {
+  const stream = controller._controlledReadableByteStream;
+  const elementSize = elementSizeOf(view);
+  const ctor = viewConstructorOf(view);
+  const minimumFill = min * elementSize;
+  const { byteOffset, byteLength } = view;
+  let buffer: ArrayBuffer;
+  try {
+    buffer = transferArrayBuffer(view.buffer);
+  } catch (error) {
+    readIntoRequest.errorSteps(error);
+    return;
+  }
+  const pullIntoDescriptor: PullIntoDescriptor = {
+    buffer,
+    bufferByteLength: buffer.byteLength,
+    byteOffset,
+    byteLength,
+    bytesFilled: 0,
+    minimumFill,
+    elementSize,
+    viewConstructor: ctor,
+    readerType: "byob",
+  };
+  if (controller._pendingPullIntos.length > 0) {
+    controller._pendingPullIntos.push(pullIntoDescriptor);
+    ReadableStreamAddReadIntoRequest(stream, readIntoRequest);
+    return;
+  }
+  if (stream._state === "closed") {
+    const emptyView = new ctor(pullIntoDescriptor.buffer, pullIntoDescriptor.byteOffset, 0);
+    readIntoRequest.closeSteps(emptyView);
+    return;
+  }
+  if (controller._queueTotalSize > 0) {
+    if (ReadableByteStreamControllerFillPullIntoDescriptorFromQueue(controller, pullIntoDescriptor)) {
+      const filledView = ReadableByteStreamControllerConvertPullIntoDescriptor(pullIntoDescriptor);
+      ReadableByteStreamControllerHandleQueueDrain(controller);
+      readIntoRequest.chunkSteps(filledView);
+      return;
+    }
+    if (controller._closeRequested) {
+      const e = new TypeError("Cannot read: the stream closed with fewer bytes than the minimum requested");
+      ReadableByteStreamControllerError(controller, e);
+      readIntoRequest.errorSteps(e);
+      return;
+    }
+  }
+  controller._pendingPullIntos.push(pullIntoDescriptor);
+  ReadableStreamAddReadIntoRequest(stream, readIntoRequest);
+  ReadableByteStreamControllerCallPullIfNeeded(controller);
+}
+
+/** ReadableByteStreamControllerRespond */
+export function ReadableByteStreamControllerRespond(controller: ReadableByteStreamController, bytesWritten: number): void {
+  const first = controller._pendingPullIntos.peek();
+  const state = controller._controlledReadableByteStream._state;
+  if (state === "closed") {
+    if (bytesWritten !== 0) {
+      throw new TypeError("Cannot respond: bytesWritten must be 0 after the stream has closed");
+    }
+  } else {
+    if (bytesWritten === 0) throw new TypeError("Cannot respond: bytesWritten must be greater than 0");
+    if (first.bytesFilled + bytesWritten > first.byteLength) {
+      throw new RangeError("Cannot respond: bytesWritten is larger than the view");
+    }
+  }
+  first.buffer = transferArrayBuffer(first.buffer);
+  ReadableByteStreamControllerRespondInternal(controller, bytesWritten);
+}
+
+/** ReadableByteStreamControllerRespondInClosedState */
+export function ReadableByteStreamControllerRespondInClosedState(
+  controller: ReadableByteStreamController,
+  firstDescriptor: PullIntoDescriptor,
+): void {
+  if (firstDescriptor.readerType === "none") ReadableByteStreamControllerShiftPendingPullInto(controller);
+  const stream = controller._controlledReadableByteStream;
+  if (ReadableStreamHasBYOBReader(stream)) {
+    const filledPullIntos: PullIntoDescriptor[] = [];
+    while (filledPullIntos.length < ReadableStreamGetNumReadIntoRequests(stream)) {
+      filledPullIntos.push(ReadableByteStreamControllerShiftPendingPullInto(controller));
+    }
+    for (const filledPullInto of filledPullIntos) {
+      ReadableByteStreamControllerCommitPullIntoDescriptor(stream, filledPullInto);
+    }
+  }
+}
+
+/** ReadableByteStreamControllerRespondInReadableState */
+export function ReadableByteStreamControllerRespondInReadableState(
+  controller: ReadableByteStreamController,
+  bytesWritten: number,
+  pullIntoDescriptor: PullIntoDescriptor,
+): void {
+  ReadableByteStreamControllerFillHeadPullIntoDescriptor(controller, bytesWritten, pullIntoDescriptor);
+  const stream = controller._controlledReadableByteStream;
+  if (pullIntoDescriptor.readerType === "none") {
+    ReadableByteStreamControllerEnqueueDetachedPullIntoToQueue(controller, pullIntoDescriptor);
+    const filledPullIntos = ReadableByteStreamControllerProcessPullIntoDescriptorsUsingQueue(controller);
+    for (const filledPullInto of filledPullIntos) {
+      ReadableByteStreamControllerCommitPullIntoDescriptor(stream, filledPullInto);
+    }
+    return;
+  }
+  if (pullIntoDescriptor.bytesFilled < pullIntoDescriptor.minimumFill) return;
+  ReadableByteStreamControllerShiftPendingPullInto(controller);
+  const remainderSize = pullIntoDescriptor.bytesFilled % pullIntoDescriptor.elementSize;
+  if (remainderSize > 0) {
+    const end = pullIntoDescriptor.byteOffset + pullIntoDescriptor.bytesFilled;
+    ReadableByteStreamControllerEnqueueClonedChunkToQueue(controller, pullIntoDescriptor.buffer, end - remainderSize, remainderSize);
+  }
+  pullIntoDescriptor.bytesFilled -= remainderSize;
+  const filledPullIntos = ReadableByteStreamControllerProcessPullIntoDescriptorsUsingQueue(controller);
+  ReadableByteStreamControllerCommitPullIntoDescriptor(stream, pullIntoDescriptor);
+  for (const filledPullInto of filledPullIntos) {
+    ReadableByteStreamControllerCommitPullIntoDescriptor(stream, filledPullInto);
+  }
+}
+
+/** ReadableByteStreamControllerRespondInternal */
+export function ReadableByteStreamControllerRespondInternal(controller: ReadableByteStreamController, bytesWritten: number): void {
+  const first = controller._pendingPullIntos.peek();
+  ReadableByteStreamControllerInvalidateBYOBRequest(controller);
+  const state = controller._controlledReadableByteStream._state;
+  if (state === "closed") {
+    ReadableByteStreamControllerRespondInClosedState(controller, first);
+  } else {
+    ReadableByteStreamControllerRespondInReadableState(controller, bytesWritten, first);
+  }
+  ReadableByteStreamControllerCallPullIfNeeded(controller);
+}
+
+/** ReadableByteStreamControllerRespondWithNewView */
+export function ReadableByteStreamControllerRespondWithNewView(controller: ReadableByteStreamController, view: ArrayBufferViewLike): void {
+  const first = controller._pendingPullIntos.peek();
+  const state = controller._controlledReadableByteStream._state;
+  if (state === "closed") {
+    if (view.byteLength !== 0) {
+      throw new TypeError("Cannot respond with a new view: its byteLength must be 0 after the stream has closed");
+    }
+  } else if (view.byteLength === 0) {
+    throw new TypeError("Cannot respond with a new view: its byteLength must be greater than 0");
+  }
+  if (first.byteOffset + first.bytesFilled !== view.byteOffset) {
+    throw new RangeError("Cannot respond with a new view: its byteOffset does not match the request's");
+  }
+  if (first.bufferByteLength !== view.buffer.byteLength) {
+    throw new RangeError("Cannot respond with a new view: its buffer's byteLength does not match the request's");
+  }
+  if (first.bytesFilled + view.byteLength > first.byteLength) {
+    throw new RangeError("Cannot respond with a new view: it is larger than the request's view");
+  }
+  const viewByteLength = view.byteLength;
+  first.buffer = transferArrayBuffer(view.buffer);
+  ReadableByteStreamControllerRespondInternal(controller, viewByteLength);
+}
+
+/** ReadableByteStreamControllerShiftPendingPullInto */
+export function ReadableByteStreamControllerShiftPendingPullInto(controller: ReadableByteStreamController): PullIntoDescriptor {
+  return controller._pendingPullIntos.shift();
+}
+
+/** ReadableByteStreamControllerShouldCallPull */
+export function ReadableByteStreamControllerShouldCallPull(controller: ReadableByteStreamController): boolean {
+  const stream = controller._controlledReadableByteStream;
+  if (stream._state !== "readable") return false;
+  if (controller._closeRequested) return false;
+  if (!controller._started) return false;
+  if (ReadableStreamHasDefaultReader(stream) && ReadableStreamGetNumReadRequests(stream) > 0) return true;
+  if (ReadableStreamHasBYOBReader(stream) && ReadableStreamGetNumReadIntoRequests(stream) > 0) return true;
+  return (ReadableByteStreamControllerGetDesiredSize(controller) as number) > 0;
+}
+
+/** SetUpReadableByteStreamController */
+export function SetUpReadableByteStreamController(
+  stream: ReadableStream<Uint8Array>,
+  controller: ReadableByteStreamController,
+  startAlgorithm: StartAlgorithm,
+  pullAlgorithm: PullAlgorithm,
+  cancelAlgorithm: CancelAlgorithm,
+  highWaterMark: number,
+  autoAllocateChunkSize: number | undefined,
+): void {
+  controller._controlledReadableByteStream = stream;
+  controller._pullAgain = false;
+  controller._pulling = false;
+  controller._byobRequest = null;
+  controller._queue = new SimpleQueue();
+  controller._queueTotalSize = 0;
+  controller._closeRequested = false;
+  controller._started = false;
+  controller._strategyHWM = highWaterMark;
+  controller._pullAlgorithm = pullAlgorithm;
+  controller._cancelAlgorithm = cancelAlgorithm;
+  controller._autoAllocateChunkSize = autoAllocateChunkSize;
+  controller._pendingPullIntos = new SimpleQueue();
+  stream._readableStreamController = controller;
+  const startResult = startAlgorithm();
+  uponPromise(
+    promiseResolvedWith(startResult),
+    () => {
+      controller._started = true;
+      ReadableByteStreamControllerCallPullIfNeeded(controller);
+    },
+    (r) => {
+      ReadableByteStreamControllerError(controller, r);
+    },
+  );
+}
+
+/** SetUpReadableByteStreamControllerFromUnderlyingSource */
+export function SetUpReadableByteStreamControllerFromUnderlyingSource(
+  stream: ReadableStream<Uint8Array>,
+  underlyingSource: unknown,
+  underlyingSourceDict: ConvertedUnderlyingSource,
+  highWaterMark: number,
+): void {
+  const controller = Object.create(ReadableByteStreamController.prototype) as ReadableByteStreamController;
+  const { start, pull, cancel, autoAllocateChunkSize } = underlyingSourceDict;
+  const startAlgorithm: StartAlgorithm =
+    start === undefined ? () => undefined : () => Reflect.apply(start, underlyingSource, [controller]);
+  const pullAlgorithm: PullAlgorithm =
+    pull === undefined ? () => undefined : () => callForCompletion(pull, underlyingSource, controller as never);
+  const cancelAlgorithm: CancelAlgorithm =
+    cancel === undefined ? () => resolvedUndefined : (reason) => promiseCall(cancel, underlyingSource, reason as never);
+  if (autoAllocateChunkSize === 0) {
+    throw new TypeError("Cannot construct a byte stream: autoAllocateChunkSize must be greater than 0");
+  }
+  SetUpReadableByteStreamController(
+    stream,
+    controller,
+    startAlgorithm,
+    pullAlgorithm,
+    cancelAlgorithm,
+    highWaterMark,
+    autoAllocateChunkSize,
+  );
+}

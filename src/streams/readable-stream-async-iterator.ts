@@ -1,0 +1,167 @@
+/**
+ * The async iterator of `ReadableStream` (`values()` / `for await`), following WebIDL's asynchronous iterator
+ * protocol on top of the stream's "get the next iteration result" and "asynchronous iterator return" steps.
+ * @module
+ */
+
+import { Deferred, promiseRejectedWith, promiseResolvedWith, transformPromiseWith } from "./promise-helpers.ts";
+import {
+  ReadableStreamDefaultReaderRead,
+  ReadableStreamDefaultReaderRelease,
+  type ReadableStreamDefaultReader,
+  type ReadRequest,
+} from "./readable-stream-default-reader.ts";
+import { NO_CHUNK, TryDequeue } from "./readable-stream-controller-steps.ts";
+import { ReadableStreamReaderGenericCancel } from "./readable-stream-generic-reader.ts";
+import { AcquireReadableStreamDefaultReader, type ReadableStream } from "./readable-stream.ts";
+import { hasOwnSlot, setFunctionName } from "./webidl.ts";
+
+/** The iterator `ReadableStream.prototype.values()` returns. */
+export interface ReadableStreamAsyncIterator<R> extends AsyncIterator<R, undefined, undefined> {
+  /** Reads the next chunk. */
+  next(): Promise<IteratorResult<R, undefined>>;
+  /** Ends the iteration, cancelling the stream unless `preventCancel` was set. */
+  return(value?: unknown): Promise<IteratorResult<R, undefined>>;
+  /** Returns the iterator itself. */
+  [Symbol.asyncIterator](): ReadableStreamAsyncIterator<R>;
+}
+
+const END_OF_ITERATION: unique symbol = Symbol("end of iteration");
+
+interface IteratorSlots<R> {
+  _asyncIteratorReader: ReadableStreamDefaultReader<R>;
+  _preventCancel: boolean;
+  _ongoingPromise: Promise<IteratorResult<R, undefined>> | undefined;
+  _isFinished: boolean;
+}
+
+class NextReadRequest<R> implements ReadRequest<R> {
+  readonly deferred = new Deferred<R | typeof END_OF_ITERATION>();
+  private readonly reader: ReadableStreamDefaultReader<R>;
+
+  constructor(reader: ReadableStreamDefaultReader<R>) {
+    this.reader = reader;
+  }
+
+  chunkSteps(chunk: R): void {
+    this.deferred.resolve(chunk);
+  }
+
+  closeSteps(): void {
+    ReadableStreamDefaultReaderRelease(this.reader);
+    this.deferred.resolve(END_OF_ITERATION);
+  }
+
+  errorSteps(error: unknown): void {
+    ReadableStreamDefaultReaderRelease(this.reader);
+    this.deferred.reject(error);
+  }
+}
+
+function getNextIterationResult<R>(slots: IteratorSlots<R>): Promise<R | typeof END_OF_ITERATION> {
+  const reader = slots._asyncIteratorReader;
+  if (reader._ownerReadableStream === undefined) {
+    return promiseRejectedWith(new TypeError("Cannot iterate a stream using a released reader"));
+  }
+  const readRequest = new NextReadRequest(reader);
+  ReadableStreamDefaultReaderRead(reader, readRequest);
+  return readRequest.deferred.promise;
+}
+
+function asyncIteratorReturn<R>(slots: IteratorSlots<R>, arg: unknown): Promise<undefined> {
+  const reader = slots._asyncIteratorReader;
+  if (reader._ownerReadableStream === undefined) return promiseResolvedWith(undefined);
+  if (!slots._preventCancel) {
+    const result = ReadableStreamReaderGenericCancel(reader, arg);
+    ReadableStreamDefaultReaderRelease(reader);
+    return result;
+  }
+  ReadableStreamDefaultReaderRelease(reader);
+  return promiseResolvedWith(undefined);
+}
+
+function iteratorBrandCheckError(name: string): TypeError {
+  return new TypeError(`Cannot use ${name} of a ReadableStream async iterator: receiver is not one`);
+}
+
+const AsyncIteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}).prototype) as object;
+
+const methods = {
+  next<R>(this: IteratorSlots<R>): Promise<IteratorResult<R, undefined>> {
+    if (!hasOwnSlot(this, "_asyncIteratorReader")) return promiseRejectedWith(iteratorBrandCheckError("next"));
+    if (this._ongoingPromise === undefined && !this._isFinished) {
+      const stream = this._asyncIteratorReader._ownerReadableStream;
+      if (stream !== undefined && stream._state === "readable") {
+        const chunk = stream._readableStreamController[TryDequeue]();
+        if (chunk !== NO_CHUNK) {
+          stream._disturbed = true;
+          return promiseResolvedWith<IteratorResult<R, undefined>>({ value: chunk as R, done: false });
+        }
+      }
+    }
+    const nextSteps = (): Promise<IteratorResult<R, undefined>> => {
+      if (this._isFinished) return promiseResolvedWith({ value: undefined, done: true });
+      return transformPromiseWith(
+        getNextIterationResult(this),
+        (next): IteratorResult<R, undefined> => {
+          this._ongoingPromise = undefined;
+          if (next === END_OF_ITERATION) {
+            this._isFinished = true;
+            return { value: undefined, done: true };
+          }
+          return { value: next, done: false };
+        },
+        (reason) => {
+          this._ongoingPromise = undefined;
+          this._isFinished = true;
+          throw reason;
+        },
+      );
+    };
+    const ongoing = this._ongoingPromise;
+    this._ongoingPromise = ongoing === undefined ? nextSteps() : transformPromiseWith(ongoing, nextSteps, nextSteps);
+    return this._ongoingPromise;
+  },
+  return<R>(this: IteratorSlots<R>, value: unknown): Promise<IteratorResult<R, undefined>> {
+    if (!hasOwnSlot(this, "_asyncIteratorReader")) return promiseRejectedWith(iteratorBrandCheckError("return"));
+    const returnSteps = (): Promise<IteratorResult<R, undefined>> => {
+      if (this._isFinished) return promiseResolvedWith({ value: value as undefined, done: true });
+      this._isFinished = true;
+      return asyncIteratorReturn(this, value) as unknown as Promise<IteratorResult<R, undefined>>;
+    };
+    const ongoing = this._ongoingPromise;
+    this._ongoingPromise = ongoing === undefined ? returnSteps() : transformPromiseWith(ongoing, returnSteps, returnSteps);
+    return transformPromiseWith(this._ongoingPromise, () => ({ value: value as undefined, done: true }));
+  },
+};
+
+const ReadableStreamAsyncIteratorPrototype = Object.create(AsyncIteratorPrototype) as object;
+Object.defineProperty(ReadableStreamAsyncIteratorPrototype, "next", {
+  value: methods.next,
+  writable: true,
+  enumerable: true,
+  configurable: true,
+});
+Object.defineProperty(ReadableStreamAsyncIteratorPrototype, "return", {
+  value: methods.return,
+  writable: true,
+  enumerable: true,
+  configurable: true,
+});
+Object.defineProperty(ReadableStreamAsyncIteratorPrototype, Symbol.toStringTag, {
+  value: "ReadableStream AsyncIterator",
+  configurable: true,
+});
+setFunctionName(methods.next, "next");
+setFunctionName(methods.return, "return");
+
+/** Creates the async iterator for `stream` (locks it with a default reader). */
+export function createReadableStreamAsyncIterator<R>(stream: ReadableStream<R>, preventCancel: boolean): ReadableStreamAsyncIterator<R> {
+  const reader = AcquireReadableStreamDefaultReader(stream);
+  const iterator = Object.create(ReadableStreamAsyncIteratorPrototype) as IteratorSlots<R>;
+  iterator._asyncIteratorReader = reader;
+  iterator._preventCancel = preventCancel;
+  iterator._ongoingPromise = undefined;
+  iterator._isFinished = false;
+  return iterator as unknown as ReadableStreamAsyncIterator<R>;
+}

@@ -1,0 +1,20 @@
+/**
+ * Keys of the internal methods every readable stream controller implements ([[CancelSteps]], [[PullSteps]],
+ * [[ReleaseSteps]]). Symbols keep them off the public surface of the controller classes.
+ * @module
+ */
+
+/** [[CancelSteps]](reason): returns a promise for the source's cancellation. */
+export const CancelSteps: unique symbol = Symbol("CancelSteps");
+/** [[PullSteps]](readRequest): serves a default reader's read. */
+export const PullSteps: unique symbol = Symbol("PullSteps");
+/** [[ReleaseSteps]](): called when a reader releases its lock. */
+export const ReleaseSteps: unique symbol = Symbol("ReleaseSteps");
+/**
+ * Fast path of [[PullSteps]] for a default reader's `read()`: when the controller can hand out a queued
+ * chunk synchronously it does exactly what [[PullSteps]] would and returns the chunk, otherwise it changes
+ * nothing and returns {@link NO_CHUNK}.
+ */
+export const TryDequeue: unique symbol = Symbol("TryDequeue");
+/** Sentinel returned by [[TryDequeue]] when it cannot serve a read synchronously. */
+export const NO_CHUNK: unique symbol = Symbol("NO_CHUNK");

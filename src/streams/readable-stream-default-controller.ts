@@ -1,0 +1,330 @@
+/**
+ * `ReadableStreamDefaultController` and its abstract operations (WHATWG Streams §4.6 and §4.9.5).
+ * @module
+ */
+
+import { callForCompletion, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
+import { QueueWithSizes } from "./queue-with-sizes.ts";
+import type { SizeAlgorithm } from "./queuing-strategy.ts";
+import { CancelSteps, NO_CHUNK, PullSteps, ReleaseSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
+import type { ReadRequest } from "./readable-stream-default-reader.ts";
+import {
+  IsReadableStreamLocked,
+  ReadableStreamAddReadRequest,
+  ReadableStreamClose,
+  ReadableStreamError,
+  ReadableStreamFulfillReadRequest,
+  ReadableStreamGetNumReadRequests,
+  type CancelAlgorithm,
+  type PullAlgorithm,
+  type ReadableStream,
+  type StartAlgorithm,
+} from "./readable-stream.ts";
+import type { ConvertedUnderlyingSource } from "./underlying-source.ts";
+import { hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
+
+/**
+ * Controls a value `ReadableStream`: the underlying source enqueues chunks, closes or errors the stream.
+ * Instances are created by the stream; the constructor throws.
+ * @example
+ * new ReadableStream({ start(controller) { controller.enqueue("a"); controller.close(); } });
+ */
+export class ReadableStreamDefaultController<R = unknown> {
+  /** @internal [[stream]] */
+  declare _controlledReadableStream: ReadableStream<R>;
+  /** @internal [[queue]] and [[queueTotalSize]] */
+  declare _queue: QueueWithSizes<R>;
+  /** @internal [[started]] */
+  declare _started: boolean;
+  /** @internal [[closeRequested]] */
+  declare _closeRequested: boolean;
+  /** @internal [[pullAgain]] */
+  declare _pullAgain: boolean;
+  /** @internal [[pulling]] */
+  declare _pulling: boolean;
+  /** @internal [[strategySizeAlgorithm]] */
+  declare _strategySizeAlgorithm: SizeAlgorithm<R> | undefined;
+  /** @internal [[strategyHWM]] */
+  declare _strategyHWM: number;
+  /** @internal [[pullAlgorithm]] */
+  declare _pullAlgorithm: PullAlgorithm | undefined;
+  /** @internal [[cancelAlgorithm]] */
+  declare _cancelAlgorithm: CancelAlgorithm | undefined;
+  /**
+   * @internal The pull in progress already completed synchronously; only its fulfilment reaction is pending.
+   * `readMany` may then take over pulling.
+   */
+  declare _pullSettled: boolean;
+  /** @internal Pending pull reactions to ignore because `readMany` took over from them. */
+  declare _staleReactions: number;
+  /** @internal Reaction to the pull promise's fulfilment, allocated once per controller. */
+  declare _onPullFulfilled: () => void;
+  /** @internal Reaction to the pull promise's rejection, allocated once per controller. */
+  declare _onPullRejected: (reason: unknown) => void;
+  /**
+   * @internal The underlying source's own `pull` and the source object, when the stream was built from one;
+   * lets `readMany` see whether a pull completed synchronously.
+   */
+  declare _underlyingPull: { fn: (controller: ReadableStreamDefaultController<R>) => unknown; source: unknown } | undefined;
+
+  constructor() {
+    throw new TypeError("Illegal constructor: ReadableStreamDefaultController instances are created by ReadableStream");
+  }
+
+  /** How much the stream wants: high-water mark minus queued size; `null` once errored, 0 once closed. */
+  get desiredSize(): number | null {
+    if (!IsReadableStreamDefaultController(this)) throw controllerBrandCheckError("desiredSize");
+    return ReadableStreamDefaultControllerGetDesiredSize(this);
+  }
+
+  /** Closes the stream once the queued chunks have been read. */
+  close(): void {
+    if (!IsReadableStreamDefaultController(this)) throw controllerBrandCheckError("close");
+    if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(this)) {
+      throw new TypeError("Cannot close the stream: it is already closing, closed or errored");
+    }
+    ReadableStreamDefaultControllerClose(this);
+  }
+
+  /** Queues a chunk (or hands it straight to a waiting read). */
+  enqueue(chunk: R = undefined as R): void {
+    if (!IsReadableStreamDefaultController(this)) throw controllerBrandCheckError("enqueue");
+    if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(this)) {
+      throw new TypeError("Cannot enqueue a chunk: the stream is closing, closed or errored");
+    }
+    ReadableStreamDefaultControllerEnqueue(this, chunk);
+  }
+
+  /** Errors the stream: pending and future reads reject with `e`. */
+  error(e: unknown = undefined): void {
+    if (!IsReadableStreamDefaultController(this)) throw controllerBrandCheckError("error");
+    ReadableStreamDefaultControllerError(this, e);
+  }
+
+  /** @internal [[CancelSteps]] */
+  [CancelSteps](reason: unknown): Promise<unknown> {
+    this._queue.reset();
+    const result = (this._cancelAlgorithm as CancelAlgorithm)(reason);
+    ReadableStreamDefaultControllerClearAlgorithms(this);
+    return result;
+  }
+
+  /** @internal [[PullSteps]] */
+  [PullSteps](readRequest: ReadRequest<R>): void {
+    const stream = this._controlledReadableStream;
+    if (this._queue.length > 0) {
+      const chunk = this._queue.dequeue();
+      afterDequeue(this, stream);
+      readRequest.chunkSteps(chunk);
+    } else {
+      ReadableStreamAddReadRequest(stream, readRequest);
+      ReadableStreamDefaultControllerCallPullIfNeeded(this);
+    }
+  }
+
+  /** @internal [[ReleaseSteps]] */
+  [ReleaseSteps](): void {}
+
+  /** @internal Synchronous form of [[PullSteps]] when a chunk is queued. */
+  [TryDequeue](): R | typeof NO_CHUNK {
+    if (this._queue.length === 0) return NO_CHUNK;
+    const chunk = this._queue.dequeue();
+    afterDequeue(this, this._controlledReadableStream);
+    return chunk;
+  }
+}
+
+makeEnumerable(ReadableStreamDefaultController, ["desiredSize", "close", "enqueue", "error"]);
+setToStringTag(ReadableStreamDefaultController, "ReadableStreamDefaultController");
+
+function afterDequeue<R>(controller: ReadableStreamDefaultController<R>, stream: ReadableStream<R>): void {
+  if (controller._closeRequested && controller._queue.length === 0) {
+    ReadableStreamDefaultControllerClearAlgorithms(controller);
+    ReadableStreamClose(stream);
+  } else {
+    ReadableStreamDefaultControllerCallPullIfNeeded(controller);
+  }
+}
+
+function controllerBrandCheckError(name: string): TypeError {
+  return new TypeError(
+    `Cannot use ReadableStreamDefaultController.prototype.${name}: receiver is not a ReadableStreamDefaultController`,
+  );
+}
+
+/** Brand check for `ReadableStreamDefaultController`. */
+export function IsReadableStreamDefaultController(value: unknown): value is ReadableStreamDefaultController<unknown> {
+  return hasOwnSlot(value, "_controlledReadableStream");
+}
+
+/** ReadableStreamDefaultControllerCallPullIfNeeded */
+export function ReadableStreamDefaultControllerCallPullIfNeeded<R>(controller: ReadableStreamDefaultController<R>): void {
+  if (!ReadableStreamDefaultControllerShouldCallPull(controller)) return;
+  if (controller._pulling) {
+    controller._pullAgain = true;
+    return;
+  }
+  controller._pulling = true;
+  const pullCompletion = (controller._pullAlgorithm as PullAlgorithm)();
+  controller._pullSettled = pullCompletion === undefined;
+  reactTo(pullCompletion, controller._onPullFulfilled, controller._onPullRejected);
+}
+
+/** ReadableStreamDefaultControllerShouldCallPull */
+export function ReadableStreamDefaultControllerShouldCallPull<R>(controller: ReadableStreamDefaultController<R>): boolean {
+  const stream = controller._controlledReadableStream;
+  if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(controller)) return false;
+  if (!controller._started) return false;
+  if (IsReadableStreamLocked(stream) && ReadableStreamGetNumReadRequests(stream) > 0) return true;
+  return (ReadableStreamDefaultControllerGetDesiredSize(controller) as number) > 0;
+}
+
+/** ReadableStreamDefaultControllerClearAlgorithms */
+export function ReadableStreamDefaultControllerClearAlgorithms<R>(controller: ReadableStreamDefaultController<R>): void {
+  controller._pullAlgorithm = undefined;
+  controller._cancelAlgorithm = undefined;
+  controller._strategySizeAlgorithm = undefined;
+  controller._underlyingPull = undefined;
+}
+
+/** ReadableStreamDefaultControllerClose */
+export function ReadableStreamDefaultControllerClose<R>(controller: ReadableStreamDefaultController<R>): void {
+  if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(controller)) return;
+  controller._closeRequested = true;
+  if (controller._queue.length === 0) {
+    ReadableStreamDefaultControllerClearAlgorithms(controller);
+    ReadableStreamClose(controller._controlledReadableStream);
+  }
+}
+
+/** ReadableStreamDefaultControllerEnqueue */
+export function ReadableStreamDefaultControllerEnqueue<R>(controller: ReadableStreamDefaultController<R>, chunk: R): void {
+  if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(controller)) return;
+  const stream = controller._controlledReadableStream;
+  if (IsReadableStreamLocked(stream) && ReadableStreamGetNumReadRequests(stream) > 0) {
+    ReadableStreamFulfillReadRequest(stream, chunk, false);
+  } else {
+    let chunkSize: number;
+    try {
+      chunkSize = (controller._strategySizeAlgorithm as SizeAlgorithm<R>)(chunk);
+    } catch (error) {
+      ReadableStreamDefaultControllerError(controller, error);
+      throw error;
+    }
+    try {
+      controller._queue.enqueue(chunk, chunkSize);
+    } catch (error) {
+      ReadableStreamDefaultControllerError(controller, error);
+      throw error;
+    }
+  }
+  ReadableStreamDefaultControllerCallPullIfNeeded(controller);
+}
+
+/** ReadableStreamDefaultControllerError */
+export function ReadableStreamDefaultControllerError<R>(controller: ReadableStreamDefaultController<R>, e: unknown): void {
+  const stream = controller._controlledReadableStream;
+  if (stream._state !== "readable") return;
+  controller._queue.reset();
+  ReadableStreamDefaultControllerClearAlgorithms(controller);
+  ReadableStreamError(stream, e);
+}
+
+/** ReadableStreamDefaultControllerGetDesiredSize */
+export function ReadableStreamDefaultControllerGetDesiredSize<R>(controller: ReadableStreamDefaultController<R>): number | null {
+  const state = controller._controlledReadableStream._state;
+  if (state === "errored") return null;
+  if (state === "closed") return 0;
+  return controller._strategyHWM - controller._queue.totalSize;
+}
+
+/** ReadableStreamDefaultControllerHasBackpressure */
+export function ReadableStreamDefaultControllerHasBackpressure<R>(controller: ReadableStreamDefaultController<R>): boolean {
+  return !ReadableStreamDefaultControllerShouldCallPull(controller);
+}
+
+/** ReadableStreamDefaultControllerCanCloseOrEnqueue */
+export function ReadableStreamDefaultControllerCanCloseOrEnqueue<R>(controller: ReadableStreamDefaultController<R>): boolean {
+  return !controller._closeRequested && controller._controlledReadableStream._state === "readable";
+}
+
+/** SetUpReadableStreamDefaultController */
+export function SetUpReadableStreamDefaultController<R>(
+  stream: ReadableStream<R>,
+  controller: ReadableStreamDefaultController<R>,
+  startAlgorithm: StartAlgorithm,
+  pullAlgorithm: PullAlgorithm,
+  cancelAlgorithm: CancelAlgorithm,
+  highWaterMark: number,
+  sizeAlgorithm: SizeAlgorithm<R>,
+  underlyingPull: ReadableStreamDefaultController<R>["_underlyingPull"] = undefined,
+): void {
+  controller._controlledReadableStream = stream;
+  controller._queue = new QueueWithSizes();
+  controller._started = false;
+  controller._closeRequested = false;
+  controller._pullAgain = false;
+  controller._pulling = false;
+  controller._strategySizeAlgorithm = sizeAlgorithm;
+  controller._strategyHWM = highWaterMark;
+  controller._pullAlgorithm = pullAlgorithm;
+  controller._cancelAlgorithm = cancelAlgorithm;
+  controller._pullSettled = false;
+  controller._staleReactions = 0;
+  controller._onPullFulfilled = () => {
+    if (controller._staleReactions > 0) {
+      controller._staleReactions -= 1;
+      return;
+    }
+    controller._pulling = false;
+    controller._pullSettled = false;
+    if (controller._pullAgain) {
+      controller._pullAgain = false;
+      ReadableStreamDefaultControllerCallPullIfNeeded(controller);
+    }
+  };
+  controller._onPullRejected = (e) => {
+    ReadableStreamDefaultControllerError(controller, e);
+  };
+  controller._underlyingPull = underlyingPull;
+  stream._readableStreamController = controller;
+  const startResult = startAlgorithm();
+  uponPromise(
+    promiseResolvedWith(startResult),
+    () => {
+      controller._started = true;
+      ReadableStreamDefaultControllerCallPullIfNeeded(controller);
+    },
+    (r) => {
+      ReadableStreamDefaultControllerError(controller, r);
+    },
+  );
+}
+
+/** SetUpReadableStreamDefaultControllerFromUnderlyingSource */
+export function SetUpReadableStreamDefaultControllerFromUnderlyingSource<R>(
+  stream: ReadableStream<R>,
+  underlyingSource: unknown,
+  underlyingSourceDict: ConvertedUnderlyingSource,
+  highWaterMark: number,
+  sizeAlgorithm: SizeAlgorithm<R>,
+): void {
+  const controller = Object.create(ReadableStreamDefaultController.prototype) as ReadableStreamDefaultController<R>;
+  const { start, pull, cancel } = underlyingSourceDict;
+  const startAlgorithm: StartAlgorithm =
+    start === undefined ? () => undefined : () => Reflect.apply(start, underlyingSource, [controller]);
+  const pullAlgorithm: PullAlgorithm =
+    pull === undefined ? () => undefined : () => callForCompletion(pull, underlyingSource, controller as never);
+  const cancelAlgorithm: CancelAlgorithm =
+    cancel === undefined ? () => resolvedUndefined : (reason) => promiseCall(cancel, underlyingSource, reason as never);
+  SetUpReadableStreamDefaultController(
+    stream,
+    controller,
+    startAlgorithm,
+    pullAlgorithm,
+    cancelAlgorithm,
+    highWaterMark,
+    sizeAlgorithm,
+    pull === undefined ? undefined : { fn: pull as (c: ReadableStreamDefaultController<R>) => unknown, source: underlyingSource },
+  );
+}

@@ -1,0 +1,163 @@
+/**
+ * `ReadableStreamDefaultReader` and its abstract operations (WHATWG Streams §4.4 and §4.9.4).
+ * @module
+ */
+
+import { Deferred, promiseRejectedWith, promiseResolvedWith } from "./promise-helpers.ts";
+import { NO_CHUNK, PullSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
+import {
+  ReadableStreamReaderGenericCancel,
+  ReadableStreamReaderGenericInitialize,
+  ReadableStreamReaderGenericRelease,
+} from "./readable-stream-generic-reader.ts";
+import { IsReadableStream, IsReadableStreamLocked, type ReadableStream } from "./readable-stream.ts";
+import { SimpleQueue } from "./simple-queue.ts";
+import { assertRequiredArgument, hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
+
+/** The result of a read: a chunk, or `done: true` once the stream has closed. */
+export type ReadableStreamReadResult<T> =
+  | { done: false; value: T }
+  | { done: true; value: T | undefined };
+
+/** A read request: the three ways a pending read can end. */
+export interface ReadRequest<R> {
+  /** A chunk is available. */
+  chunkSteps(chunk: R): void;
+  /** The stream closed. */
+  closeSteps(): void;
+  /** The stream errored. */
+  errorSteps(error: unknown): void;
+}
+
+/** Read request behind `reader.read()`: settles a promise with a read result. */
+class PromiseReadRequest<R> implements ReadRequest<R> {
+  readonly deferred = new Deferred<ReadableStreamReadResult<R>>();
+
+  chunkSteps(chunk: R): void {
+    this.deferred.resolve({ value: chunk, done: false });
+  }
+
+  closeSteps(): void {
+    this.deferred.resolve({ value: undefined, done: true });
+  }
+
+  errorSteps(error: unknown): void {
+    this.deferred.reject(error);
+  }
+}
+
+/**
+ * Reads chunks from a locked `ReadableStream`.
+ * @example
+ * const reader = stream.getReader();
+ * for (let r = await reader.read(); !r.done; r = await reader.read()) console.log(r.value);
+ * reader.releaseLock();
+ */
+export class ReadableStreamDefaultReader<R = unknown> {
+  /** @internal [[stream]] */
+  declare _ownerReadableStream: ReadableStream<R> | undefined;
+  /** @internal [[closedPromise]] */
+  declare _closedPromise: Deferred<undefined>;
+  /** @internal [[readRequests]] */
+  declare _readRequests: SimpleQueue<ReadRequest<R>>;
+
+  constructor(stream: ReadableStream<R>) {
+    assertRequiredArgument(stream, 1, "ReadableStreamDefaultReader");
+    if (!IsReadableStream(stream)) {
+      throw new TypeError("Cannot construct ReadableStreamDefaultReader: first parameter is not a ReadableStream");
+    }
+    SetUpReadableStreamDefaultReader(this, stream as ReadableStream<R>);
+  }
+
+  /** Fulfils when the stream closes, rejects when it errors or the lock is released. */
+  get closed(): Promise<undefined> {
+    if (!IsReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("closed"));
+    return this._closedPromise.promise;
+  }
+
+  /** Cancels the stream (same as `stream.cancel` for the lock holder). */
+  cancel(reason: unknown = undefined): Promise<undefined> {
+    if (!IsReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("cancel"));
+    if (this._ownerReadableStream === undefined) return promiseRejectedWith(releasedError("cancel"));
+    return ReadableStreamReaderGenericCancel(this, reason);
+  }
+
+  /** Reads the next chunk. */
+  read(): Promise<ReadableStreamReadResult<R>> {
+    if (!IsReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("read"));
+    const stream = this._ownerReadableStream;
+    if (stream === undefined) return promiseRejectedWith(releasedError("read from"));
+    const fast = stream._state === "readable" ? stream._readableStreamController[TryDequeue]() : NO_CHUNK;
+    if (fast !== NO_CHUNK) {
+      stream._disturbed = true;
+      return promiseResolvedWith({ value: fast as R, done: false });
+    }
+    const readRequest = new PromiseReadRequest<R>();
+    ReadableStreamDefaultReaderRead(this, readRequest);
+    return readRequest.deferred.promise;
+  }
+
+  /** Releases the reader's lock; pending reads reject with a `TypeError`. */
+  releaseLock(): void {
+    if (!IsReadableStreamDefaultReader(this)) throw readerBrandCheckError("releaseLock");
+    if (this._ownerReadableStream === undefined) return;
+    ReadableStreamDefaultReaderRelease(this);
+  }
+}
+
+makeEnumerable(ReadableStreamDefaultReader, ["closed", "cancel", "read", "releaseLock"]);
+setToStringTag(ReadableStreamDefaultReader, "ReadableStreamDefaultReader");
+
+function readerBrandCheckError(name: string): TypeError {
+  return new TypeError(
+    `Cannot use ReadableStreamDefaultReader.prototype.${name}: receiver is not a ReadableStreamDefaultReader`,
+  );
+}
+
+function releasedError(action: string): TypeError {
+  return new TypeError(`Cannot ${action} a stream using a released reader`);
+}
+
+/** Brand check for `ReadableStreamDefaultReader`. */
+export function IsReadableStreamDefaultReader(value: unknown): value is ReadableStreamDefaultReader<unknown> {
+  return hasOwnSlot(value, "_readRequests");
+}
+
+/** ReadableStreamDefaultReaderErrorReadRequests */
+export function ReadableStreamDefaultReaderErrorReadRequests<R>(reader: ReadableStreamDefaultReader<R>, error: unknown): void {
+  const readRequests = reader._readRequests;
+  if (readRequests.length === 0) return;
+  reader._readRequests = new SimpleQueue();
+  readRequests.forEach((request) => request.errorSteps(error));
+}
+
+/** ReadableStreamDefaultReaderRead */
+export function ReadableStreamDefaultReaderRead<R>(reader: ReadableStreamDefaultReader<R>, readRequest: ReadRequest<R>): void {
+  const stream = reader._ownerReadableStream as ReadableStream<R>;
+  stream._disturbed = true;
+  if (stream._state === "closed") {
+    readRequest.closeSteps();
+  } else if (stream._state === "errored") {
+    readRequest.errorSteps(stream._storedError);
+  } else {
+    stream._readableStreamController[PullSteps](readRequest as ReadRequest<never>);
+  }
+}
+
+/** ReadableStreamDefaultReaderRelease */
+export function ReadableStreamDefaultReaderRelease<R>(reader: ReadableStreamDefaultReader<R>): void {
+  ReadableStreamReaderGenericRelease(reader);
+  ReadableStreamDefaultReaderErrorReadRequests(
+    reader,
+    new TypeError("Cannot finish the read: the reader's lock was released"),
+  );
+}
+
+/** SetUpReadableStreamDefaultReader */
+export function SetUpReadableStreamDefaultReader<R>(reader: ReadableStreamDefaultReader<R>, stream: ReadableStream<R>): void {
+  if (IsReadableStreamLocked(stream)) {
+    throw new TypeError("Cannot get a reader: the stream is already locked");
+  }
+  ReadableStreamReaderGenericInitialize(reader, stream);
+  reader._readRequests = new SimpleQueue();
+}

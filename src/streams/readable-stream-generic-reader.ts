@@ -1,0 +1,52 @@
+/**
+ * The `ReadableStreamGenericReader` mixin's abstract operations, shared by default and BYOB readers.
+ * @module
+ */
+
+import { Deferred, setPromiseIsHandledToTrue } from "./promise-helpers.ts";
+import { ReleaseSteps } from "./readable-stream-controller-steps.ts";
+import { ReadableStreamCancel, type ReadableStream, type ReadableStreamReader } from "./readable-stream.ts";
+
+/** The internal slots both reader classes carry. */
+export interface GenericReaderSlots<R> {
+  /** [[stream]] */
+  _ownerReadableStream: ReadableStream<R> | undefined;
+  /** [[closedPromise]] */
+  _closedPromise: Deferred<undefined>;
+}
+
+/** ReadableStreamReaderGenericCancel */
+export function ReadableStreamReaderGenericCancel<R>(reader: GenericReaderSlots<R>, reason: unknown): Promise<undefined> {
+  return ReadableStreamCancel(reader._ownerReadableStream as ReadableStream<R>, reason);
+}
+
+/** ReadableStreamReaderGenericInitialize */
+export function ReadableStreamReaderGenericInitialize<R>(reader: ReadableStreamReader<R>, stream: ReadableStream<R>): void {
+  reader._ownerReadableStream = stream as never;
+  stream._reader = reader;
+  const closed = new Deferred<undefined>();
+  reader._closedPromise = closed;
+  if (stream._state === "closed") {
+    closed.resolve(undefined);
+  } else if (stream._state === "errored") {
+    closed.reject(stream._storedError);
+    setPromiseIsHandledToTrue(closed.promise);
+  }
+}
+
+/** ReadableStreamReaderGenericRelease */
+export function ReadableStreamReaderGenericRelease<R>(reader: GenericReaderSlots<R>): void {
+  const stream = reader._ownerReadableStream as ReadableStream<R>;
+  const error = new TypeError("Cannot use the reader: its lock on the stream has been released");
+  if (stream._state === "readable") {
+    reader._closedPromise.reject(error);
+  } else {
+    const closed = new Deferred<undefined>();
+    closed.reject(error);
+    reader._closedPromise = closed;
+  }
+  setPromiseIsHandledToTrue(reader._closedPromise.promise);
+  stream._readableStreamController[ReleaseSteps]();
+  stream._reader = undefined;
+  reader._ownerReadableStream = undefined;
+}

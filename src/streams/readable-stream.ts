@@ -1,0 +1,509 @@
+/**
+ * `ReadableStream` and the abstract operations that work on readable streams (WHATWG Streams §4.9.1 and §4.9.2).
+ * @module
+ */
+
+import { ReadableByteStreamController, SetUpReadableByteStreamControllerFromUnderlyingSource, SetUpReadableByteStreamController } from "./readable-byte-stream-controller.ts";
+import {
+  ReadableStreamBYOBReader,
+  ReadableStreamBYOBReaderErrorReadIntoRequests,
+  SetUpReadableStreamBYOBReader,
+  type ReadIntoRequest,
+} from "./readable-stream-byob-reader.ts";
+import {
+  ReadableStreamDefaultController,
+  SetUpReadableStreamDefaultController,
+  SetUpReadableStreamDefaultControllerFromUnderlyingSource,
+} from "./readable-stream-default-controller.ts";
+import {
+  ReadableStreamDefaultReader,
+  ReadableStreamDefaultReaderErrorReadRequests,
+  SetUpReadableStreamDefaultReader,
+  type ReadRequest,
+} from "./readable-stream-default-reader.ts";
+import { ReadableStreamFromIterable } from "./readable-stream-from.ts";
+import { ReadableStreamPipeTo } from "./readable-stream-pipe-to.ts";
+import { ReadableStreamTee } from "./readable-stream-tee.ts";
+import {
+  createReadableStreamAsyncIterator,
+  type ReadableStreamAsyncIterator,
+} from "./readable-stream-async-iterator.ts";
+import {
+  type Completion,
+  promiseRejectedWith,
+  promiseResolvedWith,
+  setPromiseIsHandledToTrue,
+  transformPromiseWith,
+} from "./promise-helpers.ts";
+import {
+  convertQueuingStrategy,
+  extractHighWaterMark,
+  extractSizeAlgorithm,
+  type QueuingStrategy,
+  type SizeAlgorithm,
+} from "./queuing-strategy.ts";
+import { CancelSteps } from "./readable-stream-controller-steps.ts";
+import { SimpleQueue } from "./simple-queue.ts";
+import {
+  convertUnderlyingSource,
+  type UnderlyingByteSource,
+  type UnderlyingDefaultSource,
+  type UnderlyingSource,
+} from "./underlying-source.ts";
+import {
+  assertDictionary,
+  assertRequiredArgument,
+  convertBoolean,
+  convertDOMString,
+  hasOwnSlot,
+  isObject,
+  makeEnumerable,
+  setToStringTag,
+} from "./webidl.ts";
+import { IsWritableStream, IsWritableStreamLocked, type WritableStream } from "./writable-stream.ts";
+
+/** A readable stream's state ([[state]]). */
+export type ReadableStreamState = "readable" | "closed" | "errored";
+
+/** Either kind of reader. */
+export type ReadableStreamReader<R> = ReadableStreamDefaultReader<R> | ReadableStreamBYOBReader;
+
+/** Either kind of controller. */
+export type ReadableStreamControllerImpl<R> = ReadableStreamDefaultController<R> | ReadableByteStreamController;
+
+/** Options of {@link ReadableStream.getReader}. */
+export interface ReadableStreamGetReaderOptions {
+  /** `"byob"` for a BYOB reader. */
+  mode?: "byob" | undefined;
+}
+
+/** Options of {@link ReadableStream.values}. */
+export interface ReadableStreamIteratorOptions {
+  /** When true, ending the iteration early does not cancel the stream. */
+  preventCancel?: boolean;
+}
+
+/** Options of {@link ReadableStream.pipeTo} and {@link ReadableStream.pipeThrough}. */
+export interface StreamPipeOptions {
+  /** Do not abort the destination when the source errors. */
+  preventAbort?: boolean;
+  /** Do not cancel the source when the destination errors or closes. */
+  preventCancel?: boolean;
+  /** Do not close the destination when the source closes. */
+  preventClose?: boolean;
+  /** Aborts the pipe. */
+  signal?: AbortSignal;
+}
+
+/** A writable/readable pair such as a `TransformStream`, for {@link ReadableStream.pipeThrough}. */
+export interface ReadableWritablePair<R, W> {
+  /** The side read from after piping. */
+  readable: ReadableStream<R>;
+  /** The side piped into. */
+  writable: WritableStream<W>;
+}
+
+/** Converted StreamPipeOptions. */
+export interface ConvertedPipeOptions {
+  preventAbort: boolean;
+  preventCancel: boolean;
+  preventClose: boolean;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * A source of data that a consumer reads through a reader, iterates, or pipes.
+ * @example
+ * const stream = new ReadableStream<number>({
+ *   start(controller) {
+ *     controller.enqueue(1);
+ *     controller.close();
+ *   },
+ * });
+ * for await (const n of stream) console.log(n);
+ */
+export class ReadableStream<R = unknown> {
+  /** @internal [[state]] */
+  declare _state: ReadableStreamState;
+  /** @internal [[reader]] */
+  declare _reader: ReadableStreamReader<R> | undefined;
+  /** @internal [[storedError]] */
+  declare _storedError: unknown;
+  /** @internal [[disturbed]] */
+  declare _disturbed: boolean;
+  /** @internal [[controller]] */
+  declare _readableStreamController: ReadableStreamControllerImpl<R>;
+
+  constructor(underlyingSource: UnderlyingByteSource, strategy?: { highWaterMark?: number });
+  constructor(underlyingSource?: UnderlyingDefaultSource<R>, strategy?: QueuingStrategy<R>);
+  constructor(underlyingSource?: UnderlyingSource<R> | null, strategy?: QueuingStrategy<R>);
+  constructor(underlyingSource: object | null | undefined = undefined, strategy: QueuingStrategy<R> | undefined = undefined) {
+    if (underlyingSource !== undefined && !isObject(underlyingSource)) {
+      throw new TypeError("Cannot construct ReadableStream: first parameter is not an object");
+    }
+    const convertedStrategy = convertQueuingStrategy<R>(strategy, "Second parameter");
+    const source = underlyingSource === undefined ? null : underlyingSource;
+    const sourceDict = convertUnderlyingSource(source, "First parameter");
+    InitializeReadableStream(this);
+    if (sourceDict.type === "bytes") {
+      if (convertedStrategy.size !== undefined) {
+        throw new RangeError("Cannot construct a byte stream: the strategy has a size function");
+      }
+      const highWaterMark = extractHighWaterMark(convertedStrategy, 0);
+      SetUpReadableByteStreamControllerFromUnderlyingSource(
+        this as unknown as ReadableStream<Uint8Array>,
+        source,
+        sourceDict,
+        highWaterMark,
+      );
+    } else {
+      const sizeAlgorithm = extractSizeAlgorithm(convertedStrategy);
+      const highWaterMark = extractHighWaterMark(convertedStrategy, 1);
+      SetUpReadableStreamDefaultControllerFromUnderlyingSource(this, source, sourceDict, highWaterMark, sizeAlgorithm);
+    }
+  }
+
+  /**
+   * Creates a readable stream from an async iterable or a sync iterable (such as an array or a generator).
+   * @example
+   * const stream = ReadableStream.from([1, 2, 3]);
+   */
+  static from<R>(asyncIterable: AsyncIterable<R> | Iterable<R | PromiseLike<R>>): ReadableStream<R> {
+    return ReadableStreamFromIterable(asyncIterable);
+  }
+
+  /** Whether a reader (or a pipe) holds the stream's lock. */
+  get locked(): boolean {
+    if (!IsReadableStream<R>(this)) throw streamBrandCheckError("locked");
+    return IsReadableStreamLocked(this);
+  }
+
+  /** Cancels the stream: the consumer is no longer interested; queued chunks are discarded. */
+  cancel(reason: unknown = undefined): Promise<undefined> {
+    if (!IsReadableStream<R>(this)) return promiseRejectedWith(streamBrandCheckError("cancel"));
+    if (IsReadableStreamLocked(this)) {
+      return promiseRejectedWith(new TypeError("Cannot cancel a stream that already has a reader"));
+    }
+    return ReadableStreamCancel(this, reason);
+  }
+
+  /** Locks the stream to a new reader: a default reader, or a BYOB reader with `{ mode: "byob" }`. */
+  getReader(options: { mode: "byob" }): ReadableStreamBYOBReader;
+  getReader(options?: ReadableStreamGetReaderOptions): ReadableStreamDefaultReader<R>;
+  getReader(options: ReadableStreamGetReaderOptions | undefined = undefined): ReadableStreamReader<R> {
+    if (!IsReadableStream<R>(this)) throw streamBrandCheckError("getReader");
+    assertDictionary(options, "First parameter");
+    const rawMode = (options as ReadableStreamGetReaderOptions | null | undefined)?.mode;
+    if (rawMode === undefined) return AcquireReadableStreamDefaultReader(this);
+    const mode = convertDOMString(rawMode);
+    if (mode !== "byob") {
+      throw new TypeError(`Cannot get reader: mode must be "byob", got "${mode}"`);
+    }
+    return AcquireReadableStreamBYOBReader(this as unknown as ReadableStream<Uint8Array>);
+  }
+
+  /** Pipes this stream through a transform pair and returns its readable side. */
+  pipeThrough<T>(transform: ReadableWritablePair<T, R>, options: StreamPipeOptions | undefined = undefined): ReadableStream<T> {
+    if (!IsReadableStream<R>(this)) throw streamBrandCheckError("pipeThrough");
+    assertRequiredArgument(transform, 1, "pipeThrough");
+    assertDictionary(transform, "First parameter");
+    const rawReadable = (transform as Partial<ReadableWritablePair<T, R>>).readable;
+    assertRequiredArgument(rawReadable, 1, "ReadableWritablePair.readable");
+    if (!IsReadableStream(rawReadable)) {
+      throw new TypeError("Cannot pipe through: transform.readable is not a ReadableStream");
+    }
+    const rawWritable = (transform as Partial<ReadableWritablePair<T, R>>).writable;
+    assertRequiredArgument(rawWritable, 1, "ReadableWritablePair.writable");
+    if (!IsWritableStream(rawWritable)) {
+      throw new TypeError("Cannot pipe through: transform.writable is not a WritableStream");
+    }
+    const converted = convertPipeOptions(options);
+    if (IsReadableStreamLocked(this)) {
+      throw new TypeError("Cannot pipe a locked ReadableStream");
+    }
+    if (IsWritableStreamLocked(rawWritable)) {
+      throw new TypeError("Cannot pipe into a locked WritableStream");
+    }
+    const promise = ReadableStreamPipeTo<R>(
+      this,
+      rawWritable as WritableStream<R>,
+      converted.preventClose,
+      converted.preventAbort,
+      converted.preventCancel,
+      converted.signal,
+    );
+    setPromiseIsHandledToTrue(promise);
+    return rawReadable;
+  }
+
+  /** Pipes this stream into a writable stream; resolves when the pipe finishes. */
+  pipeTo(destination: WritableStream<R>, options: StreamPipeOptions | undefined = undefined): Promise<undefined> {
+    if (!IsReadableStream<R>(this)) return promiseRejectedWith(streamBrandCheckError("pipeTo"));
+    if (destination === undefined) {
+      return promiseRejectedWith(new TypeError("Parameter 1 is required in 'pipeTo'"));
+    }
+    if (!IsWritableStream(destination)) {
+      return promiseRejectedWith(new TypeError("Cannot pipe: first parameter is not a WritableStream"));
+    }
+    let converted: ConvertedPipeOptions;
+    try {
+      converted = convertPipeOptions(options);
+    } catch (error) {
+      return promiseRejectedWith(error);
+    }
+    if (IsReadableStreamLocked(this)) {
+      return promiseRejectedWith(new TypeError("Cannot pipe a locked ReadableStream"));
+    }
+    if (IsWritableStreamLocked(destination)) {
+      return promiseRejectedWith(new TypeError("Cannot pipe into a locked WritableStream"));
+    }
+    return ReadableStreamPipeTo<R>(
+      this,
+      destination as WritableStream<R>,
+      converted.preventClose,
+      converted.preventAbort,
+      converted.preventCancel,
+      converted.signal,
+    );
+  }
+
+  /** Splits the stream into two branches that each receive every chunk. */
+  tee(): [ReadableStream<R>, ReadableStream<R>] {
+    if (!IsReadableStream<R>(this)) throw streamBrandCheckError("tee");
+    return ReadableStreamTee(this, false);
+  }
+
+  /** Returns an async iterator over the chunks; `preventCancel` keeps the stream alive after an early exit. */
+  values(options: ReadableStreamIteratorOptions | undefined = undefined): ReadableStreamAsyncIterator<R> {
+    if (!IsReadableStream<R>(this)) throw streamBrandCheckError("values");
+    assertDictionary(options, "First parameter");
+    const preventCancel = convertBoolean((options as ReadableStreamIteratorOptions | null | undefined)?.preventCancel);
+    return createReadableStreamAsyncIterator(this, preventCancel);
+  }
+
+  /** Same as {@link ReadableStream.values}. */
+  declare [Symbol.asyncIterator]: (options?: ReadableStreamIteratorOptions) => ReadableStreamAsyncIterator<R>;
+}
+
+Object.defineProperty(ReadableStream.prototype, Symbol.asyncIterator, {
+  value: ReadableStream.prototype.values,
+  writable: true,
+  configurable: true,
+});
+makeEnumerable(ReadableStream, ["locked", "cancel", "getReader", "pipeThrough", "pipeTo", "tee", "values"]);
+Object.defineProperty(ReadableStream, "from", { enumerable: true });
+setToStringTag(ReadableStream, "ReadableStream");
+
+function streamBrandCheckError(name: string): TypeError {
+  return new TypeError(`Cannot use ReadableStream.prototype.${name}: receiver is not a ReadableStream`);
+}
+
+/** Converts a `StreamPipeOptions` dictionary (members in WebIDL order). */
+export function convertPipeOptions(options: unknown): ConvertedPipeOptions {
+  assertDictionary(options, "Second parameter");
+  const dict = options as StreamPipeOptions | null | undefined;
+  const preventAbort = convertBoolean(dict?.preventAbort);
+  const preventCancel = convertBoolean(dict?.preventCancel);
+  const preventClose = convertBoolean(dict?.preventClose);
+  const signal = dict?.signal;
+  if (signal !== undefined && !isAbortSignal(signal)) {
+    throw new TypeError("Cannot pipe: options.signal is not an AbortSignal");
+  }
+  return { preventAbort, preventCancel, preventClose, signal };
+}
+
+const abortedGetter = typeof AbortSignal === "function"
+  ? Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborted")?.get
+  : undefined;
+
+function isAbortSignal(value: unknown): value is AbortSignal {
+  if (!isObject(value)) return false;
+  if (abortedGetter === undefined) return "aborted" in value;
+  try {
+    abortedGetter.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Abstract operations: working with readable streams
+
+/** AcquireReadableStreamBYOBReader */
+export function AcquireReadableStreamBYOBReader(stream: ReadableStream<Uint8Array>): ReadableStreamBYOBReader {
+  const reader = Object.create(ReadableStreamBYOBReader.prototype) as ReadableStreamBYOBReader;
+  SetUpReadableStreamBYOBReader(reader, stream);
+  return reader;
+}
+
+/** AcquireReadableStreamDefaultReader */
+export function AcquireReadableStreamDefaultReader<R>(stream: ReadableStream<R>): ReadableStreamDefaultReader<R> {
+  const reader = Object.create(ReadableStreamDefaultReader.prototype) as ReadableStreamDefaultReader<R>;
+  SetUpReadableStreamDefaultReader(reader, stream);
+  return reader;
+}
+
+/** Pull, cancel and start algorithms used by streams created internally. */
+export type StartAlgorithm = () => unknown;
+/** Returns the completion of the pull (`undefined` when it finished synchronously). */
+export type PullAlgorithm = () => Completion;
+/** Returns a promise that settles when the cancellation completes. */
+export type CancelAlgorithm = (reason: unknown) => Promise<unknown>;
+
+/** CreateReadableStream: a default-controller stream driven by internal algorithms. */
+export function CreateReadableStream<R>(
+  startAlgorithm: StartAlgorithm,
+  pullAlgorithm: PullAlgorithm,
+  cancelAlgorithm: CancelAlgorithm,
+  highWaterMark = 1,
+  sizeAlgorithm: SizeAlgorithm<R> = () => 1,
+): ReadableStream<R> {
+  const stream = Object.create(ReadableStream.prototype) as ReadableStream<R>;
+  InitializeReadableStream(stream);
+  const controller = Object.create(ReadableStreamDefaultController.prototype) as ReadableStreamDefaultController<R>;
+  SetUpReadableStreamDefaultController(
+    stream,
+    controller,
+    startAlgorithm,
+    pullAlgorithm,
+    cancelAlgorithm,
+    highWaterMark,
+    sizeAlgorithm,
+  );
+  return stream;
+}
+
+/** CreateReadableByteStream: a byte stream driven by internal algorithms. */
+export function CreateReadableByteStream(
+  startAlgorithm: StartAlgorithm,
+  pullAlgorithm: PullAlgorithm,
+  cancelAlgorithm: CancelAlgorithm,
+): ReadableStream<Uint8Array> {
+  const stream = Object.create(ReadableStream.prototype) as ReadableStream<Uint8Array>;
+  InitializeReadableStream(stream);
+  const controller = Object.create(ReadableByteStreamController.prototype) as ReadableByteStreamController;
+  SetUpReadableByteStreamController(stream, controller, startAlgorithm, pullAlgorithm, cancelAlgorithm, 0, undefined);
+  return stream;
+}
+
+/** InitializeReadableStream */
+export function InitializeReadableStream<R>(stream: ReadableStream<R>): void {
+  stream._state = "readable";
+  stream._reader = undefined;
+  stream._storedError = undefined;
+  stream._disturbed = false;
+}
+
+/** Brand check: whether `value` is a `ReadableStream` created by this implementation. */
+export function IsReadableStream<R = unknown>(value: unknown): value is ReadableStream<R> {
+  return hasOwnSlot(value, "_readableStreamController");
+}
+
+/** IsReadableStreamLocked */
+export function IsReadableStreamLocked<R>(stream: ReadableStream<R>): boolean {
+  return stream._reader !== undefined;
+}
+
+// Abstract operations: interfacing with controllers
+
+/** ReadableStreamAddReadIntoRequest */
+export function ReadableStreamAddReadIntoRequest(stream: ReadableStream<Uint8Array>, readIntoRequest: ReadIntoRequest): void {
+  (stream._reader as ReadableStreamBYOBReader)._readIntoRequests.push(readIntoRequest);
+}
+
+/** ReadableStreamAddReadRequest */
+export function ReadableStreamAddReadRequest<R>(stream: ReadableStream<R>, readRequest: ReadRequest<R>): void {
+  (stream._reader as ReadableStreamDefaultReader<R>)._readRequests.push(readRequest);
+}
+
+function returnUndefined(): undefined {
+  return undefined;
+}
+
+/** ReadableStreamCancel */
+export function ReadableStreamCancel<R>(stream: ReadableStream<R>, reason: unknown): Promise<undefined> {
+  stream._disturbed = true;
+  if (stream._state === "closed") return promiseResolvedWith(undefined);
+  if (stream._state === "errored") return promiseRejectedWith(stream._storedError);
+  ReadableStreamClose(stream);
+  const reader = stream._reader;
+  if (reader !== undefined && reader instanceof ReadableStreamBYOBReader) {
+    const readIntoRequests = reader._readIntoRequests;
+    reader._readIntoRequests = new SimpleQueue();
+    readIntoRequests.forEach((request) => request.closeSteps(undefined));
+  }
+  const sourceCancelPromise = stream._readableStreamController[CancelSteps](reason);
+  return transformPromiseWith(sourceCancelPromise, returnUndefined);
+}
+
+/** ReadableStreamClose */
+export function ReadableStreamClose<R>(stream: ReadableStream<R>): void {
+  stream._state = "closed";
+  const reader = stream._reader;
+  if (reader === undefined) return;
+  reader._closedPromise.resolve(undefined);
+  if (reader instanceof ReadableStreamDefaultReader) {
+    const readRequests = reader._readRequests;
+    if (readRequests.length === 0) return;
+    reader._readRequests = new SimpleQueue();
+    readRequests.forEach((request) => request.closeSteps());
+  }
+}
+
+/** ReadableStreamError */
+export function ReadableStreamError<R>(stream: ReadableStream<R>, error: unknown): void {
+  stream._state = "errored";
+  stream._storedError = error;
+  const reader = stream._reader;
+  if (reader === undefined) return;
+  reader._closedPromise.reject(error);
+  setPromiseIsHandledToTrue(reader._closedPromise.promise);
+  if (reader instanceof ReadableStreamDefaultReader) {
+    ReadableStreamDefaultReaderErrorReadRequests(reader, error);
+  } else {
+    ReadableStreamBYOBReaderErrorReadIntoRequests(reader, error);
+  }
+}
+
+/** ReadableStreamFulfillReadIntoRequest */
+export function ReadableStreamFulfillReadIntoRequest(
+  stream: ReadableStream<Uint8Array>,
+  chunk: ArrayBufferView<ArrayBuffer>,
+  done: boolean,
+): void {
+  const reader = stream._reader as ReadableStreamBYOBReader;
+  const readIntoRequest = reader._readIntoRequests.shift();
+  if (done) readIntoRequest.closeSteps(chunk);
+  else readIntoRequest.chunkSteps(chunk);
+}
+
+/** ReadableStreamFulfillReadRequest */
+export function ReadableStreamFulfillReadRequest<R>(stream: ReadableStream<R>, chunk: R | undefined, done: boolean): void {
+  const reader = stream._reader as ReadableStreamDefaultReader<R>;
+  const readRequest = reader._readRequests.shift();
+  if (done) readRequest.closeSteps();
+  else readRequest.chunkSteps(chunk as R);
+}
+
+/** ReadableStreamGetNumReadIntoRequests */
+export function ReadableStreamGetNumReadIntoRequests(stream: ReadableStream<Uint8Array>): number {
+  return (stream._reader as ReadableStreamBYOBReader)._readIntoRequests.length;
+}
+
+/** ReadableStreamGetNumReadRequests */
+export function ReadableStreamGetNumReadRequests<R>(stream: ReadableStream<R>): number {
+  return (stream._reader as ReadableStreamDefaultReader<R>)._readRequests.length;
+}
+
+/** ReadableStreamHasBYOBReader */
+export function ReadableStreamHasBYOBReader<R>(stream: ReadableStream<R>): boolean {
+  const reader = stream._reader;
+  return reader !== undefined && reader instanceof ReadableStreamBYOBReader;
+}
+
+/** ReadableStreamHasDefaultReader */
+export function ReadableStreamHasDefaultReader<R>(stream: ReadableStream<R>): boolean {
+  const reader = stream._reader;
+  return reader !== undefined && reader instanceof ReadableStreamDefaultReader;
+}
+

@@ -1,0 +1,196 @@
+/**
+ * `TransformStreamDefaultController` and its abstract operations (WHATWG Streams §6.3 and §6.4.2).
+ * @module
+ */
+
+import {
+  callForCompletion2,
+  completionToPromise,
+  Deferred,
+  promiseCall,
+  promiseRejectedWith,
+  resolvedUndefined,
+  transformPromiseWith,
+  type Completion,
+} from "./promise-helpers.ts";
+import {
+  ReadableStreamDefaultControllerCanCloseOrEnqueue,
+  ReadableStreamDefaultControllerClose,
+  ReadableStreamDefaultControllerEnqueue,
+  ReadableStreamDefaultControllerGetDesiredSize,
+  ReadableStreamDefaultControllerHasBackpressure,
+  type ReadableStreamDefaultController,
+} from "./readable-stream-default-controller.ts";
+import {
+  TransformStreamError,
+  TransformStreamErrorWritableAndUnblockWrite,
+  TransformStreamSetBackpressure,
+  type TransformStream,
+} from "./transform-stream.ts";
+import type { ConvertedTransformer } from "./transformer.ts";
+import { hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
+
+/** Transforms one chunk; returns its completion (`undefined` when it finished synchronously). */
+export type TransformAlgorithm<I> = (chunk: I) => Completion;
+
+/**
+ * Lets a transformer enqueue output, error the stream, or terminate it.
+ * Instances are created by the stream; the constructor throws.
+ * @example
+ * new TransformStream({ transform(chunk, controller) { controller.enqueue(String(chunk)); } });
+ */
+export class TransformStreamDefaultController<O = unknown> {
+  /** @internal [[cancelAlgorithm]] */
+  declare _cancelAlgorithm: ((reason: unknown) => Promise<unknown>) | undefined;
+  /** @internal [[finishPromise]] */
+  declare _finishPromise: Deferred<undefined> | undefined;
+  /** @internal [[flushAlgorithm]] */
+  declare _flushAlgorithm: (() => Promise<unknown>) | undefined;
+  /** @internal [[stream]] */
+  declare _controlledTransformStream: TransformStream<unknown, O>;
+  /** @internal [[transformAlgorithm]] */
+  declare _transformAlgorithm: TransformAlgorithm<unknown> | undefined;
+  /** @internal Rejection reaction of PerformTransform, allocated once per controller. */
+  declare _onTransformRejected: (reason: unknown) => never;
+
+  constructor() {
+    throw new TypeError("Illegal constructor: TransformStreamDefaultController instances are created by TransformStream");
+  }
+
+  /** The readable side's desired size. */
+  get desiredSize(): number | null {
+    if (!IsTransformStreamDefaultController(this)) throw controllerBrandCheckError("desiredSize");
+    return ReadableStreamDefaultControllerGetDesiredSize(readableControllerOf(this._controlledTransformStream));
+  }
+
+  /** Enqueues a chunk on the readable side. */
+  enqueue(chunk: O = undefined as O): void {
+    if (!IsTransformStreamDefaultController(this)) throw controllerBrandCheckError("enqueue");
+    TransformStreamDefaultControllerEnqueue(this, chunk);
+  }
+
+  /** Errors both sides. */
+  error(reason: unknown = undefined): void {
+    if (!IsTransformStreamDefaultController(this)) throw controllerBrandCheckError("error");
+    TransformStreamDefaultControllerError(this, reason);
+  }
+
+  /** Closes the readable side and errors the writable side. */
+  terminate(): void {
+    if (!IsTransformStreamDefaultController(this)) throw controllerBrandCheckError("terminate");
+    TransformStreamDefaultControllerTerminate(this);
+  }
+}
+
+makeEnumerable(TransformStreamDefaultController, ["desiredSize", "enqueue", "error", "terminate"]);
+setToStringTag(TransformStreamDefaultController, "TransformStreamDefaultController");
+
+function controllerBrandCheckError(name: string): TypeError {
+  return new TypeError(
+    `Cannot use TransformStreamDefaultController.prototype.${name}: receiver is not a TransformStreamDefaultController`,
+  );
+}
+
+function readableControllerOf<O>(stream: TransformStream<unknown, O>): ReadableStreamDefaultController<O> {
+  return stream._readable._readableStreamController as ReadableStreamDefaultController<O>;
+}
+
+/** Brand check for `TransformStreamDefaultController`. */
+export function IsTransformStreamDefaultController(value: unknown): value is TransformStreamDefaultController<unknown> {
+  return hasOwnSlot(value, "_controlledTransformStream");
+}
+
+/** SetUpTransformStreamDefaultController */
+export function SetUpTransformStreamDefaultController<I, O>(
+  stream: TransformStream<I, O>,
+  controller: TransformStreamDefaultController<O>,
+  transformAlgorithm: TransformAlgorithm<I>,
+  flushAlgorithm: () => Promise<unknown>,
+  cancelAlgorithm: (reason: unknown) => Promise<unknown>,
+): void {
+  controller._controlledTransformStream = stream as TransformStream<unknown, O>;
+  stream._transformStreamController = controller;
+  controller._transformAlgorithm = transformAlgorithm as TransformAlgorithm<unknown>;
+  controller._flushAlgorithm = flushAlgorithm;
+  controller._cancelAlgorithm = cancelAlgorithm;
+  controller._finishPromise = undefined;
+  controller._onTransformRejected = (r) => {
+    TransformStreamError(stream, r);
+    throw r;
+  };
+}
+
+/** SetUpTransformStreamDefaultControllerFromTransformer */
+export function SetUpTransformStreamDefaultControllerFromTransformer<I, O>(
+  stream: TransformStream<I, O>,
+  transformer: unknown,
+  transformerDict: ConvertedTransformer,
+): void {
+  const controller = Object.create(TransformStreamDefaultController.prototype) as TransformStreamDefaultController<O>;
+  const { transform, flush, cancel } = transformerDict;
+  const transformAlgorithm: TransformAlgorithm<I> =
+    transform === undefined
+      ? (chunk) => {
+          try {
+            TransformStreamDefaultControllerEnqueue(controller, chunk as unknown as O);
+            return undefined;
+          } catch (error) {
+            return promiseRejectedWith(error);
+          }
+        }
+      : (chunk) => callForCompletion2(transform, transformer, chunk, controller);
+  const flushAlgorithm = flush === undefined ? () => resolvedUndefined : () => promiseCall(flush, transformer, controller as never);
+  const cancelAlgorithm =
+    cancel === undefined ? () => resolvedUndefined : (reason: unknown) => promiseCall(cancel, transformer, reason as never);
+  SetUpTransformStreamDefaultController(stream, controller, transformAlgorithm, flushAlgorithm, cancelAlgorithm);
+}
+
+/** TransformStreamDefaultControllerClearAlgorithms */
+export function TransformStreamDefaultControllerClearAlgorithms<O>(controller: TransformStreamDefaultController<O>): void {
+  controller._transformAlgorithm = undefined;
+  controller._flushAlgorithm = undefined;
+  controller._cancelAlgorithm = undefined;
+}
+
+/** TransformStreamDefaultControllerEnqueue */
+export function TransformStreamDefaultControllerEnqueue<O>(controller: TransformStreamDefaultController<O>, chunk: O): void {
+  const stream = controller._controlledTransformStream;
+  const readableController = readableControllerOf(stream);
+  if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(readableController)) {
+    throw new TypeError("Cannot enqueue: the readable side is closing, closed or errored");
+  }
+  try {
+    ReadableStreamDefaultControllerEnqueue(readableController, chunk);
+  } catch (e) {
+    TransformStreamErrorWritableAndUnblockWrite(stream, e);
+    throw stream._readable._storedError;
+  }
+  const backpressure = ReadableStreamDefaultControllerHasBackpressure(readableController);
+  if (backpressure !== stream._backpressure) TransformStreamSetBackpressure(stream, true);
+}
+
+/** TransformStreamDefaultControllerError */
+export function TransformStreamDefaultControllerError<O>(controller: TransformStreamDefaultController<O>, e: unknown): void {
+  TransformStreamError(controller._controlledTransformStream, e);
+}
+
+/**
+ * TransformStreamDefaultControllerPerformTransform. A transform that completed synchronously cannot reject, so
+ * its `undefined` completion is passed through without the rejection handler's derived promise.
+ */
+export function TransformStreamDefaultControllerPerformTransform<I, O>(
+  controller: TransformStreamDefaultController<O>,
+  chunk: I,
+): Completion {
+  const transformCompletion = (controller._transformAlgorithm as TransformAlgorithm<I>)(chunk);
+  if (transformCompletion === undefined) return undefined;
+  return transformPromiseWith(completionToPromise(transformCompletion), undefined, controller._onTransformRejected);
+}
+
+/** TransformStreamDefaultControllerTerminate */
+export function TransformStreamDefaultControllerTerminate<O>(controller: TransformStreamDefaultController<O>): void {
+  const stream = controller._controlledTransformStream;
+  ReadableStreamDefaultControllerClose(readableControllerOf(stream));
+  const error = new TypeError("Cannot write: the TransformStream has been terminated");
+  TransformStreamErrorWritableAndUnblockWrite(stream, error);
+}

@@ -1,0 +1,277 @@
+/**
+ * `TransformStream` and the abstract operations that work on transform streams (WHATWG Streams §6.4).
+ * @module
+ */
+
+import { Deferred, LazyDeferred, reactTo, uponPromise, type Completion } from "./promise-helpers.ts";
+import { convertQueuingStrategy, extractHighWaterMark, extractSizeAlgorithm, type QueuingStrategy, type SizeAlgorithm } from "./queuing-strategy.ts";
+import {
+  ReadableStreamDefaultControllerClose,
+  ReadableStreamDefaultControllerError,
+  type ReadableStreamDefaultController,
+} from "./readable-stream-default-controller.ts";
+import { CreateReadableStream, type ReadableStream } from "./readable-stream.ts";
+import {
+  SetUpTransformStreamDefaultControllerFromTransformer,
+  TransformStreamDefaultControllerClearAlgorithms,
+  TransformStreamDefaultControllerPerformTransform,
+  type TransformStreamDefaultController,
+} from "./transform-stream-default-controller.ts";
+import { convertTransformer, type Transformer } from "./transformer.ts";
+import { hasOwnSlot, isObject, makeEnumerable, setToStringTag } from "./webidl.ts";
+import { WritableStreamDefaultControllerErrorIfNeeded } from "./writable-stream-default-controller.ts";
+import { CreateWritableStream, type WritableStream } from "./writable-stream.ts";
+
+/**
+ * A writable side and a readable side joined by a transformer: chunks written are transformed and read.
+ * @example
+ * const double = new TransformStream<number, number>({
+ *   transform(n, controller) { controller.enqueue(n * 2); },
+ * });
+ * ReadableStream.from([1, 2, 3]).pipeThrough(double);
+ */
+export class TransformStream<I = unknown, O = unknown> {
+  /** @internal [[backpressure]] */
+  declare _backpressure: boolean | undefined;
+  /** @internal [[backpressureChangePromise]] */
+  declare _backpressureChangePromise: LazyDeferred<undefined> | undefined;
+  /** @internal [[controller]] */
+  declare _transformStreamController: TransformStreamDefaultController<O>;
+  /** @internal [[readable]] */
+  declare _readable: ReadableStream<O>;
+  /** @internal [[writable]] */
+  declare _writable: WritableStream<I>;
+
+  constructor(
+    transformer: Transformer<I, O> | null | undefined = undefined,
+    writableStrategy: QueuingStrategy<I> | undefined = undefined,
+    readableStrategy: QueuingStrategy<O> | undefined = undefined,
+  ) {
+    if (transformer !== undefined && !isObject(transformer)) {
+      throw new TypeError("Cannot construct TransformStream: first parameter is not an object");
+    }
+    const writableStrategyDict = convertQueuingStrategy<I>(writableStrategy, "Second parameter");
+    const readableStrategyDict = convertQueuingStrategy<O>(readableStrategy, "Third parameter");
+    const source = transformer === undefined ? null : transformer;
+    const transformerDict = convertTransformer(source, "First parameter");
+    if (transformerDict.readableType !== undefined) {
+      throw new RangeError("Cannot construct TransformStream: readableType must be undefined");
+    }
+    if (transformerDict.writableType !== undefined) {
+      throw new RangeError("Cannot construct TransformStream: writableType must be undefined");
+    }
+    const readableHighWaterMark = extractHighWaterMark(readableStrategyDict, 0);
+    const readableSizeAlgorithm = extractSizeAlgorithm(readableStrategyDict);
+    const writableHighWaterMark = extractHighWaterMark(writableStrategyDict, 1);
+    const writableSizeAlgorithm = extractSizeAlgorithm(writableStrategyDict);
+    const startPromise = new Deferred<unknown>();
+    InitializeTransformStream(
+      this,
+      startPromise.promise,
+      writableHighWaterMark,
+      writableSizeAlgorithm,
+      readableHighWaterMark,
+      readableSizeAlgorithm,
+    );
+    SetUpTransformStreamDefaultControllerFromTransformer(this, source, transformerDict);
+    const start = transformerDict.start;
+    if (start !== undefined) {
+      startPromise.resolve(Reflect.apply(start, source, [this._transformStreamController]));
+    } else {
+      startPromise.resolve(undefined);
+    }
+  }
+
+  /** The readable side. */
+  get readable(): ReadableStream<O> {
+    if (!IsTransformStream(this)) throw streamBrandCheckError("readable");
+    return this._readable as ReadableStream<O>;
+  }
+
+  /** The writable side. */
+  get writable(): WritableStream<I> {
+    if (!IsTransformStream(this)) throw streamBrandCheckError("writable");
+    return this._writable as WritableStream<I>;
+  }
+}
+
+makeEnumerable(TransformStream, ["readable", "writable"]);
+setToStringTag(TransformStream, "TransformStream");
+
+function streamBrandCheckError(name: string): TypeError {
+  return new TypeError(`Cannot use TransformStream.prototype.${name}: receiver is not a TransformStream`);
+}
+
+/** Brand check for `TransformStream`. */
+export function IsTransformStream(value: unknown): value is TransformStream<unknown, unknown> {
+  return hasOwnSlot(value, "_transformStreamController");
+}
+
+/** InitializeTransformStream */
+export function InitializeTransformStream<I, O>(
+  stream: TransformStream<I, O>,
+  startPromise: Promise<unknown>,
+  writableHighWaterMark: number,
+  writableSizeAlgorithm: SizeAlgorithm<I>,
+  readableHighWaterMark: number,
+  readableSizeAlgorithm: SizeAlgorithm<O>,
+): void {
+  const startAlgorithm = (): Promise<unknown> => startPromise;
+  stream._writable = CreateWritableStream<I>(
+    startAlgorithm,
+    (chunk) => TransformStreamDefaultSinkWriteAlgorithm(stream, chunk),
+    () => TransformStreamDefaultSinkCloseAlgorithm(stream),
+    (reason) => TransformStreamDefaultSinkAbortAlgorithm(stream, reason),
+    writableHighWaterMark,
+    writableSizeAlgorithm,
+  );
+  stream._readable = CreateReadableStream<O>(
+    startAlgorithm,
+    () => TransformStreamDefaultSourcePullAlgorithm(stream),
+    (reason) => TransformStreamDefaultSourceCancelAlgorithm(stream, reason),
+    readableHighWaterMark,
+    readableSizeAlgorithm,
+  );
+  stream._backpressure = undefined;
+  stream._backpressureChangePromise = undefined;
+  TransformStreamSetBackpressure(stream, true);
+  stream._transformStreamController = undefined as unknown as TransformStreamDefaultController<O>;
+}
+
+function readableController<I, O>(stream: TransformStream<I, O>): ReadableStreamDefaultController<O> {
+  return stream._readable._readableStreamController as ReadableStreamDefaultController<O>;
+}
+
+/** TransformStreamError */
+export function TransformStreamError<I, O>(stream: TransformStream<I, O>, e: unknown): void {
+  ReadableStreamDefaultControllerError(readableController(stream), e);
+  TransformStreamErrorWritableAndUnblockWrite(stream, e);
+}
+
+/** TransformStreamErrorWritableAndUnblockWrite */
+export function TransformStreamErrorWritableAndUnblockWrite<I, O>(stream: TransformStream<I, O>, e: unknown): void {
+  TransformStreamDefaultControllerClearAlgorithms(stream._transformStreamController);
+  WritableStreamDefaultControllerErrorIfNeeded(stream._writable._writableStreamController, e);
+  TransformStreamUnblockWrite(stream);
+}
+
+/** TransformStreamSetBackpressure */
+export function TransformStreamSetBackpressure<I, O>(stream: TransformStream<I, O>, backpressure: boolean): void {
+  if (stream._backpressureChangePromise !== undefined) stream._backpressureChangePromise.resolve(undefined);
+  stream._backpressureChangePromise = new LazyDeferred<undefined>();
+  stream._backpressure = backpressure;
+}
+
+/** TransformStreamUnblockWrite */
+export function TransformStreamUnblockWrite<I, O>(stream: TransformStream<I, O>): void {
+  if (stream._backpressure === true) TransformStreamSetBackpressure(stream, false);
+}
+
+/** TransformStreamDefaultSinkWriteAlgorithm */
+export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: TransformStream<I, O>, chunk: I): Completion {
+  const controller = stream._transformStreamController;
+  if (stream._backpressure === true) {
+    const result = new LazyDeferred<undefined>();
+    (stream._backpressureChangePromise as LazyDeferred<undefined>).react(() => {
+      const writable = stream._writable;
+      if (writable._state === "erroring") {
+        result.reject(writable._storedError);
+        return;
+      }
+      const transformed = TransformStreamDefaultControllerPerformTransform(controller, chunk);
+      if (transformed === undefined) result.resolve(undefined);
+      else reactTo(transformed, () => result.resolve(undefined), (reason) => result.reject(reason));
+    });
+    return result;
+  }
+  return TransformStreamDefaultControllerPerformTransform(controller, chunk);
+}
+
+/** TransformStreamDefaultSinkAbortAlgorithm */
+export function TransformStreamDefaultSinkAbortAlgorithm<I, O>(stream: TransformStream<I, O>, reason: unknown): Promise<unknown> {
+  const controller = stream._transformStreamController;
+  if (controller._finishPromise !== undefined) return controller._finishPromise.promise;
+  const readable = stream._readable;
+  const finishPromise = new Deferred<undefined>();
+  controller._finishPromise = finishPromise;
+  const cancelPromise = (controller._cancelAlgorithm as (reason: unknown) => Promise<unknown>)(reason);
+  TransformStreamDefaultControllerClearAlgorithms(controller);
+  uponPromise(
+    cancelPromise,
+    () => {
+      if (readable._state === "errored") {
+        finishPromise.reject(readable._storedError);
+      } else {
+        ReadableStreamDefaultControllerError(readableController(stream), reason);
+        finishPromise.resolve(undefined);
+      }
+    },
+    (r) => {
+      ReadableStreamDefaultControllerError(readableController(stream), r);
+      finishPromise.reject(r);
+    },
+  );
+  return finishPromise.promise;
+}
+
+/** TransformStreamDefaultSinkCloseAlgorithm */
+export function TransformStreamDefaultSinkCloseAlgorithm<I, O>(stream: TransformStream<I, O>): Promise<unknown> {
+  const controller = stream._transformStreamController;
+  if (controller._finishPromise !== undefined) return controller._finishPromise.promise;
+  const readable = stream._readable;
+  const finishPromise = new Deferred<undefined>();
+  controller._finishPromise = finishPromise;
+  const flushPromise = (controller._flushAlgorithm as () => Promise<unknown>)();
+  TransformStreamDefaultControllerClearAlgorithms(controller);
+  uponPromise(
+    flushPromise,
+    () => {
+      if (readable._state === "errored") {
+        finishPromise.reject(readable._storedError);
+      } else {
+        ReadableStreamDefaultControllerClose(readableController(stream));
+        finishPromise.resolve(undefined);
+      }
+    },
+    (r) => {
+      ReadableStreamDefaultControllerError(readableController(stream), r);
+      finishPromise.reject(r);
+    },
+  );
+  return finishPromise.promise;
+}
+
+/** TransformStreamDefaultSourceCancelAlgorithm */
+export function TransformStreamDefaultSourceCancelAlgorithm<I, O>(stream: TransformStream<I, O>, reason: unknown): Promise<unknown> {
+  const controller = stream._transformStreamController;
+  if (controller._finishPromise !== undefined) return controller._finishPromise.promise;
+  const writable = stream._writable;
+  const finishPromise = new Deferred<undefined>();
+  controller._finishPromise = finishPromise;
+  const cancelPromise = (controller._cancelAlgorithm as (reason: unknown) => Promise<unknown>)(reason);
+  TransformStreamDefaultControllerClearAlgorithms(controller);
+  uponPromise(
+    cancelPromise,
+    () => {
+      if (writable._state === "errored") {
+        finishPromise.reject(writable._storedError);
+      } else {
+        WritableStreamDefaultControllerErrorIfNeeded(writable._writableStreamController, reason);
+        TransformStreamUnblockWrite(stream);
+        finishPromise.resolve(undefined);
+      }
+    },
+    (r) => {
+      WritableStreamDefaultControllerErrorIfNeeded(writable._writableStreamController, r);
+      TransformStreamUnblockWrite(stream);
+      finishPromise.reject(r);
+    },
+  );
+  return finishPromise.promise;
+}
+
+/** TransformStreamDefaultSourcePullAlgorithm */
+export function TransformStreamDefaultSourcePullAlgorithm<I, O>(stream: TransformStream<I, O>): Completion {
+  TransformStreamSetBackpressure(stream, false);
+  return stream._backpressureChangePromise;
+}

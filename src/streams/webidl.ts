@@ -1,0 +1,101 @@
+/**
+ * The few WebIDL conversions and checks the stream interfaces need.
+ * @module
+ */
+
+/** Any callable value. */
+export type AnyFunction = (...args: never[]) => unknown;
+
+/** Throws a `TypeError` unless `value` is an object or `undefined`/`null` (dictionary conversion). */
+export function assertDictionary(value: unknown, context: string): asserts value is object | null | undefined {
+  if (value !== undefined && value !== null && typeof value !== "object" && typeof value !== "function") {
+    throw new TypeError(`${context} is not an object`);
+  }
+}
+
+/** True when `value` is an object (including functions). */
+export function isObject(value: unknown): value is object {
+  return (typeof value === "object" && value !== null) || typeof value === "function";
+}
+
+/** Throws a `TypeError` unless `value` is callable (callback function conversion). */
+export function assertFunction(value: unknown, context: string): asserts value is AnyFunction {
+  if (typeof value !== "function") {
+    throw new TypeError(`${context} is not a function`);
+  }
+}
+
+/** Throws a `TypeError` when a required argument is missing. */
+export function assertRequiredArgument(value: unknown, position: number, context: string): void {
+  if (value === undefined) {
+    throw new TypeError(`Parameter ${position} is required in '${context}'`);
+  }
+}
+
+/** Throws a `TypeError` when a required dictionary member is missing. */
+export function assertRequiredField(value: unknown, field: string, context: string): void {
+  if (value === undefined) {
+    throw new TypeError(`${field} is required in '${context}'`);
+  }
+}
+
+/** WebIDL `unrestricted double`. */
+export function convertUnrestrictedDouble(value: unknown): number {
+  return +(value as number);
+}
+
+/** WebIDL `boolean`. */
+export function convertBoolean(value: unknown): boolean {
+  return Boolean(value);
+}
+
+/** WebIDL `DOMString`. */
+export function convertDOMString(value: unknown): string {
+  return `${value as string}`;
+}
+
+/** WebIDL `[EnforceRange] unsigned long long`. */
+export function convertEnforceRangeUnsignedLongLong(value: unknown, context: string): number {
+  const upper = Number.MAX_SAFE_INTEGER;
+  let x = Number(value);
+  x = x === 0 ? 0 : x;
+  if (!Number.isFinite(x)) {
+    throw new TypeError(`${context} is not a finite number`);
+  }
+  x = Math.trunc(x);
+  if (x < 0 || x > upper) {
+    throw new TypeError(`${context} is outside the accepted range of 0 to ${upper}, inclusive`);
+  }
+  return x === 0 ? 0 : x;
+}
+
+/** Defines `Symbol.toStringTag` on a class prototype, as WebIDL interfaces have. */
+export function setToStringTag(ctor: { prototype: object }, name: string): void {
+  Object.defineProperty(ctor.prototype, Symbol.toStringTag, { value: name, configurable: true });
+}
+
+/**
+ * Makes the listed prototype members enumerable, as WebIDL requires for operations and attributes
+ * (class syntax makes them non-enumerable).
+ */
+export function makeEnumerable(ctor: { prototype: object }, names: readonly string[]): void {
+  const proto = ctor.prototype;
+  for (const name of names) {
+    const descriptor = Object.getOwnPropertyDescriptor(proto, name);
+    if (descriptor === undefined) {
+      throw new TypeError(`Cannot make member enumerable: ${name} does not exist`);
+    }
+    descriptor.enumerable = true;
+    Object.defineProperty(proto, name, descriptor);
+  }
+}
+
+/** Sets a function's `name` property (WebIDL names getters "get x" and functions after their operation). */
+export function setFunctionName(fn: AnyFunction, name: string): void {
+  Object.defineProperty(fn, "name", { value: name, configurable: true });
+}
+
+/** Own-property test used for brand checks: only objects set up by this implementation carry `slot`. */
+export function hasOwnSlot(value: unknown, slot: string): boolean {
+  return isObject(value) && Object.prototype.hasOwnProperty.call(value, slot);
+}

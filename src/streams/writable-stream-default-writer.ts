@@ -1,0 +1,228 @@
+/**
+ * `WritableStreamDefaultWriter` and its abstract operations (WHATWG Streams §5.3 and §5.5.3).
+ * @module
+ */
+
+import { Deferred, promiseRejectedWith, resolvedUndefined, LazyDeferred } from "./promise-helpers.ts";
+import { assertRequiredArgument, hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
+import {
+  WritableStreamDefaultControllerGetChunkSize,
+  WritableStreamDefaultControllerGetDesiredSize,
+  WritableStreamDefaultControllerWrite,
+} from "./writable-stream-default-controller.ts";
+import {
+  IsWritableStream,
+  IsWritableStreamLocked,
+  WritableStreamAbort,
+  WritableStreamAddWriteRequest,
+  WritableStreamClose,
+  WritableStreamCloseQueuedOrInFlight,
+  type WritableStream,
+  type WriteRequest,
+} from "./writable-stream.ts";
+
+/**
+ * Writes chunks to a locked `WritableStream`.
+ * @example
+ * const writer = stream.getWriter();
+ * await writer.ready;
+ * writer.write(chunk);
+ * await writer.close();
+ */
+export class WritableStreamDefaultWriter<W = unknown> {
+  /** @internal [[closedPromise]] */
+  declare _closedPromise: LazyDeferred<undefined>;
+  /** @internal [[readyPromise]] */
+  declare _readyPromise: LazyDeferred<undefined>;
+  /** @internal [[stream]] */
+  declare _ownerWritableStream: WritableStream<W> | undefined;
+
+  constructor(stream: WritableStream<W>) {
+    assertRequiredArgument(stream, 1, "WritableStreamDefaultWriter");
+    if (!IsWritableStream(stream)) {
+      throw new TypeError("Cannot construct WritableStreamDefaultWriter: first parameter is not a WritableStream");
+    }
+    SetUpWritableStreamDefaultWriter(this, stream as WritableStream<W>);
+  }
+
+  /** Fulfils when the stream closes; rejects when it errors or the lock is released. */
+  get closed(): Promise<undefined> {
+    if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("closed"));
+    return this._closedPromise.promise;
+  }
+
+  /** How much the stream wants; `null` when erroring or errored, 0 when closed. */
+  get desiredSize(): number | null {
+    if (!IsWritableStreamDefaultWriter(this)) throw writerBrandCheckError("desiredSize");
+    if (this._ownerWritableStream === undefined) {
+      throw new TypeError("Cannot read desiredSize: the writer's lock has been released");
+    }
+    return WritableStreamDefaultWriterGetDesiredSize(this);
+  }
+
+  /** Fulfils when the stream has no backpressure. */
+  get ready(): Promise<undefined> {
+    if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("ready"));
+    return this._readyPromise.promise;
+  }
+
+  /** Aborts the stream. */
+  abort(reason: unknown = undefined): Promise<undefined> {
+    if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("abort"));
+    if (this._ownerWritableStream === undefined) {
+      return promiseRejectedWith(new TypeError("Cannot abort a stream using a released writer"));
+    }
+    return WritableStreamDefaultWriterAbort(this, reason);
+  }
+
+  /** Closes the stream after queued writes. */
+  close(): Promise<undefined> {
+    if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("close"));
+    const stream = this._ownerWritableStream;
+    if (stream === undefined) return promiseRejectedWith(new TypeError("Cannot close a stream using a released writer"));
+    if (WritableStreamCloseQueuedOrInFlight(stream)) {
+      return promiseRejectedWith(new TypeError("Cannot close a stream that is already closing"));
+    }
+    return WritableStreamDefaultWriterClose(this);
+  }
+
+  /** Releases the writer's lock. */
+  releaseLock(): void {
+    if (!IsWritableStreamDefaultWriter(this)) throw writerBrandCheckError("releaseLock");
+    if (this._ownerWritableStream === undefined) return;
+    WritableStreamDefaultWriterRelease(this);
+  }
+
+  /** Writes a chunk; resolves when the sink has accepted it. */
+  write(chunk: W = undefined as W): Promise<undefined> {
+    if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("write"));
+    if (this._ownerWritableStream === undefined) {
+      return promiseRejectedWith(new TypeError("Cannot write to a stream using a released writer"));
+    }
+    return WritableStreamDefaultWriterWrite(this, chunk);
+  }
+}
+
+makeEnumerable(WritableStreamDefaultWriter, ["closed", "desiredSize", "ready", "abort", "close", "releaseLock", "write"]);
+setToStringTag(WritableStreamDefaultWriter, "WritableStreamDefaultWriter");
+
+function writerBrandCheckError(name: string): TypeError {
+  return new TypeError(
+    `Cannot use WritableStreamDefaultWriter.prototype.${name}: receiver is not a WritableStreamDefaultWriter`,
+  );
+}
+
+/** Brand check for `WritableStreamDefaultWriter`. */
+export function IsWritableStreamDefaultWriter(value: unknown): value is WritableStreamDefaultWriter<unknown> {
+  return hasOwnSlot(value, "_ownerWritableStream");
+}
+
+/** SetUpWritableStreamDefaultWriter */
+export function SetUpWritableStreamDefaultWriter<W>(writer: WritableStreamDefaultWriter<W>, stream: WritableStream<W>): void {
+  if (IsWritableStreamLocked(stream)) {
+    throw new TypeError("Cannot get a writer: the stream is already locked");
+  }
+  writer._ownerWritableStream = stream;
+  stream._writer = writer;
+  const state = stream._state;
+  if (state === "writable") {
+    writer._readyPromise =
+      !WritableStreamCloseQueuedOrInFlight(stream) && stream._backpressure
+        ? new LazyDeferred<undefined>()
+        : LazyDeferred.resolved<undefined>(undefined);
+    writer._closedPromise = new LazyDeferred<undefined>();
+  } else if (state === "erroring") {
+    writer._readyPromise = LazyDeferred.rejected<undefined>(stream._storedError);
+    writer._closedPromise = new LazyDeferred<undefined>();
+  } else if (state === "closed") {
+    writer._readyPromise = LazyDeferred.resolved<undefined>(undefined);
+    writer._closedPromise = LazyDeferred.resolved<undefined>(undefined);
+  } else {
+    writer._readyPromise = LazyDeferred.rejected<undefined>(stream._storedError);
+    writer._closedPromise = LazyDeferred.rejected<undefined>(stream._storedError);
+  }
+}
+
+/** WritableStreamDefaultWriterAbort */
+export function WritableStreamDefaultWriterAbort<W>(writer: WritableStreamDefaultWriter<W>, reason: unknown): Promise<undefined> {
+  return WritableStreamAbort(writer._ownerWritableStream as WritableStream<W>, reason);
+}
+
+/** WritableStreamDefaultWriterClose */
+export function WritableStreamDefaultWriterClose<W>(writer: WritableStreamDefaultWriter<W>): Promise<undefined> {
+  return WritableStreamClose(writer._ownerWritableStream as WritableStream<W>);
+}
+
+/** WritableStreamDefaultWriterCloseWithErrorPropagation */
+export function WritableStreamDefaultWriterCloseWithErrorPropagation<W>(writer: WritableStreamDefaultWriter<W>): Promise<undefined> {
+  const stream = writer._ownerWritableStream as WritableStream<W>;
+  const state = stream._state;
+  if (WritableStreamCloseQueuedOrInFlight(stream) || state === "closed") return resolvedUndefined;
+  if (state === "errored") return promiseRejectedWith(stream._storedError);
+  return WritableStreamDefaultWriterClose(writer);
+}
+
+/** WritableStreamDefaultWriterEnsureClosedPromiseRejected */
+export function WritableStreamDefaultWriterEnsureClosedPromiseRejected<W>(writer: WritableStreamDefaultWriter<W>, error: unknown): void {
+  if (writer._closedPromise.state === "pending") writer._closedPromise.reject(error);
+  else writer._closedPromise = LazyDeferred.rejected<undefined>(error);
+}
+
+/** WritableStreamDefaultWriterEnsureReadyPromiseRejected */
+export function WritableStreamDefaultWriterEnsureReadyPromiseRejected<W>(writer: WritableStreamDefaultWriter<W>, error: unknown): void {
+  if (writer._readyPromise.state === "pending") writer._readyPromise.reject(error);
+  else writer._readyPromise = LazyDeferred.rejected<undefined>(error);
+}
+
+/** WritableStreamDefaultWriterGetDesiredSize */
+export function WritableStreamDefaultWriterGetDesiredSize<W>(writer: WritableStreamDefaultWriter<W>): number | null {
+  const stream = writer._ownerWritableStream as WritableStream<W>;
+  const state = stream._state;
+  if (state === "errored" || state === "erroring") return null;
+  if (state === "closed") return 0;
+  return WritableStreamDefaultControllerGetDesiredSize(stream._writableStreamController);
+}
+
+/** WritableStreamDefaultWriterRelease */
+export function WritableStreamDefaultWriterRelease<W>(writer: WritableStreamDefaultWriter<W>): void {
+  const stream = writer._ownerWritableStream as WritableStream<W>;
+  const releasedError = new TypeError("Cannot use the writer: its lock on the stream has been released");
+  WritableStreamDefaultWriterEnsureReadyPromiseRejected(writer, releasedError);
+  WritableStreamDefaultWriterEnsureClosedPromiseRejected(writer, releasedError);
+  stream._writer = undefined;
+  writer._ownerWritableStream = undefined;
+}
+
+/** WritableStreamDefaultWriterWrite */
+export function WritableStreamDefaultWriterWrite<W>(writer: WritableStreamDefaultWriter<W>, chunk: W): Promise<undefined> {
+  const request = new Deferred<undefined>();
+  const early = WritableStreamDefaultWriterWriteWithRequest(writer, chunk, request);
+  return early ?? request.promise;
+}
+
+/**
+ * WritableStreamDefaultWriterWrite with the write request supplied by the caller, so internal callers (pipes)
+ * can observe completion without a promise per chunk. Returns a rejected promise when the write fails before
+ * it is queued (the request is then left untouched), or `undefined` once the request has been queued.
+ */
+export function WritableStreamDefaultWriterWriteWithRequest<W>(
+  writer: WritableStreamDefaultWriter<W>,
+  chunk: W,
+  request: WriteRequest,
+): Promise<undefined> | undefined {
+  const stream = writer._ownerWritableStream as WritableStream<W>;
+  const controller = stream._writableStreamController;
+  const chunkSize = WritableStreamDefaultControllerGetChunkSize(controller, chunk);
+  if (stream !== writer._ownerWritableStream) {
+    return promiseRejectedWith(new TypeError("Cannot write: the writer's lock was released while sizing the chunk"));
+  }
+  const state = stream._state;
+  if (state === "errored") return promiseRejectedWith(stream._storedError);
+  if (WritableStreamCloseQueuedOrInFlight(stream) || state === "closed") {
+    return promiseRejectedWith(new TypeError("Cannot write to a stream that is closing or closed"));
+  }
+  if (state === "erroring") return promiseRejectedWith(stream._storedError);
+  WritableStreamAddWriteRequest(stream, request);
+  WritableStreamDefaultControllerWrite(controller, chunk, chunkSize);
+  return undefined;
+}

@@ -1,0 +1,85 @@
+import { parseArgs } from "node:util";
+import type { Implementation } from "./implementation.ts";
+import { IMPLEMENTATIONS } from "./implementation.ts";
+import { DEFAULT_JOBS } from "./run-suite.ts";
+
+/** The command-line options of `run.ts`. */
+export interface CliOptions {
+  readonly implementation: Implementation;
+  readonly filter: string;
+  readonly jsonOutput: string | undefined;
+  readonly listFailures: boolean;
+  readonly expectationsFile: string | undefined;
+  readonly jobs: number;
+  readonly help: boolean;
+}
+
+/** Usage text of `run.ts`. */
+export const USAGE = `Usage: WPT_DIR=<wpt checkout> node test/wpt/run.ts [options]
+
+Runs the web-platform-tests streams suite (streams/**/*.any.js) against a streams implementation.
+
+Options:
+  --impl drainpipe|native  implementation under test (default: drainpipe, src/streams/index.ts)
+  --filter <substring>     only run files whose path (e.g. streams/piping/abort.any.js) contains it
+  --json <file>            write every subtest's name, status and message (and what each file printed) to <file>
+  --list-failures          print every non-passing subtest with its message
+  --expect <file>          compare with a file of known failures (test/wpt/expectations.json);
+                           the exit code is then non-zero only for failures it does not list
+  --jobs <n>               files run at once, each in its own worker thread (default: ${DEFAULT_JOBS})
+  --help                   print this text
+
+Exit code: 0 when every subtest passed (or, with --expect, every failure was expected), 1 otherwise,
+2 when the run could not start (bad options, no WPT_DIR, no implementation).`;
+
+/** Error raised for command-line options that cannot be used. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/**
+ * Parses `run.ts`'s command-line arguments.
+ *
+ * @example
+ * ```ts
+ * parseCliOptions(["--impl", "native", "--filter", "piping/"]).implementation; // "native"
+ * ```
+ */
+export function parseCliOptions(args: readonly string[]): CliOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        impl: { type: "string", default: "drainpipe" },
+        filter: { type: "string", default: "" },
+        json: { type: "string" },
+        "list-failures": { type: "boolean", default: false },
+        expect: { type: "string" },
+        jobs: { type: "string", default: String(DEFAULT_JOBS) },
+        help: { type: "boolean", default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+  const implementation = IMPLEMENTATIONS.find((name) => name === values.impl);
+  if (implementation === undefined) {
+    throw new UsageError(`Cannot use --impl ${values.impl}: expected one of ${IMPLEMENTATIONS.join(", ")}`);
+  }
+  const jobs = Number(values.jobs);
+  if (!Number.isInteger(jobs) || jobs < 1) {
+    throw new UsageError(`Cannot use --jobs ${values.jobs}: expected a positive integer`);
+  }
+  return {
+    implementation,
+    filter: values.filter,
+    jsonOutput: values.json,
+    listFailures: values["list-failures"],
+    expectationsFile: values.expect,
+    jobs,
+    help: values.help,
+  };
+}
