@@ -1,3 +1,4 @@
+import { TransformStream, type TransformStreamDefaultController } from "../streams/index.ts";
 import { NumberParser, type ParseStats } from "./number-parser.ts";
 import { parseTransformer } from "./parse-transformer.ts";
 

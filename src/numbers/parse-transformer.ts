@@ -1,3 +1,4 @@
+import type { Transformer, TransformStreamDefaultController } from "../streams/index.ts";
 import type { NumberParser } from "./number-parser.ts";
 
 /**

@@ -1,3 +1,4 @@
+import { ReadableStream } from "../streams/index.ts";
 import { primeBatches, type PrimeBatchOptions } from "./prime-batches.ts";
 
 /**

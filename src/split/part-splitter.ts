@@ -45,6 +45,21 @@ export interface PartSplitterOptions {
   segmentBytes?: number;
   /** Uploads in flight at once (default {@linkcode DEFAULT_MAX_IN_FLIGHT}). */
   maxInFlight?: number;
+  /** Most numbers accepted; a write past it throws {@linkcode NumberLimitError} (default: no limit). */
+  maxNumbers?: number;
+}
+
+/** A split was given more numbers than its `maxNumbers` allows. */
+export class NumberLimitError extends RangeError {
+  override name = "NumberLimitError";
+  /** The limit that was passed. */
+  readonly limit: number;
+
+  /** Builds the error for `limit`. */
+  constructor(limit: number) {
+    super(`Cannot accept more than ${limit} numbers in one file`);
+    this.limit = limit;
+  }
 }
 
 /**
@@ -67,6 +82,7 @@ export class PartSplitter {
   readonly #maxPartBytes: number;
   readonly #buffers: SegmentBuffers;
   readonly #slots: UploadSlots;
+  readonly #maxNumbers: number;
   readonly #parts: Promise<PartRecord>[] = [];
   readonly #uploads: PartUpload[] = [];
   #part: PartUpload | undefined;
@@ -90,6 +106,7 @@ export class PartSplitter {
     if (!Number.isSafeInteger(segmentBytes) || segmentBytes < MIN_SEGMENT_BYTES) {
       throw new RangeError(`Cannot use segmentBytes ${segmentBytes}: expected a whole number of at least ${MIN_SEGMENT_BYTES}`);
     }
+    this.#maxNumbers = options.maxNumbers ?? Number.POSITIVE_INFINITY;
     const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.#slots = new UploadSlots(maxInFlight);
     this.#buffers = new SegmentBuffers(Math.min(segmentBytes, this.#maxPartBytes), maxInFlight + 1);
@@ -110,10 +127,12 @@ export class PartSplitter {
    * promise to wait for before the next write when an upload slot had to be waited for.
    *
    * @throws {RangeError} when a value is not a safe integer.
+   * @throws {NumberLimitError} when the write would pass `maxNumbers`.
    * @throws the first upload failure, once one has happened.
    */
   write(numbers: ArrayLike<number>): Promise<void> | undefined {
     this.#assertWritable("write");
+    if (this.#numbers + numbers.length > this.#maxNumbers) throw new NumberLimitError(this.#maxNumbers);
     return this.#writeFrom(numbers, 0);
   }
 

@@ -1,27 +1,29 @@
+import { WritableStream } from "../streams/index.ts";
 import type { PartRecord, PartSplitter } from "./part-splitter.ts";
 
 /** What a {@linkcode SplitWritableStream} accepts: one number, or a batch of numbers. */
 export type NumberChunk = number | ArrayLike<number>;
 
 /**
- * A `WritableStream` that writes every number it receives into a {@linkcode PartSplitter}: the end of a
- * `source → LineToNumber → split` pipeline. Chunks may be single numbers or batches (typed arrays or
- * arrays); closing stores the last part and resolves {@linkcode parts}; aborting aborts the splitter.
+ * A drainpipe `WritableStream` that writes every number it receives into a {@linkcode PartSplitter}: the
+ * end of a `source → LineToNumber → split` pipeline. Chunks may be single numbers (the per-number contract)
+ * or batches (typed arrays or arrays). Its sink implements drainpipe's `writev`, so a producer emitting one
+ * number per chunk still reaches the splitter in batches: every run of queued numbers is encoded in one
+ * call. Closing stores the last part and resolves {@linkcode parts}; aborting aborts the splitter.
  *
  * @example
  * ```ts
  * const sink = new SplitWritableStream(new PartSplitter({ store, name, uploadId, maxPartBytes }));
- * await body.pipeThrough(new LineToNumberBatchStream()).pipeTo(sink);
+ * await body.pipeThrough(new LineToNumberStream()).pipeTo(sink);
  * const parts = await sink.parts;
  * ```
  */
-export class SplitWritableStream extends WritableStream<NumberChunk> {
+export class SplitWritableStream<T extends NumberChunk = NumberChunk> extends WritableStream<T> {
   /** The stored parts, once the stream has closed. */
   readonly parts: Promise<PartRecord[]>;
 
   /** Wraps `splitter`; the stream owns it from now on. */
   constructor(splitter: PartSplitter) {
-    const one = new Float64Array(1);
     let settle!: { resolve: (parts: PartRecord[]) => void; reject: (reason: unknown) => void };
     const parts = new Promise<PartRecord[]>((resolve, reject) => {
       settle = { resolve, reject };
@@ -29,11 +31,10 @@ export class SplitWritableStream extends WritableStream<NumberChunk> {
     parts.catch(() => undefined);
     super({
       write(chunk) {
-        if (typeof chunk === "number") {
-          one[0] = chunk;
-          return splitter.write(one);
-        }
-        return splitter.write(chunk);
+        return splitter.write(typeof chunk === "number" ? [chunk] : chunk);
+      },
+      writev(chunks) {
+        return writeChunks(splitter, chunks as NumberChunk[], 0);
       },
       async close() {
         try {
@@ -50,4 +51,25 @@ export class SplitWritableStream extends WritableStream<NumberChunk> {
     });
     this.parts = parts;
   }
+}
+
+/** Writes `chunks[from..]` in order, each run of single numbers as one batch; waits where the splitter asks. */
+function writeChunks(splitter: PartSplitter, chunks: NumberChunk[], from: number): Promise<void> | undefined {
+  let i = from;
+  while (i < chunks.length) {
+    const chunk = chunks[i]!;
+    let wait: Promise<void> | undefined;
+    if (typeof chunk === "number") {
+      let end = i + 1;
+      while (end < chunks.length && typeof chunks[end] === "number") end += 1;
+      const run = i === 0 && end === chunks.length ? chunks : chunks.slice(i, end);
+      wait = splitter.write(run as number[]);
+      i = end;
+    } else {
+      wait = splitter.write(chunk);
+      i += 1;
+    }
+    if (wait) return wait.then(() => writeChunks(splitter, chunks, i));
+  }
+  return undefined;
 }

@@ -1,3 +1,4 @@
+import type { ReadableStream } from "../streams/index.ts";
 import { assertValidName } from "./file-name.ts";
 import { deleteAll } from "./list-all.ts";
 import { buildManifest, type Manifest, type ManifestSource } from "./manifest.ts";
@@ -19,6 +20,8 @@ export interface StoreNumbersOptions {
   segmentBytes?: number;
   /** Uploads in flight at once (see `PartSplitter`). */
   maxInFlight?: number;
+  /** Most numbers accepted (see `PartSplitter`). */
+  maxNumbers?: number;
   /** Describes where the numbers came from; called once every number has been written. */
   source: () => ManifestSource;
 }
@@ -65,19 +68,19 @@ export class StoreNumbersError extends Error {
  * });
  * ```
  */
-export async function storeNumbers(
-  numbers: ReadableStream<NumberChunk>,
+export async function storeNumbers<T extends NumberChunk>(
+  numbers: ReadableStream<T>,
   options: StoreNumbersOptions,
 ): Promise<Manifest> {
   const { store, maxPartBytes } = options;
   const name = assertValidName(options.name);
   const uploadId = newUploadId();
-  const { segmentBytes, maxInFlight } = options;
-  const splitter = new PartSplitter({ store, name, uploadId, maxPartBytes, segmentBytes, maxInFlight });
+  const { segmentBytes, maxInFlight, maxNumbers } = options;
+  const splitter = new PartSplitter({ store, name, uploadId, maxPartBytes, segmentBytes, maxInFlight, maxNumbers });
   let manifest: Manifest;
   let replaced: Manifest | null;
   try {
-    const sink = new SplitWritableStream(splitter);
+    const sink = new SplitWritableStream<T>(splitter);
     await numbers.pipeTo(sink);
     const parts = await sink.parts;
     manifest = buildManifest({ name, uploadId, maxPartBytes, source: options.source(), parts });

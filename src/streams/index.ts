@@ -37,3 +37,14 @@ export { WritableStreamDefaultController } from "./writable-stream-default-contr
 export { WritableStreamDefaultWriter } from "./writable-stream-default-writer.ts";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_CHUNKS, type ReadManyOptions, type ReadManyResult } from "./read-many.ts";
 export { streamExtensions, type StreamExtensions } from "./extensions.ts";
+export { BufferPool, DEFAULT_MAX_FREE_BUFFERS, type BufferPoolOptions } from "./buffer-pool.ts";
+export { collectBytes } from "./collect-bytes.ts";
+export { fromNativeStream, type FromNativeOptions } from "./from-native.ts";
+export {
+  DEFAULT_CHUNK_SIZE,
+  sizedByteStream,
+  type FillResult,
+  type SizedByteSource,
+  type SizedByteStreamOptions,
+} from "./sized-byte-stream.ts";
+export { toFixedLengthNativeStream, toNativeStream } from "./to-native.ts";

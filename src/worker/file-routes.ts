@@ -1,4 +1,4 @@
-import { LineToNumberBatchStream } from "../numbers/line-to-number-batch-stream.ts";
+import { LineToNumberStream } from "../numbers/line-to-number-stream.ts";
 import { MAX_PRIME_COUNT } from "../numbers/prime-batches.ts";
 import { primeBatchStream } from "../numbers/prime-batch-stream.ts";
 import { FileCatalog } from "../split/file-catalog.ts";
@@ -6,12 +6,12 @@ import type { Manifest } from "../split/manifest.ts";
 import { parseMaxPartBytes } from "../split/part-size.ts";
 import { R2Store } from "../split/r2-store.ts";
 import { storeNumbers } from "../split/store-numbers.ts";
+import { fromNativeStream, ReadableStream } from "../streams/index.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { HttpError } from "./http-error.ts";
-import { largeChunks } from "./large-chunks.ts";
 import type { Route } from "./router.ts";
 import type { Settings } from "./settings.ts";
-import { declaredLength, limitBytes, limitNumbers } from "./upload-limits.ts";
+import { declaredLength, limitBytes } from "./upload-limits.ts";
 
 /**
  * The worker's HTTP API over the files in `env.BUCKET`:
@@ -50,14 +50,12 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
         const maxPartBytes = parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
         const declared = declaredLength(request, maxUploadBytes);
         const bytes = request.body
-          ? largeChunks(request.body)
+          ? fromNativeStream(request.body)
           : new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
-        const parser = new LineToNumberBatchStream();
-        const numbers = bytes
-          .pipeThrough(limitBytes(maxUploadBytes, declared))
-          .pipeThrough(parser)
-          .pipeThrough(limitNumbers(maxUploadNumbers));
+        const parser = new LineToNumberStream();
+        const numbers = bytes.pipeThrough(limitBytes(maxUploadBytes, declared)).pipeThrough(parser);
         const manifest = await storeNumbers(numbers, {
+          maxNumbers: maxUploadNumbers,
           store,
           name: name!,
           maxPartBytes,

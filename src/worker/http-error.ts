@@ -1,6 +1,7 @@
 import { NumberParseError } from "../numbers/number-parse-error.ts";
 import { InvalidNameError } from "../split/file-name.ts";
 import { PartSizeError } from "../split/part-size.ts";
+import { NumberLimitError } from "../split/part-splitter.ts";
 import { StoreError } from "../split/store-error.ts";
 import { StoreNumbersError } from "../split/store-numbers.ts";
 
@@ -53,6 +54,7 @@ export function toHttpError(error: unknown): HttpError {
   }
   if (root instanceof InvalidNameError) return new HttpError(400, "invalid-name", root.message, { cause: error });
   if (root instanceof PartSizeError) return new HttpError(400, "invalid-max-part-bytes", root.message, { cause: error });
+  if (root instanceof NumberLimitError) return new HttpError(413, "too-many-numbers", root.message, { cause: error });
   if (root instanceof StoreError) return new HttpError(502, "storage-failed", root.message, { cause: error });
   const detail = root instanceof Error ? root.message : String(root);
   return new HttpError(500, "internal", detail, { cause: error });

@@ -1,3 +1,4 @@
+import { TransformStream } from "../streams/index.ts";
 import { HttpError } from "./http-error.ts";
 
 /**
@@ -28,23 +29,6 @@ export function limitBytes(maxBytes: number, declared: number | undefined): Tran
       if (declared !== undefined && seen !== declared) {
         throw new HttpError(400, "length-mismatch", `Cannot accept the body: it has ${seen} bytes, its Content-Length says ${declared}`);
       }
-    },
-  });
-}
-
-/**
- * Passes batches of numbers through while counting them; errors with `413 too-many-numbers` once the count
- * passes `maxNumbers`.
- */
-export function limitNumbers(maxNumbers: number): TransformStream<Float64Array, Float64Array> {
-  let seen = 0;
-  return new TransformStream({
-    transform(batch, controller) {
-      seen += batch.length;
-      if (seen > maxNumbers) {
-        throw new HttpError(413, "too-many-numbers", `Cannot accept more than ${maxNumbers} numbers in one upload`);
-      }
-      controller.enqueue(batch);
     },
   });
 }

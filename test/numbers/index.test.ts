@@ -1,3 +1,4 @@
+import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/index.ts";
 import { describe, expect, test } from "vitest";
 import * as numbers from "../../src/numbers/index.ts";
 
@@ -24,9 +25,10 @@ describe("numbers index", () => {
 
   test("parses what it encodes, through the exported streams", async () => {
     const batches = new numbers.LineToNumberBatchStream();
-    const reader = numbers.primeTextStream(1000, { chunkBytes: 64 }).pipeThrough(batches).getReader();
+    const text = DrainpipeReadableStream.from(numbers.primeTextStream(1000, { chunkBytes: 64 }));
+    const reader = text.pipeThrough(batches).getReader();
     const parsed: number[] = [];
-    for (let next = await reader.read(); !next.done; next = await reader.read()) parsed.push(...next.value);
+    for (let next = await reader.read(); !next.done; next = await reader.read()) parsed.push(...next.value!);
     expect(parsed).toEqual([...numbers.primeBatches(1000)].flatMap((batch) => Array.from(batch)));
     expect(batches.stats).toMatchObject({ numbers: 1000, lines: 1000, canonical: true });
   });

@@ -1,3 +1,4 @@
+import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/index.ts";
 import { NumberParser } from "../../src/numbers/number-parser.ts";
 
 /** The bytes of an ASCII (or UTF-8) string. */
@@ -27,21 +28,21 @@ export function splitAt(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[
   return chunks;
 }
 
-/** Reads a stream to its end with a plain reader loop. */
-export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
-  const reader = stream.getReader();
+/** Reads a stream (drainpipe's or the runtime's) to its end with a plain reader loop. */
+export async function collect<T>(stream: DrainpipeReadableStream<T> | ReadableStream<T>): Promise<T[]> {
+  const reader: { read(): Promise<{ done: boolean; value?: T }> } = stream.getReader();
   const chunks: T[] = [];
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return chunks;
-    chunks.push(value);
+    chunks.push(value as T);
   }
 }
 
-/** A stream that delivers `chunks` one by one. */
-export function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+/** A drainpipe stream that delivers `chunks` one by one. */
+export function streamOf(chunks: readonly Uint8Array[]): DrainpipeReadableStream<Uint8Array> {
   let next = 0;
-  return new ReadableStream<Uint8Array>({
+  return new DrainpipeReadableStream<Uint8Array>({
     pull(controller) {
       const chunk = chunks[next++];
       if (chunk === undefined) controller.close();

@@ -1,12 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/index.ts";
 import { LineToNumberBatchStream } from "../../src/numbers/line-to-number-batch-stream.ts";
 import { LineToNumberStream } from "../../src/numbers/line-to-number-stream.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { FileCatalog } from "../../src/split/file-catalog.ts";
 import { MemoryStore } from "../../src/split/memory-store.ts";
 import { newUploadId } from "../../src/split/object-keys.ts";
-import { PartSplitter } from "../../src/split/part-splitter.ts";
+import { NumberLimitError, PartSplitter } from "../../src/split/part-splitter.ts";
 import { storeNumbers } from "../../src/split/store-numbers.ts";
 import { chunkedStream, readBytes } from "../support/bytes.ts";
 
@@ -28,13 +29,18 @@ describe("parse → encode → split round trips", () => {
         async (numbers, chunkSizes, maxPartBytes, perNumber) => {
           const input = encodeNumbers(numbers);
           const store = new MemoryStore();
+          const bytes = DrainpipeReadableStream.from(chunkedStream(input, chunkSizes));
           const parser = perNumber ? new LineToNumberStream() : new LineToNumberBatchStream();
-          const manifest = await storeNumbers(chunkedStream(input, chunkSizes).pipeThrough<number | Float64Array>(parser), {
+          const options = {
             store,
             name: "prop",
             maxPartBytes,
-            source: () => ({ kind: "upload", bytes: parser.stats.bytes, lines: parser.stats.lines, canonical: parser.stats.canonical }),
-          });
+            source: () => ({ kind: "upload", bytes: parser.stats.bytes, lines: parser.stats.lines, canonical: parser.stats.canonical }) as const,
+          };
+          const manifest =
+            parser instanceof LineToNumberStream
+              ? await storeNumbers(bytes.pipeThrough(parser), options)
+              : await storeNumbers(bytes.pipeThrough(parser), options);
           expect(manifest.source).toEqual({ kind: "upload", bytes: input.length, lines: numbers.length, canonical: true });
           expect(await readBytes(new FileCatalog(store).content(manifest))).toEqual(input);
           expect(manifest.totals).toEqual({ parts: manifest.parts.length, bytes: input.length, numbers: numbers.length });
@@ -62,6 +68,13 @@ describe("PartSplitter", () => {
     expect(splitter.write([1, 2, 3])).toBeUndefined();
     expect(splitter.numbers).toBe(3);
     expect(splitter.bytes).toBe(6);
+  });
+
+  test("refuses a write past maxNumbers with NumberLimitError", () => {
+    const splitter = new PartSplitter({ ...options(), maxNumbers: 5 });
+    expect(splitter.write([1, 2, 3])).toBeUndefined();
+    expect(() => splitter.write([4, 5, 6])).toThrow(NumberLimitError);
+    expect(splitter.numbers).toBe(3);
   });
 
   test("refuses values that are not safe integers", () => {

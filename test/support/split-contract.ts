@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { ReadableStream } from "../../src/streams/index.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { FileCatalog } from "../../src/split/file-catalog.ts";
 import { listAll } from "../../src/split/list-all.ts";
