@@ -5,11 +5,21 @@ import type { PartRecord, PartSplitter } from "./part-splitter.ts";
 export type NumberChunk = number | ArrayLike<number>;
 
 /**
+ * Default queue size of a {@linkcode SplitWritableStream}, in chunks: 65,536 single numbers (about 0.5 MB)
+ * reach the splitter in one `writev` batch.
+ */
+export const DEFAULT_SPLIT_HIGH_WATER_MARK = 65_536;
+
+/**
  * A drainpipe `WritableStream` that writes every number it receives into a {@linkcode PartSplitter}: the
  * end of a `source → LineToNumber → split` pipeline. Chunks may be single numbers (the per-number contract)
  * or batches (typed arrays or arrays). Its sink implements drainpipe's `writev`, so a producer emitting one
  * number per chunk still reaches the splitter in batches: every run of queued numbers is encoded in one
  * call. Closing stores the last part and resolves {@linkcode parts}; aborting aborts the splitter.
+ *
+ * The queue holds up to `highWaterMark` chunks (default {@linkcode DEFAULT_SPLIT_HIGH_WATER_MARK}) before
+ * signalling backpressure; the queue counts chunks, so a producer of large batches should pass a small
+ * value (a few batches) to keep memory bounded.
  *
  * @example
  * ```ts
@@ -23,7 +33,7 @@ export class SplitWritableStream<T extends NumberChunk = NumberChunk> extends Wr
   readonly parts: Promise<PartRecord[]>;
 
   /** Wraps `splitter`; the stream owns it from now on. */
-  constructor(splitter: PartSplitter) {
+  constructor(splitter: PartSplitter, highWaterMark = DEFAULT_SPLIT_HIGH_WATER_MARK) {
     let settle!: { resolve: (parts: PartRecord[]) => void; reject: (reason: unknown) => void };
     const parts = new Promise<PartRecord[]>((resolve, reject) => {
       settle = { resolve, reject };
@@ -48,7 +58,7 @@ export class SplitWritableStream<T extends NumberChunk = NumberChunk> extends Wr
         settle.reject(reason);
         await splitter.abort();
       },
-    });
+    }, { highWaterMark });
     this.parts = parts;
   }
 }

@@ -22,6 +22,8 @@ export interface StoreNumbersOptions {
   maxInFlight?: number;
   /** Most numbers accepted (see `PartSplitter`). */
   maxNumbers?: number;
+  /** Chunks queued before backpressure (see `SplitWritableStream`); pass a few for large batches. */
+  highWaterMark?: number;
   /** Describes where the numbers came from; called once every number has been written. */
   source: () => ManifestSource;
 }
@@ -80,7 +82,7 @@ export async function storeNumbers<T extends NumberChunk>(
   let manifest: Manifest;
   let replaced: Manifest | null;
   try {
-    const sink = new SplitWritableStream<T>(splitter);
+    const sink = new SplitWritableStream<T>(splitter, options.highWaterMark);
     await numbers.pipeTo(sink);
     const parts = await sink.parts;
     manifest = buildManifest({ name, uploadId, maxPartBytes, source: options.source(), parts });

@@ -74,6 +74,7 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
         const maxPartBytes = parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
         const count = parseCount(url.searchParams.get("count"), Math.min(MAX_PRIME_COUNT, maxUploadNumbers));
         const manifest = await storeNumbers(primeBatchStream(count), {
+          highWaterMark: 2,
           store,
           name: name!,
           maxPartBytes,
