@@ -157,9 +157,12 @@ export function TransformStreamErrorWritableAndUnblockWrite<I, O>(stream: Transf
 
 /** TransformStreamSetBackpressure */
 export function TransformStreamSetBackpressure<I, O>(stream: TransformStream<I, O>, backpressure: boolean): void {
-  if (stream._backpressureChangePromise !== undefined) stream._backpressureChangePromise.resolve(undefined);
+  const previous = stream._backpressureChangePromise;
   stream._backpressureChangePromise = new LazyDeferred<undefined>();
   stream._backpressure = backpressure;
+  // Settled last: a synchronous observer of `previous` (see ReadableStreamDefaultControllerCallPullIfNeeded) may
+  // change the backpressure again, and must find the new state already in place.
+  if (previous !== undefined) previous.resolve(undefined);
 }
 
 /** TransformStreamUnblockWrite */
