@@ -128,10 +128,13 @@ export class LazyDeferred<T> {
 
   /**
    * Runs `onFulfilled` synchronously when the pending deferred is fulfilled (nothing happens on rejection).
-   * Only for internal parties whose timing nobody can observe; one observer at a time.
+   * Only for internal parties whose timing nobody can observe; one observer at a time: returns false (and
+   * registers nothing) when the deferred is settled or already observed.
    */
-  observeFulfilment(onFulfilled: () => void): void {
+  observeFulfilment(onFulfilled: () => void): boolean {
+    if (this.state !== "pending" || this.observer !== undefined) return false;
     this.observer = onFulfilled;
+    return true;
   }
 
   /**

@@ -172,8 +172,11 @@ export function ReadableStreamDefaultControllerCallPullIfNeeded<R>(controller: R
   controller._pulling = true;
   const pullCompletion = (controller._pullAlgorithm as PullAlgorithm)();
   controller._pullSettled = pullCompletion === undefined;
-  if (controller._pipedFrom && pullCompletion instanceof LazyDeferred && pullCompletion.state === "pending") {
-    pullCompletion.observeFulfilment(controller._onPullFulfilled);
+  if (
+    controller._pipedFrom &&
+    pullCompletion instanceof LazyDeferred &&
+    pullCompletion.observeFulfilment(controller._onPullFulfilled)
+  ) {
     return;
   }
   reactTo(pullCompletion, controller._onPullFulfilled, controller._onPullRejected);
