@@ -49,6 +49,7 @@ export class LazyDeferred<T> {
   private rejectFn: ((reason: unknown) => void) | undefined = undefined;
   private onFulfilled: (() => void) | (() => void)[] | undefined = undefined;
   private onRejected: ((reason: unknown) => void) | ((reason: unknown) => void)[] | undefined = undefined;
+  private observer: (() => void) | undefined = undefined;
 
   /** The promise; created on first access. */
   get promise(): Promise<T> {
@@ -78,11 +79,15 @@ export class LazyDeferred<T> {
     this.result = value;
     if (this.resolveFn !== undefined) this.resolveFn(value);
     const callbacks = this.onFulfilled;
+    const observer = this.observer;
     this.onFulfilled = undefined;
     this.onRejected = undefined;
-    if (callbacks === undefined) return;
-    if (typeof callbacks === "function") queueMicrotaskInternal(callbacks);
-    else for (const callback of callbacks) queueMicrotaskInternal(callback);
+    this.observer = undefined;
+    if (callbacks !== undefined) {
+      if (typeof callbacks === "function") queueMicrotaskInternal(callbacks);
+      else for (const callback of callbacks) queueMicrotaskInternal(callback);
+    }
+    if (observer !== undefined) observer();
   }
 
   /** Rejects (marked as handled) if still pending. */
@@ -94,6 +99,7 @@ export class LazyDeferred<T> {
     const callbacks = this.onRejected;
     this.onFulfilled = undefined;
     this.onRejected = undefined;
+    this.observer = undefined;
     if (callbacks === undefined) return;
     if (typeof callbacks === "function") queueMicrotaskInternal(() => callbacks(reason));
     else for (const callback of callbacks) queueMicrotaskInternal(() => callback(reason));
@@ -118,6 +124,17 @@ export class LazyDeferred<T> {
       const rejected = this.onRejected;
       this.onRejected = rejected === undefined ? onRejected : typeof rejected === "function" ? [rejected, onRejected] : [...rejected, onRejected];
     }
+  }
+
+  /**
+   * Runs `onFulfilled` synchronously when the pending deferred is fulfilled (nothing happens on rejection).
+   * Only for internal parties whose timing nobody can observe; one observer at a time: returns false (and
+   * registers nothing) when the deferred is settled or already observed.
+   */
+  observeFulfilment(onFulfilled: () => void): boolean {
+    if (this.state !== "pending" || this.observer !== undefined) return false;
+    this.observer = onFulfilled;
+    return true;
   }
 
   /**

@@ -3,7 +3,7 @@
  * @module
  */
 
-import { callForCompletion, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
+import { callForCompletion, LazyDeferred, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import { QueueWithSizes } from "./queue-with-sizes.ts";
 import type { SizeAlgorithm } from "./queuing-strategy.ts";
 import { CancelSteps, NO_CHUNK, PullSteps, ReleaseSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
@@ -57,6 +57,11 @@ export class ReadableStreamDefaultController<R = unknown> {
   declare _pullSettled: boolean;
   /** @internal Pending pull reactions to ignore because `readMany` took over from them. */
   declare _staleReactions: number;
+  /**
+   * @internal Set while a pipe reads the stream: an internal pull that completes through a {@link LazyDeferred}
+   * (a transform stream's readable side) is then finished as soon as it settles instead of a microtask later.
+   */
+  declare _pipedFrom: boolean;
   /** @internal Reaction to the pull promise's fulfilment, allocated once per controller. */
   declare _onPullFulfilled: () => void;
   /** @internal Reaction to the pull promise's rejection, allocated once per controller. */
@@ -167,6 +172,13 @@ export function ReadableStreamDefaultControllerCallPullIfNeeded<R>(controller: R
   controller._pulling = true;
   const pullCompletion = (controller._pullAlgorithm as PullAlgorithm)();
   controller._pullSettled = pullCompletion === undefined;
+  if (
+    controller._pipedFrom &&
+    pullCompletion instanceof LazyDeferred &&
+    pullCompletion.observeFulfilment(controller._onPullFulfilled)
+  ) {
+    return;
+  }
   reactTo(pullCompletion, controller._onPullFulfilled, controller._onPullRejected);
 }
 
@@ -271,6 +283,7 @@ export function SetUpReadableStreamDefaultController<R>(
   controller._cancelAlgorithm = cancelAlgorithm;
   controller._pullSettled = false;
   controller._staleReactions = 0;
+  controller._pipedFrom = false;
   controller._onPullFulfilled = () => {
     if (controller._staleReactions > 0) {
       controller._staleReactions -= 1;

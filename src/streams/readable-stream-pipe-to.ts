@@ -14,6 +14,7 @@ import {
 } from "./readable-stream-default-reader.ts";
 import { ChunkCollector, drainSynchronously, type ChunkSink } from "./read-many.ts";
 import { batchLimit, writeBatch } from "./pipe-batches.ts";
+import { ReadableStreamDefaultController } from "./readable-stream-default-controller.ts";
 import { AcquireReadableStreamDefaultReader, ReadableStreamCancel, type ReadableStream } from "./readable-stream.ts";
 import {
   WritableStreamDefaultWriterCloseWithErrorPropagation,
@@ -31,6 +32,11 @@ import {
 } from "./writable-stream.ts";
 
 type Action = () => Promise<unknown>;
+
+function setPipedFrom<R>(source: ReadableStream<R>, piped: boolean): void {
+  const controller = source._readableStreamController;
+  if (controller instanceof ReadableStreamDefaultController) controller._pipedFrom = piped;
+}
 
 /** A pump that has moved this many chunks lets other microtasks run before it continues. */
 const YIELD_AFTER_CHUNKS = 65_536;
@@ -150,6 +156,7 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
   start(): Promise<undefined> {
     this.source._disturbed = true;
     this.dest._writableStreamController._synchronousCompletion = true;
+    setPipedFrom(this.source, true);
     const signal = this.signal;
     if (signal !== undefined) {
       const abortAlgorithm = (): void => this.abort(signal.reason);
@@ -348,6 +355,7 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
 
   private finalize(isError: boolean, error: unknown): void {
     this.dest._writableStreamController._synchronousCompletion = false;
+    setPipedFrom(this.source, false);
     WritableStreamDefaultWriterRelease(this.writer);
     ReadableStreamDefaultReaderRelease(this.reader);
     if (this.signal !== undefined && this.abortListener !== undefined) {

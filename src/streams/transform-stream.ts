@@ -155,11 +155,18 @@ export function TransformStreamErrorWritableAndUnblockWrite<I, O>(stream: Transf
   TransformStreamUnblockWrite(stream);
 }
 
-/** TransformStreamSetBackpressure */
-export function TransformStreamSetBackpressure<I, O>(stream: TransformStream<I, O>, backpressure: boolean): void {
-  if (stream._backpressureChangePromise !== undefined) stream._backpressureChangePromise.resolve(undefined);
-  stream._backpressureChangePromise = new LazyDeferred<undefined>();
+/**
+ * TransformStreamSetBackpressure. Returns the new [[backpressureChangePromise]]. The previous one is settled
+ * last: a synchronous observer of it (a piped readable's pull, a piped write waiting for backpressure to lift)
+ * may change the backpressure again, and must find the new state already in place.
+ */
+export function TransformStreamSetBackpressure<I, O>(stream: TransformStream<I, O>, backpressure: boolean): LazyDeferred<undefined> {
+  const previous = stream._backpressureChangePromise;
+  const created = new LazyDeferred<undefined>();
+  stream._backpressureChangePromise = created;
   stream._backpressure = backpressure;
+  if (previous !== undefined) previous.resolve(undefined);
+  return created;
 }
 
 /** TransformStreamUnblockWrite */
@@ -172,7 +179,8 @@ export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: Transform
   const controller = stream._transformStreamController;
   if (stream._backpressure === true) {
     const result = new LazyDeferred<undefined>();
-    (stream._backpressureChangePromise as LazyDeferred<undefined>).react(() => {
+    const backpressureChange = stream._backpressureChangePromise as LazyDeferred<undefined>;
+    const afterBackpressure = (): void => {
       const writable = stream._writable;
       if (writable._state === "erroring") {
         result.reject(writable._storedError);
@@ -181,7 +189,9 @@ export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: Transform
       const transformed = TransformStreamDefaultControllerPerformTransform(controller, chunk);
       if (transformed === undefined) result.resolve(undefined);
       else reactTo(transformed, () => result.resolve(undefined), (reason) => result.reject(reason));
-    });
+    };
+    const piped = stream._writable._writableStreamController._synchronousCompletion;
+    if (!piped || !backpressureChange.observeFulfilment(afterBackpressure)) backpressureChange.react(afterBackpressure);
     return result;
   }
   return TransformStreamDefaultControllerPerformTransform(controller, chunk);
@@ -272,6 +282,5 @@ export function TransformStreamDefaultSourceCancelAlgorithm<I, O>(stream: Transf
 
 /** TransformStreamDefaultSourcePullAlgorithm */
 export function TransformStreamDefaultSourcePullAlgorithm<I, O>(stream: TransformStream<I, O>): Completion {
-  TransformStreamSetBackpressure(stream, false);
-  return stream._backpressureChangePromise;
+  return TransformStreamSetBackpressure(stream, false);
 }

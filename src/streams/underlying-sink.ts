@@ -14,7 +14,8 @@ export interface UnderlyingSink<W = unknown> {
   write?: (chunk: W, controller: WritableStreamDefaultController) => void | PromiseLike<void>;
   /**
    * Non-standard (drainpipe): writes several queued chunks at once, in order. Called instead of `write`
-   * whenever more than one chunk is queued when the sink becomes ready.
+   * whenever more than one chunk is queued when the sink becomes ready; a sink without `write` also gets
+   * single chunks this way (as a one-element array).
    */
   writev?: (chunks: W[], controller: WritableStreamDefaultController) => void | PromiseLike<void>;
   /** Finishes after all writes; may return a promise. */

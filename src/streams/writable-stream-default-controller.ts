@@ -180,7 +180,11 @@ export function SetUpWritableStreamDefaultControllerFromUnderlyingSink<W>(
   const { start, write, writev, close, abort } = underlyingSinkDict;
   const startAlgorithm = start === undefined ? () => undefined : () => Reflect.apply(start, underlyingSink, [controller]);
   const writeAlgorithm: WriteAlgorithm<W> =
-    write === undefined ? () => undefined : (chunk) => callForCompletion2(write, underlyingSink, chunk, controller);
+    write !== undefined
+      ? (chunk) => callForCompletion2(write, underlyingSink, chunk, controller)
+      : writev !== undefined
+        ? (chunk) => callForCompletion2(writev, underlyingSink, [chunk], controller)
+        : () => undefined;
   const writevAlgorithm: WritevAlgorithm<W> | undefined =
     writev === undefined ? undefined : (chunks) => callForCompletion2(writev, underlyingSink, chunks, controller);
   const closeAlgorithm = close === undefined ? () => resolvedUndefined : () => promiseCall(close, underlyingSink);

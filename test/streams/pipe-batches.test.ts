@@ -122,6 +122,38 @@ describe("pipeTo batches", () => {
     expect(ours).toBeLessThan(theirs);
   });
 
+  test("chains of transform streams deliver every chunk in order, whatever the strategies and sink timing", async () => {
+    for (const readableHighWaterMark of [0, 1, 16]) {
+      for (const asyncSink of [false, true]) {
+        const received: number[] = [];
+        const fanOut = new TransformStream<number, number>(
+          {
+            transform(chunk, controller) {
+              controller.enqueue(chunk * 3);
+              controller.enqueue(chunk * 3 + 1);
+              controller.enqueue(chunk * 3 + 2);
+            },
+          },
+          undefined,
+          { highWaterMark: readableHighWaterMark },
+        );
+        const passThrough = new TransformStream<number, number>();
+        await countingSource(200)
+          .stream.pipeThrough(fanOut)
+          .pipeThrough(passThrough)
+          .pipeTo(
+            new WritableStream<number>({
+              write(chunk) {
+                received.push(chunk);
+                return asyncSink && chunk % 7 === 0 ? new Promise((resolve) => setTimeout(resolve, 0)) : undefined;
+              },
+            }),
+          );
+        expect(received).toEqual(Array.from({ length: 600 }, (_, i) => i));
+      }
+    }
+  });
+
   test("aborting the signal mid-pipe stops it, aborts the destination and cancels the source", async () => {
     const controller = new AbortController();
     let cancelReason: unknown;

@@ -198,6 +198,20 @@ describe("writev (coalesced writes)", () => {
     await expect(writer.write(5)).rejects.toBe(error);
   });
 
+  test("a sink with only writev also receives single chunks through it", async () => {
+    const calls: number[][] = [];
+    const stream = new WritableStream<number>({
+      writev(chunks) {
+        calls.push(chunks);
+      },
+    });
+    const writer = stream.getWriter();
+    await started();
+    await writer.write(1);
+    await writer.write(2);
+    expect(calls).toEqual([[1], [2]]);
+  });
+
   test("writev must be a function", () => {
     expect(() => new WritableStream({ writev: 1 } as never)).toThrow(TypeError);
   });
