@@ -2,8 +2,12 @@
  * drainpipe extension: batch moves for `pipeTo`. A pipe drains the source with the same synchronous draining as
  * `readMany` (queued chunks, plus synchronous `pull`s), no further than the destination's `desiredSize` allows,
  * and writes the batch with the destination "corked": every chunk is queued (no promise per chunk) before the
- * sink is called, so a sink with `writev` receives the whole batch in one call. Observable results (order,
- * backpressure, close/abort/cancel propagation) are those of the standard pipe.
+ * sink is called, so a sink with `writev` receives the whole batch in one call. Other destinations get each
+ * chunk written as soon as it is read. While the pipe holds the destination's lock nobody can observe its write
+ * promises, so sink writes that complete synchronously are finished at once (see
+ * `WritableStreamDefaultControllerAdvanceQueueIfNeeded`), and a transform stream's sides that are piped resume
+ * as soon as their backpressure changes instead of a microtask later. Observable results (order, backpressure,
+ * close/abort/cancel propagation) are those of the standard pipe.
  * @module
  */
 
