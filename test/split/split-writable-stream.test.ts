@@ -35,7 +35,7 @@ describe("SplitWritableStream", () => {
     const numbers = sampleNumbers(300_000);
     const input = encodeNumbers(numbers);
     const { splitter, calls } = countingSplitter();
-    const sink = new SplitWritableStream(splitter);
+    const sink = new SplitWritableStream<number>(splitter);
     await bytesIn(input, 1 << 20).pipeThrough(new LineToNumberStream()).pipeTo(sink);
     const parts = await sink.parts;
     expect(parts.reduce((sum, part) => sum + part.numbers, 0)).toBe(numbers.length);
