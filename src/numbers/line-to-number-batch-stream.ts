@@ -1,6 +1,6 @@
 import { TransformStream, type TransformStreamDefaultController } from "../streams/index.ts";
 import { NumberParser, type ParseStats } from "./number-parser.ts";
-import { parseTransformer } from "./parse-transformer.ts";
+import { type LineToNumberOptions, parseTransformer } from "./parse-transformer.ts";
 
 /**
  * Turns bytes of newline-separated decimal integers into one `Float64Array` per input chunk, holding the numbers
@@ -10,7 +10,7 @@ import { parseTransformer } from "./parse-transformer.ts";
  * @example
  * ```ts
  * let sum = 0;
- * for await (const batch of response.body!.pipeThrough(new LineToNumberBatchStream())) {
+ * for await (const batch of fromNativeStream(response.body!).pipeThrough(new LineToNumberBatchStream())) {
  *   for (const n of batch) sum += n;
  * }
  * ```
@@ -19,9 +19,9 @@ export class LineToNumberBatchStream extends TransformStream<Uint8Array, Float64
   readonly #parser: NumberParser;
 
   /** Creates the stream with a fresh parser. */
-  constructor() {
+  constructor(options: LineToNumberOptions = {}) {
     const parser = new NumberParser();
-    super(parseTransformer<Float64Array>(parser, enqueueBatch));
+    super(parseTransformer<Float64Array>(parser, enqueueBatch, options));
     this.#parser = parser;
   }
 

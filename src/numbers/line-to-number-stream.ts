@@ -1,6 +1,6 @@
 import { TransformStream, type TransformStreamDefaultController } from "../streams/index.ts";
 import { NumberParser, type ParseStats } from "./number-parser.ts";
-import { parseTransformer } from "./parse-transformer.ts";
+import { type LineToNumberOptions, parseTransformer } from "./parse-transformer.ts";
 
 /**
  * Turns bytes of newline-separated decimal integers into one number per chunk (the grammar of
@@ -10,7 +10,7 @@ import { parseTransformer } from "./parse-transformer.ts";
  *
  * @example
  * ```ts
- * const numbers = response.body!.pipeThrough(new LineToNumberStream());
+ * const numbers = fromNativeStream(response.body!).pipeThrough(new LineToNumberStream());
  * for await (const n of numbers) console.log(n);
  * ```
  */
@@ -18,9 +18,9 @@ export class LineToNumberStream extends TransformStream<Uint8Array, number> {
   readonly #parser: NumberParser;
 
   /** Creates the stream with a fresh parser. */
-  constructor() {
+  constructor(options: LineToNumberOptions = {}) {
     const parser = new NumberParser();
-    super(parseTransformer<number>(parser, enqueueEach));
+    super(parseTransformer<number>(parser, enqueueEach, options));
     this.#parser = parser;
   }
 

@@ -6,7 +6,7 @@ import type { Manifest } from "../split/manifest.ts";
 import { parseMaxPartBytes } from "../split/part-size.ts";
 import { R2Store } from "../split/r2-store.ts";
 import { storeNumbers } from "../split/store-numbers.ts";
-import { fromNativeStream, ReadableStream } from "../streams/index.ts";
+import { BufferPool, DEFAULT_CHUNK_SIZE, fromNativeStream, ReadableStream } from "../streams/index.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { HttpError } from "./http-error.ts";
 import type { Route } from "./router.ts";
@@ -49,10 +49,11 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
       handler: async (request, { name }, url) => {
         const maxPartBytes = parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
         const declared = declaredLength(request, maxUploadBytes);
+        const pool = new BufferPool({ bufferSize: DEFAULT_CHUNK_SIZE, maxFree: 2 });
         const bytes = request.body
-          ? fromNativeStream(request.body)
+          ? fromNativeStream(request.body, { pool })
           : new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
-        const parser = new LineToNumberStream();
+        const parser = new LineToNumberStream({ releaseChunk: (chunk) => pool.release(chunk) });
         const numbers = bytes.pipeThrough(limitBytes(maxUploadBytes, declared)).pipeThrough(parser);
         const manifest = await storeNumbers(numbers, {
           maxNumbers: maxUploadNumbers,

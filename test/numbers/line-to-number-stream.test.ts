@@ -44,3 +44,13 @@ describe("LineToNumberStream", () => {
     expect(cancelled).toBeInstanceOf(NumberParseError);
   });
 });
+
+describe("LineToNumberStream releaseChunk", () => {
+  test("hands every input chunk back once it is parsed, in order", async () => {
+    const released: string[] = [];
+    const chunks = [ascii("1\n2"), ascii("3\n"), ascii("4\n")];
+    const stream = new LineToNumberStream({ releaseChunk: (chunk) => released.push(new TextDecoder().decode(chunk)) });
+    expect(await collect(streamOf(chunks).pipeThrough(stream))).toEqual([1, 23, 4]);
+    expect(released).toEqual(["1\n2", "3\n", "4\n"]);
+  });
+});
