@@ -25,6 +25,26 @@ export default defineConfig({
           include: ["test/worker/**/*.test.ts", "test/**/*.workerd.test.ts"],
         },
       },
+      // Benchmarks (`npm run bench` runs them with `vitest bench`): no regular tests, only `bench/**/*.bench.ts`,
+      // once in Node and once inside workerd.
+      {
+        test: {
+          name: "bench-node",
+          include: [],
+          provide: { benchQuick: process.env.BENCH_QUICK === "1" },
+          benchmark: { include: ["bench/**/*.bench.ts"] },
+          environment: "node",
+        },
+      },
+      {
+        plugins: [cloudflareTest({ main: "./bench/ingest-worker.ts", wrangler: { configPath: "./wrangler.toml" } })],
+        test: {
+          name: "bench-workerd",
+          include: [],
+          provide: { benchQuick: process.env.BENCH_QUICK === "1" },
+          benchmark: { include: ["bench/**/*.bench.ts"] },
+        },
+      },
     ],
   },
 });

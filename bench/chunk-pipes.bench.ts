@@ -1,0 +1,35 @@
+/**
+ * Scenario 1: per-chunk pipes of small value chunks (`pipeTo`, a reader loop, one `TransformStream`, `for
+ * await`, and the draining shapes for implementations with the extension), for every implementation of
+ * `implementations.ts`, in Node and inside workerd (chunks per sample: see `chunkCount`).
+ *
+ * @module
+ */
+import { inject, test } from "vitest";
+import { currentRuntime, implementationsFor, NATIVE } from "./implementations.ts";
+import { resultPath, TEST_TIMEOUT_MS } from "./support/bench-files.ts";
+import { chunkCount, expectedTally, PIPE_SHAPES, shapeEntries } from "./support/chunk-pipe-shapes.ts";
+
+const runtime = currentRuntime();
+const quick = inject("benchQuick");
+const COUNT = chunkCount(runtime, quick);
+const implementations = implementationsFor(runtime);
+
+for (const shape of PIPE_SHAPES) {
+  const entries = shapeEntries(shape, implementations, NATIVE);
+  if (entries.length < 2) continue;
+  test(`chunk pipes: ${shape.name} (${COUNT} chunks)`, { timeout: TEST_TIMEOUT_MS }, async ({ bench, expect }) => {
+    for (const { implementation, runs } of entries) {
+      expect(await runs.run(implementation, 1000), implementation.name).toEqual(expectedTally(1000));
+    }
+    await bench.compare(
+      ...entries.map(({ implementation, runs }) =>
+        bench(implementation.name, { writeResult: resultPath("chunk-pipes", shape.name, implementation.name) }, async () => {
+          const tally = await runs.run(implementation, COUNT);
+          if (tally.count !== COUNT) throw new Error(`Cannot trust the run: ${tally.count} chunks arrived of ${COUNT}`);
+        }),
+      ),
+      { iterations: quick ? 1 : 3, time: 0, warmupIterations: 1, warmupTime: 0 },
+    );
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * Scenario 2: the matrix of background article 002 (four chunk sizes × value/byte streams × highWaterMark 0
+ * and 16 KiB, and byte streams with autoAllocateChunkSize 64 KiB), each stream pumped with `pipeTo` into a
+ * discarding sink, for every implementation of `implementations.ts`, in Node and inside workerd. A sample
+ * pumps the case's stream `repsPerSample` times, so it lasts tens of milliseconds even where the timer has 1 ms steps.
+ *
+ * @module
+ */
+import { inject, test } from "vitest";
+import { currentRuntime, implementationsFor } from "./implementations.ts";
+import { resultPath, TEST_TIMEOUT_MS } from "./support/bench-files.ts";
+import { CHUNK_SIZES, pumpCase, repsPerSample, STREAM_CONFIGS } from "./support/draining-cases.ts";
+
+const quick = inject("benchQuick");
+const implementations = implementationsFor(currentRuntime());
+
+for (const config of STREAM_CONFIGS) {
+  for (const size of CHUNK_SIZES) {
+    const group = `${size.name} ${config.name}`;
+    const reps = repsPerSample(size, quick);
+    test(`draining matrix: ${group} (${size.bytes} B × ${size.chunks}, ${reps} streams per sample)`, { timeout: TEST_TIMEOUT_MS }, async ({ bench, expect }) => {
+      for (const implementation of implementations) {
+        const count = await pumpCase(implementation, size, config);
+        expect(count.bytes, implementation.name).toBe(size.bytes * size.chunks);
+      }
+      await bench.compare(
+        ...implementations.map((implementation) =>
+          bench(implementation.name, { writeResult: resultPath("draining-matrix", group, implementation.name) }, async () => {
+            for (let rep = 0; rep < reps; rep++) await pumpCase(implementation, size, config);
+          }),
+        ),
+        { iterations: quick ? 1 : 5, time: 0, warmupIterations: 1, warmupTime: 0 },
+      );
+    });
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * Scenario 4: HTTP ingest. POSTs 100 MB of primes (whole lines) over real local HTTP to workers in local
+ * workerd, all in one run (per worker, its rows interleaved round by round):
+ *
+ * - floor: body read: the bench worker reads the body with `{ min: 1 MiB }` reads and does nothing else;
+ * - drainpipe → discarding store: the real upload route's pipeline in the bench worker, storing nothing;
+ * - floor: R2 put: the same body reads gathered into 10 MiB buffers and `put` to local R2;
+ * - drainpipe worker → local R2: the real worker (`src/worker/index.ts`), `POST /files/:name`.
+ *
+ * For each, the peak RSS of the workerd process running the worker's code (`VmHWM`, reset before every
+ * request). Outputs are checked: the stored content of the real worker is read back and compared byte for
+ * byte, the discarding store's per-part SHA-256 (an extra, untimed request) against the input's.
+ *
+ * Run alone: `npx node bench/http-ingest.ts [megabytes] [runs]`.
+ *
+ * @module
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Manifest } from "../src/split/manifest.ts";
+import { type RunningWorker, resetPeakRss, startIngestWorker, startRealWorker, waitUntilIdle } from "./support/bench-worker.ts";
+import { countLines, sameBytes } from "./support/byte-chunks.ts";
+import { type DiscardedObject, sha256 } from "./support/discarding-store.ts";
+import { primesTextOfSize } from "./support/primes-file.ts";
+import type { OutputCheck, ScenarioResult } from "./support/scenario-result.ts";
+import { median, significant, timed } from "./support/stats.ts";
+import { memoryOf } from "./workerd-memory.ts";
+
+/** Options of {@linkcode runHttpIngest}. */
+export interface HttpIngestOptions {
+  /** Body size in bytes, cut at a line break (default 100,000,000). */
+  bytes?: number;
+  /** Timed requests per row, interleaved (default 3). */
+  runs?: number;
+}
+
+const MB = 1_000_000;
+
+/** One row: a request to one of the workers. */
+interface Row {
+  name: string;
+  worker: "bench" | "real";
+  path: (round: number) => string;
+  /** Checks the JSON answer of a timed request; returns a description of what held, or throws. */
+  check: (answer: unknown, body: Uint8Array) => string;
+}
+
+function ensure(condition: boolean, message: string): void {
+  if (!condition) throw new Error(message);
+}
+
+const ROWS: Row[] = [
+  {
+    name: "floor: body read ({ min: 1 MiB })",
+    worker: "bench",
+    path: () => "/floor/read",
+    check(answer, body) {
+      const { bytes } = answer as { bytes: number };
+      ensure(bytes === body.length, `read ${bytes} bytes of ${body.length}`);
+      return `read all ${bytes} bytes`;
+    },
+  },
+  {
+    name: "drainpipe → discarding store",
+    worker: "bench",
+    path: () => "/drainpipe/discard",
+    check(answer, body) {
+      const { manifest } = answer as { manifest: Manifest };
+      ensure(manifest.totals.bytes === body.length, `manifest has ${manifest.totals.bytes} bytes of ${body.length}`);
+      return `manifest totals = input (${manifest.totals.parts} parts)`;
+    },
+  },
+  {
+    name: "floor: R2 put (10 MiB puts)",
+    worker: "bench",
+    path: (round) => `/floor/r2-put?name=round-${round}`,
+    check(answer, body) {
+      const { bytes, keys } = answer as { bytes: number; keys: string[] };
+      ensure(bytes === body.length, `put ${bytes} bytes of ${body.length}`);
+      return `put all ${bytes} bytes in ${keys.length} objects`;
+    },
+  },
+  {
+    name: "drainpipe worker → local R2",
+    worker: "real",
+    path: () => "/files/bench-ingest?maxPartBytes=10485760",
+    check(answer, body) {
+      const manifest = answer as Manifest;
+      ensure(manifest.totals.bytes === body.length, `manifest has ${manifest.totals.bytes} bytes of ${body.length}`);
+      ensure(manifest.source.kind === "upload" && manifest.source.canonical, "input not seen as canonical");
+      return `manifest totals = input (${manifest.totals.parts} parts)`;
+    },
+  },
+];
+
+function checkAnswer(row: Row, answer: unknown, body: Uint8Array): OutputCheck {
+  try {
+    return { variant: row.name, ok: true, detail: row.check(answer, body) };
+  } catch (error) {
+    return { variant: row.name, ok: false, detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function post(worker: RunningWorker, path: string, body: Uint8Array): Promise<unknown> {
+  const response = await fetch(`${worker.url}${path}`, { method: "POST", body: body as Uint8Array<ArrayBuffer>, headers: worker.headers });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text);
+}
+
+/** Checks the discarding route's per-part digests against the input, cut where the manifest says. */
+async function checkDiscardDigests(worker: RunningWorker, body: Uint8Array): Promise<OutputCheck> {
+  const { manifest, objects } = (await post(worker, "/drainpipe/discard?digests=1", body)) as { manifest: Manifest; objects: DiscardedObject[] };
+  const digests = new Map(objects.map((object) => [object.key, object.sha256]));
+  let offset = 0;
+  let ok = manifest.totals.bytes === body.length;
+  for (const part of manifest.parts) {
+    ok &&= digests.get(part.key) === (await sha256(body.subarray(offset, offset + part.bytes)));
+    offset += part.bytes;
+  }
+  return { variant: "drainpipe → discarding store", ok, detail: `SHA-256 of each of ${manifest.parts.length} parts = input slice: ${ok}` };
+}
+
+/** Reads the real worker's stored content back and compares it with the input. */
+async function checkStoredContent(worker: RunningWorker, body: Uint8Array): Promise<OutputCheck> {
+  const response = await fetch(`${worker.url}/files/bench-ingest/content`, { headers: worker.headers });
+  const stored = new Uint8Array(await response.arrayBuffer());
+  const ok = response.ok && sameBytes(stored, body);
+  return { variant: "drainpipe worker → local R2", ok, detail: `GET /files/bench-ingest/content = input (${stored.length} bytes): ${ok}` };
+}
+
+/**
+ * One timed request, once the worker is idle, with the peak RSS it caused; retried once if wrangler restarted
+ * workerd meanwhile.
+ */
+async function measure(worker: RunningWorker, path: string, body: Uint8Array): Promise<{ ms: number; peak: number; answer: unknown; peakReset: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    await waitUntilIdle(worker);
+    const pid = worker.pid();
+    const peakReset = resetPeakRss(pid);
+    try {
+      const { ms, value } = await timed(() => post(worker, path, body));
+      if (worker.pid() === pid) return { ms, peak: memoryOf(pid).peak, answer: value, peakReset };
+    } catch (error) {
+      if (attempt >= 2) throw error;
+    }
+    if (attempt >= 2) throw new Error(`Cannot measure ${path}: workerd was restarted during the request twice`);
+  }
+}
+
+/** Runs the `rows` of one worker: one untimed 1 MB request each, then `runs` rounds, rows interleaved. */
+async function measureRows(
+  worker: RunningWorker,
+  rows: readonly Row[],
+  body: Uint8Array,
+  runs: number,
+): Promise<{ samples: Map<string, { ms: number; peak: number }[]>; checks: OutputCheck[]; idle: number; peaksReset: boolean }> {
+  const warmup = body.subarray(0, body.lastIndexOf(0x0a, Math.min(body.length, MB) - 1) + 1);
+  for (const row of rows) await post(worker, row.path(-1), warmup);
+  const idle = memoryOf(worker.pid()).rss;
+  const samples = new Map<string, { ms: number; peak: number }[]>(rows.map((row) => [row.name, []]));
+  const checks: OutputCheck[] = [];
+  let peaksReset = true;
+  for (let round = 0; round < runs; round++) {
+    for (const row of rows) {
+      const { ms, peak, answer, peakReset } = await measure(worker, row.path(round), body);
+      peaksReset &&= peakReset;
+      samples.get(row.name)!.push({ ms, peak });
+      if (round === 0) checks.push(checkAnswer(row, answer, body));
+    }
+  }
+  return { samples, checks, idle, peaksReset };
+}
+
+/**
+ * Runs scenario 4: starts the bench worker, measures its rows, stops it; then the same with the real worker
+ * (R2 in temporary directories). One worker runs at a time, so each one's workerd process is known.
+ */
+export async function runHttpIngest(options: HttpIngestOptions = {}): Promise<ScenarioResult> {
+  const runs = options.runs ?? 3;
+  const body = await primesTextOfSize(options.bytes ?? 100 * MB);
+  const lines = countLines(body);
+  const stateDir = await mkdtemp(join(tmpdir(), "drainpipe-bench-"));
+  try {
+    const bench = await startIngestWorker(join(stateDir, "bench"));
+    let benchRun: Awaited<ReturnType<typeof measureRows>>;
+    let digestCheck: OutputCheck;
+    try {
+      benchRun = await measureRows(bench, ROWS.filter((row) => row.worker === "bench"), body, runs);
+      digestCheck = await checkDiscardDigests(bench, body);
+    } finally {
+      await bench.stop();
+    }
+    const real = await startRealWorker(join(stateDir, "real"));
+    let realRun: Awaited<ReturnType<typeof measureRows>>;
+    let contentCheck: OutputCheck;
+    try {
+      realRun = await measureRows(real, ROWS.filter((row) => row.worker === "real"), body, runs);
+      contentCheck = await checkStoredContent(real, body);
+    } finally {
+      await real.stop();
+    }
+    const samples = new Map([...benchRun.samples, ...realRun.samples]);
+    const idle = { bench: benchRun.idle, real: realRun.idle };
+    const peaksReset = benchRun.peaksReset && realRun.peaksReset;
+    const checks = [...benchRun.checks, digestCheck, ...realRun.checks, contentCheck];
+    const msOf = (row: Row) => median(samples.get(row.name)!.map((sample) => sample.ms));
+    const floorRead = msOf(ROWS[0]!);
+    const rows = ROWS.map((row) => {
+      const ms = msOf(row);
+      return {
+        row: row.name,
+        "median ms": Math.round(ms),
+        "MB/s": significant(body.length / MB / (ms / 1000)),
+        "numbers/s": row.name.startsWith("floor") ? "–" : Math.round(lines / (ms / 1000)),
+        "× of body-read floor": significant(floorRead / ms),
+        "peak RSS MB": significant(Math.max(...samples.get(row.name)!.map((sample) => sample.peak)) / MB),
+        "idle RSS MB": significant(idle[row.worker] / MB),
+        "samples ms": samples.get(row.name)!.map((sample) => Math.round(sample.ms)).join(", "),
+      };
+    });
+    return {
+      id: "http-ingest",
+      title: `Scenario 4: HTTP ingest of ${(body.length / MB).toFixed(1)} MB (${lines.toLocaleString("en")} primes) into local workerd`,
+      runtime: `workerd (wrangler unstable_dev), client: node ${process.versions.node} fetch`,
+      columns: ["row", "median ms", "MB/s", "numbers/s", "× of body-read floor", "peak RSS MB", "idle RSS MB", "samples ms"],
+      rows,
+      notes: [
+        `Real HTTP over loopback (Node's fetch, Content-Length, no Expect: 100-continue). Per worker: one untimed 1 MB request per row, then medians of ${runs} requests per row, rows interleaved round by round, each request once the workerd process is idle. The bench worker's three rows run first, then the real worker's (one worker at a time, so that its workerd process is known).`,
+        `Peak RSS is VmHWM of the workerd process running the worker's code (wrangler's proxy workerd excluded), ${peaksReset ? "reset before each request (clear_refs 5), so it is that request's own peak" : "NOT reset (clear_refs refused), so peaks are cumulative"}; idle RSS is after the warm-up. MB = 10^6 bytes.`,
+        "Floors and the discarding pipeline run in bench/ingest-worker.ts (the real upload route's pipeline with a DiscardingStore); the local-R2 row is the real worker, POST /files/:name. Parts of 10 MiB everywhere.",
+      ],
+      speedups: ROWS.map((row) => ({ label: row.name, value: significant(floorRead / msOf(row)) })),
+      checks,
+    };
+  } finally {
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const [megabytes, runs] = process.argv.slice(2).map(Number);
+  const result = await runHttpIngest({ bytes: megabytes ? megabytes * MB : undefined, runs: runs || undefined });
+  console.table(result.rows);
+  for (const check of result.checks) console.log(check.ok ? "ok  " : "FAIL", check.variant, check.detail);
+}

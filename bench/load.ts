@@ -1,0 +1,183 @@
+/**
+ * Scenario 5: load. autocannon keeps 16 concurrent 1 MB uploads going for 10 s (loopback only) against
+ * drainpipe's ingest and the naive worker's (`support/naive-ingest.ts`: `TextDecoderStream`, string split,
+ * one write per number), each into a discarding store and into local R2. Reports requests/s, p50/p99
+ * latency and errors. Before the load, one request per row is checked: its numbers and bytes must match the
+ * body (and drainpipe's stored content, read back, must equal it).
+ *
+ * Run alone: `npx node bench/load.ts [seconds] [connections]`.
+ *
+ * @module
+ */
+import autocannon from "autocannon";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Manifest } from "../src/split/manifest.ts";
+import { type RunningWorker, startIngestWorker, startRealWorker, waitUntilIdle } from "./support/bench-worker.ts";
+import { countLines, sameBytes } from "./support/byte-chunks.ts";
+import type { NaiveIngestResult } from "./support/naive-ingest.ts";
+import { primesTextOfSize } from "./support/primes-file.ts";
+import type { OutputCheck, ScenarioResult } from "./support/scenario-result.ts";
+import { significant } from "./support/stats.ts";
+
+/** Options of {@linkcode runLoad}. */
+export interface LoadOptions {
+  /** Seconds of load per row (default 10). */
+  seconds?: number;
+  /** Concurrent uploads (default 16). */
+  connections?: number;
+  /** Body size in bytes, cut at a line break (default 1,000,000). */
+  bytes?: number;
+}
+
+/** One row: an upload path on one of the workers. */
+interface Row {
+  name: string;
+  worker: "bench" | "real";
+  /** The path of the `n`th request (unique names where the target keeps what it stores). */
+  path: (n: number) => string;
+  /** The numbers and bytes an answer reports. */
+  totals: (answer: unknown) => { numbers: number; bytes: number };
+}
+
+const manifestTotals = (manifest: Manifest) => ({ numbers: manifest.totals.numbers, bytes: manifest.totals.bytes });
+const naiveTotals = (answer: unknown) => answer as NaiveIngestResult;
+
+const ROWS: Row[] = [
+  {
+    name: "drainpipe → discarding store",
+    worker: "bench",
+    path: () => "/drainpipe/discard",
+    totals: (answer) => manifestTotals((answer as { manifest: Manifest }).manifest),
+  },
+  { name: "naive → discarding store", worker: "bench", path: () => "/naive/discard", totals: naiveTotals },
+  { name: "naive → local R2", worker: "bench", path: (n) => `/naive/r2?name=load-${n}`, totals: naiveTotals },
+  {
+    name: "drainpipe worker → local R2",
+    worker: "real",
+    path: (n) => `/files/load-${n}`,
+    totals: (answer) => manifestTotals(answer as Manifest),
+  },
+];
+
+async function checkRow(worker: RunningWorker, row: Row, body: Uint8Array, lines: number): Promise<OutputCheck & { ms: number }> {
+  const start = performance.now();
+  const response = await fetch(`${worker.url}${row.path(-1)}`, { method: "POST", body: body as Uint8Array<ArrayBuffer>, headers: worker.headers });
+  const text = await response.text();
+  const ms = performance.now() - start;
+  if (!response.ok) return { variant: row.name, ok: false, detail: `answered ${response.status}: ${text.slice(0, 300)}`, ms };
+  const totals = row.totals(JSON.parse(text));
+  let ok = totals.numbers === lines && totals.bytes === body.length;
+  let detail = `${totals.numbers} numbers, ${totals.bytes} bytes stored of ${lines}, ${body.length}`;
+  if (row.worker === "real") {
+    const stored = new Uint8Array(await (await fetch(`${worker.url}${row.path(-1)}/content`, { headers: worker.headers })).arrayBuffer());
+    ok &&= sameBytes(stored, body);
+    detail += `; content read back identical: ${sameBytes(stored, body)}`;
+  }
+  return { variant: row.name, ok, detail, ms };
+}
+
+async function load(worker: RunningWorker, row: Row, body: Uint8Array, seconds: number, connections: number): Promise<autocannon.Result> {
+  let next = 0;
+  return autocannon({
+    url: worker.url,
+    connections,
+    duration: seconds,
+    timeout: 120,
+    requests: [
+      {
+        method: "POST",
+        headers: { ...worker.headers, "content-type": "text/plain" },
+        body: Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+        setupRequest: (request) => ({ ...request, path: row.path(next++) }),
+      },
+    ],
+  });
+}
+
+/** Runs scenario 5: the bench worker's rows, then the real worker's (one worker at a time). */
+export async function runLoad(options: LoadOptions = {}): Promise<ScenarioResult> {
+  const seconds = options.seconds ?? 10;
+  const connections = options.connections ?? 16;
+  const body = await primesTextOfSize(options.bytes ?? 1_000_000);
+  const lines = countLines(body);
+  const stateDir = await mkdtemp(join(tmpdir(), "drainpipe-load-"));
+  const results = new Map<string, autocannon.Result>();
+  const checks: OutputCheck[] = [];
+  const alone = new Map<string, number>();
+  const drained = new Map<string, number>();
+  try {
+    for (const kind of ["bench", "real"] as const) {
+      const worker = kind === "bench" ? await startIngestWorker(join(stateDir, kind)) : await startRealWorker(join(stateDir, kind));
+      try {
+        for (const row of ROWS.filter((candidate) => candidate.worker === kind)) {
+          await waitUntilIdle(worker);
+          const { ms, ...check } = await checkRow(worker, row, body, lines);
+          checks.push(check);
+          alone.set(row.name, ms);
+          results.set(row.name, await load(worker, row, body, seconds, connections));
+          drained.set(row.name, await waitUntilIdle(worker));
+        }
+      } finally {
+        await worker.stop();
+      }
+    }
+  } finally {
+    await rm(stateDir, { recursive: true, force: true });
+  }
+  const requestsPerSecond = (row: Row) => results.get(row.name)!.requests.total / seconds;
+  const naiveBaseline = (row: Row) => (row.name.endsWith("R2") ? ROWS[2]! : ROWS[1]!);
+  const versusNaive = (row: Row) => {
+    const naive = requestsPerSecond(naiveBaseline(row));
+    return naive > 0 ? significant(requestsPerSecond(row) / naive) : undefined;
+  };
+  const versusNaiveAlone = (row: Row) => significant(alone.get(naiveBaseline(row).name)! / alone.get(row.name)!);
+  const rows = ROWS.map((row) => {
+    const result = results.get(row.name)!;
+    return {
+      row: row.name,
+      "requests/s": significant(requestsPerSecond(row)),
+      "MB/s": significant((requestsPerSecond(row) * body.length) / 1e6),
+      "p50 ms": result.requests.total > 0 ? result.latency.p50 : "–",
+      "p99 ms": result.requests.total > 0 ? result.latency.p99 : "–",
+      "× naive": versusNaive(row) ?? "naive completed none",
+      completed: result.requests.total,
+      "one upload alone ms": Math.round(alone.get(row.name)!),
+      "× naive, alone": versusNaiveAlone(row),
+      "busy after load s": significant(drained.get(row.name)! / 1000, 2),
+      "errors / non-2xx / timeouts": `${result.errors} / ${result.non2xx} / ${result.timeouts}`,
+    };
+  });
+  for (const row of ROWS) {
+    const result = results.get(row.name)!;
+    const clean = result.errors === 0 && result.non2xx === 0 && result.timeouts === 0;
+    checks.push({ variant: row.name, ok: clean, detail: `under load: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.timeouts} timeouts` });
+  }
+  return {
+    id: "load",
+    title: `Scenario 5: ${connections} concurrent ${(body.length / 1e6).toFixed(1)} MB uploads for ${seconds} s`,
+    runtime: `workerd (wrangler unstable_dev), client: autocannon on node ${process.versions.node}`,
+    columns: ["row", "requests/s", "MB/s", "p50 ms", "p99 ms", "× naive", "completed", "one upload alone ms", "× naive, alone", "busy after load s", "errors / non-2xx / timeouts"],
+    rows,
+    notes: [
+      `autocannon over loopback, ${connections} connections, ${seconds} s per row, rows one after another; the body is the first ${lines.toLocaleString("en")} primes. requests/s = responses completed within the ${seconds} s ÷ ${seconds} (uploads still running at the end are not counted); "one upload alone" is the checked request made before the load, on an idle worker. Uploads abandoned at the end keep running in workerd: "busy after load" is how long its process stayed busy afterwards, and every row starts only once it is idle again.`,
+      "naive: the body through a native TextDecoderStream, lines by String.split, one awaited write per number into a native WritableStream that rotates into the same 10 MiB parts (bench/support/naive-ingest.ts). × naive compares with the naive row of the same store.",
+      "The drainpipe discarding row runs the real upload route's pipeline in bench/ingest-worker.ts; the local-R2 row is the real worker with a new file name per request.",
+    ],
+    speedups: ROWS.map((row) => {
+      const underLoad = versusNaive(row);
+      return underLoad === undefined || underLoad === 0
+        ? { label: `${row.name} (one upload alone)`, value: versusNaiveAlone(row) }
+        : { label: `${row.name} (under load)`, value: underLoad };
+    }),
+    checks,
+  };
+}
+
+if (import.meta.main) {
+  const [seconds, connections] = process.argv.slice(2).map(Number);
+  const result = await runLoad({ seconds: seconds || undefined, connections: connections || undefined });
+  console.table(result.rows);
+  for (const check of result.checks) console.log(check.ok ? "ok  " : "FAIL", check.variant, check.detail);
+}

@@ -1,0 +1,116 @@
+/**
+ * Starting the bench worker (`bench/ingest-worker.ts`) and the real worker in local workerd, and watching the
+ * memory of the workerd process that runs each (Linux `/proc`).
+ *
+ * The real worker is started with the CLI's `startEmbeddedWorker`; the bench worker the same way (wrangler's
+ * `unstable_dev`) with the project's `wrangler.toml`, so it gets the same R2 binding and compatibility date.
+ *
+ * @module
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
+import { descendantsNamed } from "../workerd-memory.ts";
+
+const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
+
+/** A worker running in local workerd. */
+export interface RunningWorker {
+  /** Its origin, e.g. `http://127.0.0.1:41873`. */
+  url: string;
+  /** Headers every request must carry (the bearer token of the real worker; none for the bench worker). */
+  headers: Record<string, string>;
+  /**
+   * The pid of the workerd process that runs the worker's code (not wrangler's proxy). Looked up on every call:
+   * wrangler restarts workerd when a source file changes. Only one worker may run at a time for this to work.
+   */
+  pid(): number;
+  /** Stops the worker. */
+  stop(): Promise<void>;
+}
+
+/** The workerd process of this process's only running worker: the one wrangler started with an inspector. */
+function workerdPid(): number {
+  const all = descendantsNamed(process.pid, "workerd");
+  const runsCode = all.filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--inspector-addr"));
+  if (runsCode.length !== 1) {
+    throw new Error(`Cannot find the worker's workerd process: ${all.length} workerd processes (${all.join(", ")}), ${runsCode.length} with an inspector`);
+  }
+  return runsCode[0]!;
+}
+
+function quietWrangler(): void {
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+  process.env.WRANGLER_SEND_METRICS ??= "false";
+}
+
+/**
+ * Starts `bench/ingest-worker.ts` with R2 persisted under `stateDir`.
+ *
+ * @example
+ * ```ts
+ * const worker = await startIngestWorker(await mkdtemp(join(tmpdir(), "bench-")));
+ * await fetch(`${worker.url}/floor/read`, { method: "POST", body });
+ * await worker.stop();
+ * ```
+ */
+export async function startIngestWorker(stateDir: string): Promise<RunningWorker> {
+  quietWrangler();
+  const { unstable_dev } = await import("wrangler");
+  const started = await unstable_dev(resolve(PROJECT_ROOT, "bench/ingest-worker.ts"), {
+    config: resolve(PROJECT_ROOT, "wrangler.toml"),
+    persistTo: stateDir,
+    logLevel: "warn",
+    experimental: { disableExperimentalWarning: true },
+  });
+  return { url: `http://${started.address}:${started.port}`, headers: {}, pid: workerdPid, stop: () => started.stop() };
+}
+
+/**
+ * Starts the real worker (`src/worker/index.ts`, through the CLI's embedded starter) with R2 under `stateDir`.
+ */
+export async function startRealWorker(stateDir: string): Promise<RunningWorker> {
+  quietWrangler();
+  const started = await startEmbeddedWorker({ stateDir });
+  return { url: started.url, headers: { Authorization: `Bearer ${started.token}` }, pid: workerdPid, stop: () => started.stop() };
+}
+
+/**
+ * Resets the peak RSS (`VmHWM`) of process `pid` to its current RSS (Linux `clear_refs` value 5), so the next
+ * reading shows the peak of what ran since. Returns whether the kernel accepted it.
+ */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+
+/** CPU time (user + system) process `pid` has used so far, in clock ticks. */
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Waits until the worker's workerd process has been idle (under 5% of a core over half a second) or
+ * `timeoutMs` passed; returns how long it waited. Requests a load test abandons keep running in workerd once
+ * their body has arrived, so the next measurement must wait for them.
+ */
+export async function waitUntilIdle(worker: RunningWorker, timeoutMs = 180_000): Promise<number> {
+  const start = performance.now();
+  const interval = 500;
+  let before = cpuTicks(worker.pid());
+  while (performance.now() - start < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, interval));
+    const after = cpuTicks(worker.pid());
+    // 100 ticks per second: 5% of a core over `interval` ms is 2.5 ticks.
+    if (after - before <= (interval / 1000) * 100 * 0.05) break;
+    before = after;
+  }
+  return performance.now() - start;
+}
