@@ -59,7 +59,7 @@ export async function startEmbeddedWorker(options: EmbeddedWorkerOptions = {}): 
     persistTo: stateDir,
     logLevel: "warn",
     vars: { API_TOKEN: token },
-    experimental: { disableExperimentalWarning: true, watch: false },
+    experimental: { disableExperimentalWarning: true },
   });
   return { url: `http://${worker.address}:${worker.port}`, token, stop: () => worker.stop() };
 }
