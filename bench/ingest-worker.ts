@@ -4,7 +4,7 @@
  *
  * | route | does |
  * | --- | --- |
- * | `POST /drainpipe/discard[?digests=1]` | the real upload route's pipeline (`fromNativeStream` 1 MiB reads, byte limit, `LineToNumberStream`, `storeNumbers` with a number limit) into a {@linkcode DiscardingStore} |
+ * | `POST /drainpipe/discard[?digests=1]` | the real upload route's pipeline (`storeRequestBody`: pooled 1 MiB reads, byte limit, `LineToNumberStream`, `storeNumbers`) into a {@linkcode DiscardingStore} |
  * | `POST /naive/discard`, `POST /naive/r2?name=N` | {@linkcode naiveIngest} into a discarding store or into R2 under `naive/<N>/` |
  * | `POST /floor/read` | reads the body with `{ min: 1 MiB }` reads and nothing else |
  * | `POST /floor/r2-put?name=N` | the same reads gathered into 10 MiB buffers, each `put` to R2 (at most two in flight) |
@@ -13,12 +13,10 @@
  *
  * @module
  */
-import { LineToNumberStream } from "../src/numbers/line-to-number-stream.ts";
 import type { R2BucketLike } from "../src/split/r2-store.ts";
 import { R2Store } from "../src/split/r2-store.ts";
-import { storeNumbers } from "../src/split/store-numbers.ts";
-import { DEFAULT_CHUNK_SIZE, fromNativeStream, ReadableStream as DrainpipeReadableStream } from "../src/streams/index.ts";
-import { declaredLength, limitBytes } from "../src/worker/upload-limits.ts";
+import { DEFAULT_CHUNK_SIZE } from "../src/streams/index.ts";
+import { storeRequestBody } from "../src/worker/store-request-body.ts";
 import { DiscardingStore } from "./support/discarding-store.ts";
 import { naiveIngest } from "./support/naive-ingest.ts";
 
@@ -68,23 +66,14 @@ function emptyBody(): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
 }
 
-function emptyDrainpipeBody(): DrainpipeReadableStream<Uint8Array> {
-  return new DrainpipeReadableStream<Uint8Array>({ start: (controller) => controller.close() });
-}
-
 async function drainpipeDiscard(request: Request, url: URL): Promise<Response> {
   const store = new DiscardingStore({ digests: url.searchParams.get("digests") === "1" });
-  const declared = declaredLength(request, NO_LIMIT);
-  const parser = new LineToNumberStream();
-  const numbers = (request.body ? fromNativeStream(request.body) : emptyDrainpipeBody())
-    .pipeThrough(limitBytes(NO_LIMIT, declared))
-    .pipeThrough(parser);
-  const manifest = await storeNumbers(numbers, {
-    maxNumbers: NO_LIMIT,
+  const manifest = await storeRequestBody(request, {
     store,
     name: "bench",
     maxPartBytes: PART_BYTES,
-    source: () => ({ kind: "upload", ...parser.stats }),
+    maxUploadBytes: NO_LIMIT,
+    maxUploadNumbers: NO_LIMIT,
   });
   return Response.json({ manifest, objects: store.objects });
 }

@@ -1,4 +1,3 @@
-import { LineToNumberStream } from "../numbers/line-to-number-stream.ts";
 import { MAX_PRIME_COUNT } from "../numbers/prime-batches.ts";
 import { primeBatchStream } from "../numbers/prime-batch-stream.ts";
 import { FileCatalog } from "../split/file-catalog.ts";
@@ -6,12 +5,11 @@ import type { Manifest } from "../split/manifest.ts";
 import { parseMaxPartBytes } from "../split/part-size.ts";
 import { R2Store } from "../split/r2-store.ts";
 import { storeNumbers } from "../split/store-numbers.ts";
-import { BufferPool, DEFAULT_CHUNK_SIZE, fromNativeStream, ReadableStream } from "../streams/index.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { HttpError } from "./http-error.ts";
 import type { Route } from "./router.ts";
 import type { Settings } from "./settings.ts";
-import { declaredLength, limitBytes } from "./upload-limits.ts";
+import { storeRequestBody } from "./store-request-body.ts";
 
 /**
  * The worker's HTTP API over the files in `env.BUCKET`:
@@ -48,23 +46,7 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
       pattern: "/files/:name",
       handler: async (request, { name }, url) => {
         const maxPartBytes = parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
-        const declared = declaredLength(request, maxUploadBytes);
-        const pool = new BufferPool({ bufferSize: DEFAULT_CHUNK_SIZE, maxFree: 2 });
-        const bytes = request.body
-          ? fromNativeStream(request.body, { pool })
-          : new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
-        const parser = new LineToNumberStream({ releaseChunk: (chunk) => pool.release(chunk) });
-        const numbers = bytes.pipeThrough(limitBytes(maxUploadBytes, declared)).pipeThrough(parser);
-        const manifest = await storeNumbers(numbers, {
-          maxNumbers: maxUploadNumbers,
-          store,
-          name: name!,
-          maxPartBytes,
-          source: () => {
-            const { bytes, lines, canonical } = parser.stats;
-            return { kind: "upload", bytes, lines, canonical };
-          },
-        });
+        const manifest = await storeRequestBody(request, { store, name: name!, maxPartBytes, maxUploadBytes, maxUploadNumbers });
         return Response.json(manifest, { status: 201 });
       },
     },
