@@ -1,16 +1,17 @@
 /**
- * `npm run check:memory`: the bounded-memory check. POSTs a 1 GB body (the first 100,000,000 primes, made on
- * the fly and never stored on disk) to the worker in local workerd over real HTTP, checks the manifest's
- * counts and a SHA-256 of the stored content against the bytes sent, and checks that the workerd process's
- * peak RSS stayed within its idle RSS + 64 MB. Exits 1 when a check fails. `CHECK_PRIMES=N` sends fewer
- * primes (a quicker run). The body is sent with `redirect: "error"`: without it Node's fetch keeps a copy of a
- * streamed body for a possible redirect, holding all of it in this process.
+ * `npm run check:memory`: the bounded-memory check, over real HTTP to local workerd. A body of the first
+ * 100,000,000 primes (about 1 GB, made on the fly and never stored on disk) is POSTed twice:
  *
- * "Idle" is measured after a warm-up upload of 2,000,000 primes, with the peak then reset: locally, R2 is
- * simulated inside the same workerd process, and that simulator alone grows the process by about 80–100 MB
- * over its first puts of 10 MiB objects (measured with a worker that only puts one reused buffer), memory
- * that R2 does not take from an isolate in production. The check is that nothing grows with the input
- * beyond that steady state. Cold-start figures are printed too.
+ * 1. to the bench worker's `/drainpipe/discard` route: the worker's own upload pipeline (`storeRequestBody`)
+ *    into a store that keeps only digests. Checks the counts, a SHA-256 of the parts against the bytes sent,
+ *    and that the workerd process's peak RSS stays within its idle RSS + 64 MB. This isolates drainpipe's own
+ *    memory: locally R2 is simulated inside the same workerd process.
+ * 2. to the real worker with local R2: checks the counts and a SHA-256 of the stored content read back, and
+ *    reports the workerd process's peak RSS growth, which includes the local R2 simulator's.
+ *
+ * Idle RSS is read after a warm-up upload (20,000,000 primes) with the peak then reset. Exits 1 when a check
+ * fails. `CHECK_PRIMES=N` sends fewer primes (a quicker run). Bodies are sent with `redirect: "error"`: without
+ * it Node's fetch keeps a copy of a streamed body for a possible redirect, holding all of it in this process.
  *
  * @module
  */
@@ -18,87 +19,131 @@ import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmbeddedWorker } from "../src/cli/embedded-worker.ts";
 import { primeTextStream } from "../src/numbers/prime-text-stream.ts";
 import type { Manifest } from "../src/split/manifest.ts";
-import { embeddedWorkerdPids, memoryOf, resetPeak } from "./workerd-memory.ts";
+import { resetPeakRss, type RunningWorker, startIngestWorker, startRealWorker } from "./support/bench-worker.ts";
+import type { DiscardedObject } from "./support/discarding-store.ts";
+import { memoryOf } from "./workerd-memory.ts";
 
 const COUNT = Number(process.env.CHECK_PRIMES ?? 100_000_000);
-const BUDGET = 64 * 1024 * 1024;
+const WARM_UP = Math.min(COUNT, 20_000_000);
+const BUDGET = 64 * 1_000_000;
 const MB = 1_000_000;
 
-const stateDir = await mkdtemp(join(tmpdir(), "drainpipe-memory-"));
-const worker = await startEmbeddedWorker({ stateDir });
-const headers = { Authorization: `Bearer ${worker.token}` };
 let failed = false;
-const check = (ok: boolean, what: string) => {
+function check(ok: boolean, what: string): void {
   console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
   if (!ok) failed = true;
-};
+}
 
-try {
-  const { worker: pid, proxy } = embeddedWorkerdPids();
-  const cold = memoryOf(pid);
-  const warmup = await fetch(`${worker.url}/files/warmup/primes?count=2000000`, { method: "POST", headers });
-  check(warmup.status === 201, `warm-up upload answered ${warmup.status}`);
-  const warm = memoryOf(pid);
-  console.log(
-    `workerd (worker) pid ${pid}: cold RSS ${(cold.rss / MB).toFixed(1)} MB, ` +
-      `after warm-up RSS ${(warm.rss / MB).toFixed(1)} MB (peak ${(warm.peak / MB).toFixed(1)} MB); peak reset`,
-  );
-  resetPeak(pid);
-  const idle = memoryOf(pid);
-  const proxyIdle = memoryOf(proxy);
-
-  const sent = createHash("sha256");
-  let sentBytes = 0;
-  const body = primeTextStream(COUNT).pipeThrough(
+/** The primes as a body, hashed (SHA-256) and counted as they are sent. */
+function hashedPrimes(count: number): { body: ReadableStream<Uint8Array>; digest: () => string; bytes: () => number } {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  const body = primeTextStream(count).pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        sent.update(chunk);
-        sentBytes += chunk.byteLength;
+        hash.update(chunk);
+        bytes += chunk.byteLength;
         controller.enqueue(chunk);
       },
     }),
   );
+  return { body, digest: () => hash.digest("hex"), bytes: () => bytes };
+}
+
+async function post(worker: RunningWorker, path: string, body: ReadableStream<Uint8Array>): Promise<Response> {
+  return fetch(`${worker.url}${path}`, { method: "POST", body, headers: worker.headers, duplex: "half", redirect: "error" } as RequestInit);
+}
+
+/** Warms `path` up, resets the peak, sends the primes, and returns the response with the memory figures. */
+async function measured(worker: RunningWorker, path: string) {
+  const warm = await post(worker, path, hashedPrimes(WARM_UP).body);
+  check(warm.ok, `warm-up of ${WARM_UP.toLocaleString("en")} primes answered ${warm.status}`);
+  await warm.arrayBuffer();
+  const pid = worker.pid();
+  resetPeakRss(pid);
+  const idle = memoryOf(pid).rss;
+  const sent = hashedPrimes(COUNT);
   const start = performance.now();
-  const response = await fetch(`${worker.url}/files/memory-check?maxPartBytes=${process.env.CHECK_MAX_PART_BYTES ?? 10 * 1024 * 1024}`, {
-    method: "POST",
-    body,
-    headers,
-    duplex: "half",
-    redirect: "error",
-  } as RequestInit);
+  const response = await post(worker, path, sent.body);
+  const json = (await response.json()) as Record<string, unknown>;
   const seconds = (performance.now() - start) / 1000;
-  const manifest = (await response.json()) as Manifest;
-  check(response.status === 201, `upload answered ${response.status}`);
+  const peak = memoryOf(pid).peak;
   console.log(
-    `uploaded ${(sentBytes / MB).toFixed(1)} MB, ${COUNT.toLocaleString("en")} primes in ${seconds.toFixed(1)} s ` +
-      `(${(sentBytes / MB / seconds).toFixed(1)} MB/s), ${manifest.totals?.parts} parts`,
+    `  sent ${(sent.bytes() / MB).toFixed(1)} MB in ${seconds.toFixed(1)} s (${(sent.bytes() / MB / seconds).toFixed(1)} MB/s); ` +
+      `workerd idle ${(idle / MB).toFixed(1)} MB, peak ${(peak / MB).toFixed(1)} MB (+${((peak - idle) / MB).toFixed(1)} MB)`,
   );
-  const after = memoryOf(pid);
-  const proxyAfter = memoryOf(proxy);
-  console.log(
-    `wrangler's proxy workerd (not drainpipe code, it forwards the body): idle ${(proxyIdle.rss / MB).toFixed(1)} MB, ` +
-      `peak ${(proxyAfter.peak / MB).toFixed(1)} MB`,
-  );
-  check(manifest.totals?.numbers === COUNT, `manifest counts ${manifest.totals?.numbers} numbers`);
+  return { response, json, sent, growth: peak - idle };
+}
+
+/** SHA-256 digests of consecutive pieces of the primes text, `sizes` bytes each, made again from scratch. */
+async function partDigests(count: number, sizes: number[]): Promise<string[]> {
+  const digests: string[] = [];
+  let part = 0;
+  let left = sizes[0] ?? 0;
+  let hash = createHash("sha256");
+  for await (const chunk of primeTextStream(count) as unknown as AsyncIterable<Uint8Array>) {
+    let offset = 0;
+    while (offset < chunk.length && part < sizes.length) {
+      const take = Math.min(left, chunk.length - offset);
+      hash.update(chunk.subarray(offset, offset + take));
+      offset += take;
+      left -= take;
+      if (left === 0) {
+        digests.push(hash.digest("hex"));
+        hash = createHash("sha256");
+        part += 1;
+        left = sizes[part] ?? 0;
+      }
+    }
+  }
+  return digests;
+}
+
+function checkCounts(manifest: Manifest, sentBytes: number): void {
+  check(manifest.totals?.numbers === COUNT, `manifest counts ${manifest.totals?.numbers} numbers of ${COUNT}`);
   check(manifest.totals?.bytes === sentBytes, `manifest counts ${manifest.totals?.bytes} bytes of ${sentBytes} sent`);
+}
 
-  const stored = createHash("sha256");
-  const content = await fetch(`${worker.url}/files/memory-check/content`, { headers });
-  for await (const chunk of content.body as unknown as AsyncIterable<Uint8Array>) stored.update(chunk);
-  const sentDigest = sent.digest("hex");
-  const storedDigest = stored.digest("hex");
-  check(storedDigest === sentDigest, `SHA-256 of stored content ${storedDigest.slice(0, 16)}… equals sent ${sentDigest.slice(0, 16)}…`);
+const stateDir = await mkdtemp(join(tmpdir(), "drainpipe-memory-"));
+try {
+  console.log(`1. the upload pipeline into a discarding store (bench worker), ${COUNT.toLocaleString("en")} primes`);
+  const ingest = await startIngestWorker(stateDir);
+  try {
+    const { response, json, sent, growth } = await measured(ingest, "/drainpipe/discard?digests=1");
+    check(response.status === 200, `upload answered ${response.status}`);
+    checkCounts(json.manifest as Manifest, sent.bytes());
+    const manifest = json.manifest as Manifest;
+    const byKey = new Map((json.objects as DiscardedObject[]).map((object) => [object.key, object]));
+    const objects = manifest.parts.map((part) => byKey.get(part.key));
+    const expected = await partDigests(COUNT, manifest.parts.map((part) => part.bytes));
+    check(
+      objects.length === expected.length && objects.every((object, i) => object?.sha256 === expected[i]),
+      `the SHA-256 of each of the ${objects.length} parts equals that of the same bytes of the input`,
+    );
+    check(growth <= BUDGET, `workerd peak RSS growth ${(growth / MB).toFixed(1)} MB within +${BUDGET / MB} MB`);
+  } finally {
+    await ingest.stop();
+  }
 
-  const growth = after.peak - idle.rss;
-  check(
-    growth <= BUDGET,
-    `workerd peak RSS ${(after.peak / MB).toFixed(1)} MB = idle ${(idle.rss / MB).toFixed(1)} MB + ${(growth / MB).toFixed(1)} MB (budget +${BUDGET / MB / 1.048576} MiB)`,
-  );
+  console.log(`2. the real worker into local R2, ${COUNT.toLocaleString("en")} primes`);
+  const real = await startRealWorker(stateDir);
+  try {
+    const { response, json, sent, growth } = await measured(real, "/files/memory-check");
+    check(response.status === 201, `upload answered ${response.status}`);
+    checkCounts(json as unknown as Manifest, sent.bytes());
+    const stored = createHash("sha256");
+    const content = await fetch(`${real.url}/files/memory-check/content`, { headers: real.headers });
+    for await (const chunk of content.body as unknown as AsyncIterable<Uint8Array>) stored.update(chunk);
+    const storedDigest = stored.digest("hex");
+    const sentDigest = sent.digest();
+    check(storedDigest === sentDigest, `SHA-256 of the stored content ${storedDigest.slice(0, 16)}… equals the sent ${sentDigest.slice(0, 16)}…`);
+    console.log(`  (information) workerd peak RSS growth with local R2 in the same process: +${(growth / MB).toFixed(1)} MB`);
+  } finally {
+    await real.stop();
+  }
 } finally {
-  await worker.stop();
   await rm(stateDir, { recursive: true, force: true });
 }
 process.exitCode = failed ? 1 : 0;

@@ -9,7 +9,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
+import { quietWrangler, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
 import { descendantsNamed } from "../workerd-memory.ts";
 
 const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
@@ -39,11 +39,6 @@ function workerdPid(): number {
   return runsCode[0]!;
 }
 
-function quietWrangler(): void {
-  process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
-  process.env.WRANGLER_SEND_METRICS ??= "false";
-}
-
 /**
  * Starts `bench/ingest-worker.ts` with R2 persisted under `stateDir`.
  *
@@ -70,7 +65,6 @@ export async function startIngestWorker(stateDir: string): Promise<RunningWorker
  * Starts the real worker (`src/worker/index.ts`, through the CLI's embedded starter) with R2 under `stateDir`.
  */
 export async function startRealWorker(stateDir: string): Promise<RunningWorker> {
-  quietWrangler();
   const started = await startEmbeddedWorker({ stateDir });
   return { url: started.url, headers: { Authorization: `Bearer ${started.token}` }, pid: workerdPid, stop: () => started.stop() };
 }

@@ -34,6 +34,15 @@ export interface EmbeddedWorkerOptions {
 }
 
 /**
+ * Turns off wrangler's telemetry and its fetch of request metadata from Cloudflare (both need the network),
+ * unless the environment already says otherwise. Call before starting anything with wrangler.
+ */
+export function quietWrangler(): void {
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+  process.env.WRANGLER_SEND_METRICS ??= "false";
+}
+
+/**
  * Starts the worker in local workerd with R2 persisted under `stateDir` and a random `API_TOKEN`. Takes a few
  * seconds. Wrangler's telemetry and its fetch of request metadata from Cloudflare are turned off unless the
  * environment already says otherwise, since they need the network.
@@ -49,8 +58,7 @@ export interface EmbeddedWorkerOptions {
  * ```
  */
 export async function startEmbeddedWorker(options: EmbeddedWorkerOptions = {}): Promise<EmbeddedWorker> {
-  process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
-  process.env.WRANGLER_SEND_METRICS ??= "false";
+  quietWrangler();
   const { unstable_dev } = await import("wrangler");
   const stateDir = resolve(options.stateDir ?? DEFAULT_STATE_DIR);
   const token = randomToken();
