@@ -12,12 +12,20 @@
  */
 
 import { isCountOne } from "./queuing-strategy.ts";
-import { WritableStreamDefaultControllerAdvanceQueueIfNeeded } from "./writable-stream-default-controller.ts";
+import {
+  WritableStreamDefaultControllerAdvanceQueueIfNeeded,
+  WritableStreamDefaultControllerGetBackpressure,
+} from "./writable-stream-default-controller.ts";
 import {
   WritableStreamDefaultWriterWriteWithRequest,
   type WritableStreamDefaultWriter,
 } from "./writable-stream-default-writer.ts";
-import type { WritableStream, WriteRequest } from "./writable-stream.ts";
+import {
+  WritableStreamCloseQueuedOrInFlight,
+  WritableStreamUpdateBackpressure,
+  type WritableStream,
+  type WriteRequest,
+} from "./writable-stream.ts";
 
 /**
  * How many chunks a pipe may read for a destination whose `desiredSize` is `desiredSize` (> 0): enough to fill
@@ -25,7 +33,7 @@ import type { WritableStream, WriteRequest } from "./writable-stream.ts";
  */
 export function batchLimit<W>(dest: WritableStream<W>, desiredSize: number): number {
   const sizeAlgorithm = dest._writableStreamController._strategySizeAlgorithm;
-  if (sizeAlgorithm !== undefined && isCountOne(sizeAlgorithm as (chunk: unknown) => number)) {
+  if (sizeAlgorithm !== undefined && isCountOne(sizeAlgorithm)) {
     return Math.max(1, Math.ceil(desiredSize));
   }
   return 1;
@@ -35,6 +43,12 @@ export function batchLimit<W>(dest: WritableStream<W>, desiredSize: number): num
  * Writes `chunks` in order through `writer`, settling `request` once per chunk, with the sink held back until
  * all are queued. Calls `onFailedWrite` for a chunk that could not be queued (the stream was closing or
  * erroring; the pipe's propagation rules deal with that state).
+ *
+ * When the destination is writable, not closing, and sizes every chunk 1 with the default strategy, the N
+ * WritableStreamDefaultWriterWrite steps are done as one: sizing runs no code and cannot fail, so none of the
+ * per-chunk checks can change between chunks; the N write requests are one run of `request` in
+ * [[writeRequests]] (see `write-request-queue.ts`), the N chunks are appended to the queue in one range
+ * operation, and backpressure is updated once (the queue only grows meanwhile, so it changes at most once).
  */
 export function writeBatch<W>(
   writer: WritableStreamDefaultWriter<W>,
@@ -44,6 +58,20 @@ export function writeBatch<W>(
 ): void {
   const stream = writer._ownerWritableStream as WritableStream<W>;
   const controller = stream._writableStreamController;
+  const sizeAlgorithm = controller._strategySizeAlgorithm;
+  if (
+    chunks.length > 1 &&
+    stream._state === "writable" &&
+    !WritableStreamCloseQueuedOrInFlight(stream) &&
+    sizeAlgorithm !== undefined &&
+    isCountOne(sizeAlgorithm)
+  ) {
+    stream._writeRequests.pushRun(request, chunks.length);
+    controller._queue.enqueueUnits(chunks, 0, chunks.length);
+    WritableStreamUpdateBackpressure(stream, WritableStreamDefaultControllerGetBackpressure(controller));
+    WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller);
+    return;
+  }
   const corked = chunks.length > 1;
   if (corked) controller._corked = true;
   for (const chunk of chunks) {

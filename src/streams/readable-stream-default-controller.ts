@@ -5,8 +5,8 @@
 
 import { callForCompletion, LazyDeferred, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import { QueueWithSizes } from "./queue-with-sizes.ts";
-import type { SizeAlgorithm } from "./queuing-strategy.ts";
-import { CancelSteps, NO_CHUNK, PullSteps, ReleaseSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
+import { isCountOne, type SizeAlgorithm } from "./queuing-strategy.ts";
+import { CancelSteps, DequeueMany, NO_CHUNK, PullSteps, ReleaseSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
 import type { ReadRequest } from "./readable-stream-default-reader.ts";
 import {
   IsReadableStreamLocked,
@@ -137,6 +137,13 @@ export class ReadableStreamDefaultController<R = unknown> {
     afterDequeue(this, this._controlledReadableStream);
     return chunk;
   }
+
+  /** @internal [[DequeueMany]]: `count` dequeues as one range operation, then the after-dequeue steps once. */
+  [DequeueMany](count: number): R[] {
+    const chunks = this._queue.take(count);
+    afterDequeue(this, this._controlledReadableStream);
+    return chunks;
+  }
 }
 
 makeEnumerable(ReadableStreamDefaultController, ["desiredSize", "close", "enqueue", "error"]);
@@ -218,7 +225,8 @@ export function ReadableStreamDefaultControllerEnqueue<R>(controller: ReadableSt
   } else {
     let chunkSize: number;
     try {
-      chunkSize = (controller._strategySizeAlgorithm as SizeAlgorithm<R>)(chunk);
+      const sizeAlgorithm = controller._strategySizeAlgorithm as SizeAlgorithm<R>;
+      chunkSize = isCountOne(sizeAlgorithm) ? 1 : sizeAlgorithm(chunk);
     } catch (error) {
       ReadableStreamDefaultControllerError(controller, error);
       throw error;
