@@ -1,35 +1,39 @@
 /**
- * The specification's "queue-with-sizes": values with their sizes plus a running total, stored in two
- * parallel arrays with head and tail indices, so no object is allocated per chunk and the arrays are reused
- * when the queue empties.
+ * The specification's "queue-with-sizes": values with their sizes plus a running total.
  *
- * While every queued size is exactly 1 (the default count-one strategy) the size array is not written at all:
- * the queue is in "unit mode", where the size of each value is implied. The first other size fills the sizes
- * of the values already queued with 1 and leaves unit mode until the queue empties. Unit mode is what makes
- * the range operations ({@link QueueWithSizes.enqueueUnits}, {@link QueueWithSizes.take},
- * {@link QueueWithSizes.discard}) cost one array copy instead of one operation per value.
+ * Stored as a ring buffer: parallel arrays of values and sizes whose capacity is a power of two, with a head
+ * index and a count, so no object is allocated per chunk, nothing is ever shifted, and the arrays keep their
+ * capacity when the queue empties and refills.
+ *
+ * As long as every size ever queued is exactly 1 (the default count-one strategy) the size array is not used at
+ * all: the queue is in "unit mode", where each value's size is implied and [[queueTotalSize]] is an exact
+ * count. The first other size fills in the sizes of the queued values and ends unit mode until the queue is
+ * reset. Unit mode is what lets the range operations ({@link QueueWithSizes.enqueueUnits},
+ * {@link QueueWithSizes.take}, {@link QueueWithSizes.discard}) cost an array copy instead of one step per value.
  * @module
  */
 
-const COMPACT_THRESHOLD = 1024;
+const MIN_CAPACITY = 16;
 
 /** A queue of values with sizes and a running total size ([[queue]] and [[queueTotalSize]]). */
 export class QueueWithSizes<T> {
+  /** Ring buffer of values; its length (the capacity) is 0 or a power of two. */
   private values: (T | undefined)[] = [];
+  /** Sizes, at the same indices as `values`; unused in unit mode. */
   private sizes: number[] = [];
   private head = 0;
-  private tail = 0;
-  /** Every queued size is 1, and `sizes` is not kept up to date. */
+  private count = 0;
+  /** Every size queued since the last reset was 1; `sizes` is not kept. */
   private unitSizes = true;
   /** [[queueTotalSize]]: the sum of the sizes of the queued values. */
   totalSize = 0;
 
   /** Number of queued values. */
   get length(): number {
-    return this.tail - this.head;
+    return this.count;
   }
 
-  /** True while every queued value has size 1. */
+  /** True while every queued value has size 1 (see the module description). */
   get hasUnitSizes(): boolean {
     return this.unitSizes;
   }
@@ -41,12 +45,18 @@ export class QueueWithSizes<T> {
 
   /** The value `index` places after the oldest one (0 is the oldest); `index` must be below `length`. */
   at(index: number): T {
-    return this.values[this.head + index] as T;
+    return this.values[(this.head + index) & (this.values.length - 1)] as T;
   }
 
-  /** The `count` oldest values, oldest first, without removing them. */
+  /** The `count` oldest values, oldest first, without removing them; `count` must not exceed `length`. */
   peekMany(count: number): T[] {
-    return this.values.slice(this.head, this.head + count) as T[];
+    const values = this.values;
+    const start = this.head;
+    const end = start + count;
+    if (end <= values.length) return values.slice(start, end) as T[];
+    const out = values.slice(start) as T[];
+    for (let i = 0; i < end - values.length; i++) out.push(values[i] as T);
+    return out;
   }
 
   /** Removes and returns the oldest value (DequeueValue). */
@@ -56,7 +66,8 @@ export class QueueWithSizes<T> {
     this.values[head] = undefined;
     this.totalSize -= this.unitSizes ? 1 : (this.sizes[head] as number);
     if (this.totalSize < 0) this.totalSize = 0;
-    this.advanceHead(head + 1);
+    this.count -= 1;
+    this.head = this.count === 0 ? 0 : (head + 1) & (this.values.length - 1);
     return value;
   }
 
@@ -65,7 +76,7 @@ export class QueueWithSizes<T> {
    * operation. `count` must not exceed `length`.
    */
   take(count: number): T[] {
-    const taken = this.values.slice(this.head, this.head + count) as T[];
+    const taken = this.peekMany(count);
     this.discard(count);
     return taken;
   }
@@ -73,21 +84,25 @@ export class QueueWithSizes<T> {
   /** Removes the `count` oldest values (`count` DequeueValue steps); `count` must not exceed `length`. */
   discard(count: number): void {
     if (count === 0) return;
+    const values = this.values;
+    const mask = values.length - 1;
     const head = this.head;
-    const next = head + count;
     let total = this.totalSize;
     if (this.unitSizes && Number.isSafeInteger(total) && total >= count) {
       total -= count;
     } else {
       const sizes = this.sizes;
-      for (let i = head; i < next; i++) {
-        total -= this.unitSizes ? 1 : (sizes[i] as number);
+      for (let i = 0; i < count; i++) {
+        total -= this.unitSizes ? 1 : (sizes[(head + i) & mask] as number);
         if (total < 0) total = 0;
       }
     }
     this.totalSize = total;
-    this.values.fill(undefined, head, next);
-    this.advanceHead(next);
+    const end = head + count;
+    values.fill(undefined, head, Math.min(end, values.length));
+    if (end > values.length) values.fill(undefined, 0, end - values.length);
+    this.count -= count;
+    this.head = this.count === 0 ? 0 : end & mask;
   }
 
   /** Appends a value with its size; throws a `RangeError` for a negative, NaN or infinite size (EnqueueValueWithSize). */
@@ -97,34 +112,34 @@ export class QueueWithSizes<T> {
         throw new RangeError(`Cannot enqueue chunk: size must be a finite, non-negative number, got ${String(size)}`);
       }
       if (this.unitSizes) this.leaveUnitMode();
-      this.sizes[this.tail] = size;
-    } else if (!this.unitSizes) {
-      this.sizes[this.tail] = 1;
     }
-    this.values[this.tail] = value;
-    this.tail += 1;
+    if (this.count === this.values.length) this.grow(this.count + 1);
+    const index = (this.head + this.count) & (this.values.length - 1);
+    this.values[index] = value;
+    if (!this.unitSizes) this.sizes[index] = size;
+    this.count += 1;
     this.totalSize += size;
   }
 
   /** Appends `values[from..to)`, each with size 1: `to - from` EnqueueValueWithSize steps in one range operation. */
   enqueueUnits(values: ArrayLike<T>, from: number, to: number): void {
+    const added = to - from;
+    if (this.count + added > this.values.length) this.grow(this.count + added);
     const queued = this.values;
     const sizes = this.sizes;
-    let tail = this.tail;
-    if (this.unitSizes) {
-      for (let i = from; i < to; i++) queued[tail++] = values[i];
-    } else {
-      for (let i = from; i < to; i++) {
-        sizes[tail] = 1;
-        queued[tail++] = values[i];
-      }
+    const mask = queued.length - 1;
+    const unitSizes = this.unitSizes;
+    let index = this.head + this.count;
+    for (let i = from; i < to; i++, index++) {
+      queued[index & mask] = values[i];
+      if (!unitSizes) sizes[index & mask] = 1;
     }
-    this.tail = tail;
-    const total = this.totalSize + (to - from);
+    this.count += added;
+    const total = this.totalSize + added;
     if (Number.isSafeInteger(total)) {
       this.totalSize = total;
     } else {
-      for (let i = from; i < to; i++) this.totalSize += 1;
+      for (let i = 0; i < added; i++) this.totalSize += 1;
     }
   }
 
@@ -133,36 +148,31 @@ export class QueueWithSizes<T> {
     this.values = [];
     this.sizes = [];
     this.head = 0;
-    this.tail = 0;
+    this.count = 0;
     this.unitSizes = true;
     this.totalSize = 0;
   }
 
   private leaveUnitMode(): void {
-    this.sizes.fill(1, this.head, this.tail);
+    this.sizes = new Array<number>(this.values.length).fill(1);
     this.unitSizes = false;
   }
 
-  /**
-   * Makes `next` the new head once the values before it have been cleared: rewinds an emptied queue, compacts
-   * one that is mostly consumed space.
-   */
-  private advanceHead(next: number): void {
-    const tail = this.tail;
-    if (next === tail) {
-      this.head = 0;
-      this.tail = 0;
-      this.unitSizes = true;
-    } else if (next >= COMPACT_THRESHOLD && next * 2 >= tail) {
-      const values = this.values;
-      values.copyWithin(0, next, tail);
-      values.fill(undefined, tail - next, tail);
-      if (!this.unitSizes) this.sizes.copyWithin(0, next, tail);
-      this.tail = tail - next;
-      this.head = 0;
-    } else {
-      this.head = next;
+  /** Moves the queued values (and sizes) to the front of arrays with room for `needed` values. */
+  private grow(needed: number): void {
+    let capacity = Math.max(MIN_CAPACITY, this.values.length);
+    while (capacity < needed) capacity *= 2;
+    const values = new Array<T | undefined>(capacity);
+    const sizes = this.unitSizes ? this.sizes : new Array<number>(capacity);
+    const mask = this.values.length - 1;
+    for (let i = 0; i < this.count; i++) {
+      const from = (this.head + i) & mask;
+      values[i] = this.values[from];
+      if (!this.unitSizes) sizes[i] = this.sizes[from] as number;
     }
+    this.values = values;
+    this.sizes = sizes;
+    this.head = 0;
   }
 }
 

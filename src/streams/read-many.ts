@@ -90,7 +90,7 @@ export class ChunkCollector<R> implements ChunkSink<R> {
   error: unknown = undefined;
   /** Soft cap on collected chunks. */
   maxChunks: number;
-  /** Soft cap on collected bytes (see {@link chunkByteSize}). */
+  /** Soft cap on collected bytes (see {@link chunkByteSize}); `Infinity` for none (bytes are then not counted). */
   readonly maxBytes: number;
 
   constructor(maxChunks: number, maxBytes: number) {
@@ -99,7 +99,7 @@ export class ChunkCollector<R> implements ChunkSink<R> {
   }
 
   wantsMore(): boolean {
-    return this.chunks.length < this.maxChunks && this.bytes < this.maxBytes;
+    return this.chunks.length < this.maxChunks && (this.maxBytes === Infinity || this.bytes < this.maxBytes);
   }
 
   /** Hands over the collected chunks and starts an empty collection. */
@@ -112,11 +112,12 @@ export class ChunkCollector<R> implements ChunkSink<R> {
 
   chunkSteps(chunk: R): void {
     this.chunks.push(chunk);
-    this.bytes += chunkByteSize(chunk);
+    if (this.maxBytes !== Infinity) this.bytes += chunkByteSize(chunk);
   }
 
   acceptCount(queue: QueueWithSizes<R>): number {
     const room = Math.min(queue.length, this.maxChunks - this.chunks.length);
+    if (this.maxBytes === Infinity) return Math.max(room, 0);
     let bytes = this.bytes;
     let count = 0;
     while (count < room && bytes < this.maxBytes) {
@@ -127,9 +128,11 @@ export class ChunkCollector<R> implements ChunkSink<R> {
   }
 
   chunksSteps(chunks: R[]): void {
-    let bytes = this.bytes;
-    for (let i = 0; i < chunks.length; i++) bytes += chunkByteSize(chunks[i]);
-    this.bytes = bytes;
+    if (this.maxBytes !== Infinity) {
+      let bytes = this.bytes;
+      for (let i = 0; i < chunks.length; i++) bytes += chunkByteSize(chunks[i]);
+      this.bytes = bytes;
+    }
     if (this.chunks.length === 0) {
       this.chunks = chunks;
     } else {

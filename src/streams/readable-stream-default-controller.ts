@@ -241,6 +241,31 @@ export function ReadableStreamDefaultControllerEnqueue<R>(controller: ReadableSt
   ReadableStreamDefaultControllerCallPullIfNeeded(controller);
 }
 
+/**
+ * ReadableStreamDefaultControllerEnqueue for the common case, folded into a few field reads: when the stream can
+ * enqueue, no read request is waiting and the strategy is the default count-one strategy, the chunk is appended
+ * with size 1 (no code runs and nothing can throw). Returns whether ReadableStreamDefaultControllerShouldCallPull
+ * now holds; only then do CallPullIfNeeded's steps have anything to do, and the caller must run them (through
+ * {@link ReadableStreamDefaultControllerCallPullIfNeeded}). Returns `undefined`, having done nothing, when the
+ * case does not apply; the caller then runs ReadableStreamDefaultControllerEnqueue.
+ */
+export function ReadableStreamDefaultControllerAppendUnit<R>(controller: ReadableStreamDefaultController<R>, chunk: R): boolean | undefined {
+  const stream = controller._controlledReadableStream;
+  const sizeAlgorithm = controller._strategySizeAlgorithm;
+  if (
+    controller._closeRequested ||
+    stream._state !== "readable" ||
+    sizeAlgorithm === undefined ||
+    !isCountOne(sizeAlgorithm) ||
+    (stream._reader !== undefined && ReadableStreamGetNumReadRequests(stream) > 0)
+  ) {
+    return undefined;
+  }
+  const queue = controller._queue;
+  queue.enqueue(chunk, 1);
+  return controller._started && controller._strategyHWM - queue.totalSize > 0;
+}
+
 /** ReadableStreamDefaultControllerError */
 export function ReadableStreamDefaultControllerError<R>(controller: ReadableStreamDefaultController<R>, e: unknown): void {
   const stream = controller._controlledReadableStream;

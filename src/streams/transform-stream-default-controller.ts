@@ -14,6 +14,8 @@ import {
   type Completion,
 } from "./promise-helpers.ts";
 import {
+  ReadableStreamDefaultControllerAppendUnit,
+  ReadableStreamDefaultControllerCallPullIfNeeded,
   ReadableStreamDefaultControllerCanCloseOrEnqueue,
   ReadableStreamDefaultControllerClose,
   ReadableStreamDefaultControllerEnqueue,
@@ -152,18 +154,31 @@ export function TransformStreamDefaultControllerClearAlgorithms<O>(controller: T
   controller._cancelAlgorithm = undefined;
 }
 
-/** TransformStreamDefaultControllerEnqueue */
+/**
+ * TransformStreamDefaultControllerEnqueue. The common case (a chunk appended to the readable side's queue, see
+ * {@link ReadableStreamDefaultControllerAppendUnit}) skips the steps that are known to do nothing: pulling when
+ * no pull is due, and recomputing backpressure, which is then known to be present.
+ */
 export function TransformStreamDefaultControllerEnqueue<O>(controller: TransformStreamDefaultController<O>, chunk: O): void {
   const stream = controller._controlledTransformStream;
   const readableController = readableControllerOf(stream);
-  if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(readableController)) {
-    throw new TypeError("Cannot enqueue: the readable side is closing, closed or errored");
+  const pullDue = ReadableStreamDefaultControllerAppendUnit(readableController, chunk);
+  if (pullDue === false) {
+    if (!stream._backpressure) TransformStreamSetBackpressure(stream, true);
+    return;
   }
-  try {
-    ReadableStreamDefaultControllerEnqueue(readableController, chunk);
-  } catch (e) {
-    TransformStreamErrorWritableAndUnblockWrite(stream, e);
-    throw stream._readable._storedError;
+  if (pullDue === undefined) {
+    if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(readableController)) {
+      throw new TypeError("Cannot enqueue: the readable side is closing, closed or errored");
+    }
+    try {
+      ReadableStreamDefaultControllerEnqueue(readableController, chunk);
+    } catch (e) {
+      TransformStreamErrorWritableAndUnblockWrite(stream, e);
+      throw stream._readable._storedError;
+    }
+  } else {
+    ReadableStreamDefaultControllerCallPullIfNeeded(readableController);
   }
   const backpressure = ReadableStreamDefaultControllerHasBackpressure(readableController);
   if (backpressure !== stream._backpressure) TransformStreamSetBackpressure(stream, true);
