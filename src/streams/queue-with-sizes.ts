@@ -1,15 +1,23 @@
 /**
  * The specification's "queue-with-sizes": values with their sizes plus a running total.
  *
- * Stored as a ring buffer: parallel arrays of values and sizes whose capacity is a power of two, with a head
- * index and a count, so no object is allocated per chunk, nothing is ever shifted, and the arrays keep their
- * capacity when the queue empties and refills.
+ * Stored as a ring buffer: parallel arrays of values and sizes with a head index and a count, so no object is
+ * allocated per chunk, nothing is ever shifted, and the arrays keep their capacity when the queue empties and
+ * refills.
  *
  * As long as every size ever queued is exactly 1 (the default count-one strategy) the size array is not used at
  * all: the queue is in "unit mode", where each value's size is implied and [[queueTotalSize]] is an exact
  * count. The first other size fills in the sizes of the queued values and ends unit mode until the queue is
  * reset. Unit mode is what lets the range operations ({@link QueueWithSizes.enqueueUnits},
- * {@link QueueWithSizes.take}, {@link QueueWithSizes.discard}) cost an array copy instead of one step per value.
+ * {@link QueueWithSizes.take}, {@link QueueWithSizes.discard}) cost an array copy, or nothing, instead of one
+ * step per value.
+ *
+ * Two range operations move arrays instead of copying them. {@link QueueWithSizes.enqueueUnits} with an array
+ * the caller hands over makes that array the storage of an empty queue. {@link QueueWithSizes.peekMany} of
+ * every value of a queue whose storage holds exactly those values, in order, hands the storage itself out; the
+ * storage is then "lent": the queue never reads or writes it again (the next enqueue moves the queue to new
+ * storage, and the lent values may only be discarded, which is all a writable stream does with the chunks of
+ * the write in flight).
  * @module
  */
 
@@ -17,14 +25,17 @@ const MIN_CAPACITY = 16;
 
 /** A queue of values with sizes and a running total size ([[queue]] and [[queueTotalSize]]). */
 export class QueueWithSizes<T> {
-  /** Ring buffer of values; its length (the capacity) is 0 or a power of two. */
+  /** Ring buffer of values: `capacity` slots, the queued ones from `head` on, wrapping around. */
   private values: (T | undefined)[] = [];
   /** Sizes, at the same indices as `values`; unused in unit mode. */
   private sizes: number[] = [];
+  private capacity = 0;
   private head = 0;
   private count = 0;
   /** Every size queued since the last reset was 1; `sizes` is not kept. */
   private unitSizes = true;
+  /** `values` was handed out by `peekMany` and belongs to its receiver. */
+  private lent = false;
   /** [[queueTotalSize]]: the sum of the sizes of the queued values. */
   totalSize = 0;
 
@@ -45,17 +56,27 @@ export class QueueWithSizes<T> {
 
   /** The value `index` places after the oldest one (0 is the oldest); `index` must be below `length`. */
   at(index: number): T {
-    return this.values[(this.head + index) & (this.values.length - 1)] as T;
+    let slot = this.head + index;
+    if (slot >= this.capacity) slot -= this.capacity;
+    return this.values[slot] as T;
   }
 
-  /** The `count` oldest values, oldest first, without removing them; `count` must not exceed `length`. */
+  /**
+   * The `count` oldest values, oldest first, without removing them; `count` must not exceed `length`. The
+   * returned array belongs to the caller; when it is the queue's storage (see the module description) the
+   * queue only discards those values afterwards.
+   */
   peekMany(count: number): T[] {
     const values = this.values;
     const start = this.head;
+    if (start === 0 && count === this.count && count === this.capacity) {
+      this.lent = true;
+      return values as T[];
+    }
     const end = start + count;
-    if (end <= values.length) return values.slice(start, end) as T[];
-    const out = values.slice(start) as T[];
-    for (let i = 0; i < end - values.length; i++) out.push(values[i] as T);
+    if (end <= this.capacity) return values.slice(start, end) as T[];
+    const out = values.slice(start, this.capacity) as T[];
+    for (let i = 0; i < end - this.capacity; i++) out.push(values[i] as T);
     return out;
   }
 
@@ -67,7 +88,7 @@ export class QueueWithSizes<T> {
     this.totalSize -= this.unitSizes ? 1 : (this.sizes[head] as number);
     if (this.totalSize < 0) this.totalSize = 0;
     this.count -= 1;
-    this.head = this.count === 0 ? 0 : (head + 1) & (this.values.length - 1);
+    this.head = this.count === 0 || head + 1 === this.capacity ? 0 : head + 1;
     return value;
   }
 
@@ -84,25 +105,33 @@ export class QueueWithSizes<T> {
   /** Removes the `count` oldest values (`count` DequeueValue steps); `count` must not exceed `length`. */
   discard(count: number): void {
     if (count === 0) return;
-    const values = this.values;
-    const mask = values.length - 1;
+    const capacity = this.capacity;
     const head = this.head;
     let total = this.totalSize;
     if (this.unitSizes && Number.isSafeInteger(total) && total >= count) {
       total -= count;
     } else {
       const sizes = this.sizes;
-      for (let i = 0; i < count; i++) {
-        total -= this.unitSizes ? 1 : (sizes[(head + i) & mask] as number);
+      for (let i = 0, slot = head; i < count; i++, slot = slot + 1 === capacity ? 0 : slot + 1) {
+        total -= this.unitSizes ? 1 : (sizes[slot] as number);
         if (total < 0) total = 0;
       }
     }
     this.totalSize = total;
-    const end = head + count;
-    values.fill(undefined, head, Math.min(end, values.length));
-    if (end > values.length) values.fill(undefined, 0, end - values.length);
     this.count -= count;
-    this.head = this.count === 0 ? 0 : end & mask;
+    let end = head + count;
+    if (end >= capacity) end -= capacity;
+    if (this.lent) {
+      if (this.count === 0) this.dropStorage();
+    } else {
+      if (end > head) {
+        this.values.fill(undefined, head, end);
+      } else {
+        this.values.fill(undefined, head, capacity);
+        this.values.fill(undefined, 0, end);
+      }
+    }
+    this.head = this.count === 0 ? 0 : end;
   }
 
   /** Appends a value with its size; throws a `RangeError` for a negative, NaN or infinite size (EnqueueValueWithSize). */
@@ -113,67 +142,101 @@ export class QueueWithSizes<T> {
       }
       if (this.unitSizes) this.leaveUnitMode();
     }
-    if (this.count === this.values.length) this.grow(this.count + 1);
-    const index = (this.head + this.count) & (this.values.length - 1);
-    this.values[index] = value;
-    if (!this.unitSizes) this.sizes[index] = size;
+    if (this.count === this.capacity || this.lent) this.grow(this.count + 1);
+    let slot = this.head + this.count;
+    if (slot >= this.capacity) slot -= this.capacity;
+    this.values[slot] = value;
+    if (!this.unitSizes) this.sizes[slot] = size;
     this.count += 1;
     this.totalSize += size;
   }
 
-  /** Appends `values[from..to)`, each with size 1: `to - from` EnqueueValueWithSize steps in one range operation. */
-  enqueueUnits(values: ArrayLike<T>, from: number, to: number): void {
-    const added = to - from;
-    if (this.count + added > this.values.length) this.grow(this.count + added);
-    const queued = this.values;
-    const sizes = this.sizes;
-    const mask = queued.length - 1;
-    const unitSizes = this.unitSizes;
-    let index = this.head + this.count;
-    for (let i = from; i < to; i++, index++) {
-      queued[index & mask] = values[i];
-      if (!unitSizes) sizes[index & mask] = 1;
-    }
-    this.count += added;
+  /**
+   * Appends every value of `values`, each with size 1: `values.length` EnqueueValueWithSize steps in one range
+   * operation. The queue takes the array over (the caller must not use it afterwards): an empty queue in unit
+   * mode makes it its storage instead of copying it.
+   */
+  enqueueUnits(values: T[]): void {
+    const added = values.length;
     const total = this.totalSize + added;
     if (Number.isSafeInteger(total)) {
       this.totalSize = total;
     } else {
       for (let i = 0; i < added; i++) this.totalSize += 1;
     }
+    if (this.count === 0 && this.unitSizes && added > 0) {
+      this.values = values;
+      this.capacity = added;
+      this.head = 0;
+      this.count = added;
+      this.lent = false;
+      return;
+    }
+    if (this.count + added > this.capacity || this.lent) this.grow(this.count + added);
+    const queued = this.values;
+    const sizes = this.sizes;
+    const unitSizes = this.unitSizes;
+    let slot = this.head + this.count;
+    if (slot >= this.capacity) slot -= this.capacity;
+    for (let i = 0; i < added; i++) {
+      queued[slot] = values[i];
+      if (!unitSizes) sizes[slot] = 1;
+      slot = slot + 1 === this.capacity ? 0 : slot + 1;
+    }
+    this.count += added;
   }
 
   /** Empties the queue (ResetQueue). */
   reset(): void {
-    this.values = [];
-    this.sizes = [];
-    this.head = 0;
-    this.count = 0;
+    this.dropStorage();
     this.unitSizes = true;
     this.totalSize = 0;
   }
 
+  private dropStorage(): void {
+    this.values = [];
+    this.sizes = [];
+    this.capacity = 0;
+    this.head = 0;
+    this.count = 0;
+    this.lent = false;
+  }
+
   private leaveUnitMode(): void {
-    this.sizes = new Array<number>(this.values.length).fill(1);
+    this.sizes = packedArray(this.capacity, 1);
     this.unitSizes = false;
   }
 
-  /** Moves the queued values (and sizes) to the front of arrays with room for `needed` values. */
+  /**
+   * Moves the queued values (and sizes) to the front of new storage with room for `needed` values. Lent
+   * storage is not read: its values are only ever discarded, so their slots are left empty (their sizes, which
+   * stay the queue's, are moved).
+   */
   private grow(needed: number): void {
-    let capacity = Math.max(MIN_CAPACITY, this.values.length);
+    let capacity = Math.max(MIN_CAPACITY, this.capacity);
     while (capacity < needed) capacity *= 2;
-    const values = new Array<T | undefined>(capacity);
-    const sizes = this.unitSizes ? this.sizes : new Array<number>(capacity);
-    const mask = this.values.length - 1;
-    for (let i = 0; i < this.count; i++) {
-      const from = (this.head + i) & mask;
-      values[i] = this.values[from];
-      if (!this.unitSizes) sizes[i] = this.sizes[from] as number;
+    const values = packedArray<T | undefined>(capacity, undefined);
+    const sizes = this.unitSizes ? this.sizes : packedArray(capacity, 1);
+    for (let i = 0, slot = this.head; i < this.count; i++, slot = slot + 1 === this.capacity ? 0 : slot + 1) {
+      if (!this.lent) values[i] = this.values[slot];
+      if (!this.unitSizes) sizes[i] = this.sizes[slot] as number;
     }
     this.values = values;
     this.sizes = sizes;
+    this.capacity = capacity;
     this.head = 0;
+    this.lent = false;
   }
+}
+
+/**
+ * An array of `length` copies of `value`, built by appending so that it has no holes: engines then keep it (and
+ * the slices handed to sinks) in their packed representation, which reads faster than a holey one.
+ */
+function packedArray<V>(length: number, value: V): V[] {
+  const array: V[] = [];
+  for (let i = 0; i < length; i++) array.push(value);
+  return array;
 }
 
 /** IsNonNegativeNumber: a number that is not NaN and not negative. */
