@@ -69,7 +69,7 @@ export class QueueWithSizes<T> {
   peekMany(count: number): T[] {
     const values = this.values;
     const start = this.head;
-    if (start === 0 && count === this.count && count === this.capacity) {
+    if (start === 0 && count > 0 && count === this.count && count === this.capacity) {
       this.lent = true;
       return values as T[];
     }
@@ -208,20 +208,42 @@ export class QueueWithSizes<T> {
   }
 
   /**
-   * Moves the queued values (and sizes) to the front of new storage with room for `needed` values. Lent
-   * storage is not read: its values are only ever discarded, so their slots are left empty (their sizes, which
-   * stay the queue's, are moved).
+   * Gives the queue storage with room for `needed` values. Storage is doubled by appending it to itself
+   * (an array copy, which keeps it packed): slot `i` of the doubled storage holds what slot `i % capacity` held,
+   * so the queued values, wrapped or not, lie in order from `head` on, and every other slot is then cleared.
+   * Lent storage is not read: the new storage starts empty, and since lent values are only ever discarded,
+   * their slots are left empty (their sizes, which stay the queue's, are kept).
    */
   private grow(needed: number): void {
+    if (this.capacity === 0 || this.lent) {
+      this.replaceStorage(needed);
+      return;
+    }
+    let values = this.values;
+    let sizes = this.sizes;
+    let capacity = this.capacity;
+    do {
+      values = values.concat(values);
+      if (!this.unitSizes) sizes = sizes.concat(sizes);
+      capacity *= 2;
+    } while (capacity < needed);
+    const end = this.head + this.count;
+    values.fill(undefined, 0, this.head);
+    values.fill(undefined, end, capacity);
+    this.values = values;
+    this.sizes = sizes;
+    this.capacity = capacity;
+  }
+
+  /** Moves to new storage of at least `needed` slots, with the queued sizes (not values) at its front. */
+  private replaceStorage(needed: number): void {
     let capacity = Math.max(MIN_CAPACITY, this.capacity);
     while (capacity < needed) capacity *= 2;
-    const values = packedArray<T | undefined>(capacity, undefined);
     const sizes = this.unitSizes ? this.sizes : packedArray(capacity, 1);
-    for (let i = 0, slot = this.head; i < this.count; i++, slot = slot + 1 === this.capacity ? 0 : slot + 1) {
-      if (!this.lent) values[i] = this.values[slot];
-      if (!this.unitSizes) sizes[i] = this.sizes[slot] as number;
+    for (let i = 0, slot = this.head; !this.unitSizes && i < this.count; i++, slot = slot + 1 === this.capacity ? 0 : slot + 1) {
+      sizes[i] = this.sizes[slot] as number;
     }
-    this.values = values;
+    this.values = packedArray<T | undefined>(capacity, undefined);
     this.sizes = sizes;
     this.capacity = capacity;
     this.head = 0;
