@@ -7,6 +7,9 @@
  * periodically. When nothing is available it waits for the first chunk like `read()`, then drains.
  *
  * Feature detection: `typeof reader.readMany === "function"`.
+ *
+ * Chunks queued in a default controller are moved in ranges where that is equivalent to reading them one at a
+ * time (see `bulkDequeueCount`): one copy out of the queue and one after-dequeue step per range.
  * @module
  */
 

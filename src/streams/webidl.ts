@@ -128,17 +128,13 @@ export function createBrand(): Brand {
   class Stamp extends ReturnTarget {
     readonly #stamped = true;
 
-    static isStamped(value: object): boolean {
-      return #stamped in value;
-    }
+    static readonly has = (value: unknown): boolean => isObject(value) && #stamped in value;
   }
   return {
     stamp(target) {
       new Stamp(target);
     },
-    has(value) {
-      return isObject(value) && Stamp.isStamped(value);
-    },
+    has: Stamp.has,
   };
 }
 
