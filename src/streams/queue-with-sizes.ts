@@ -125,10 +125,10 @@ export class QueueWithSizes<T> {
       if (this.count === 0) this.dropStorage();
     } else {
       if (end > head) {
-        this.values.fill(undefined, head, end);
+        clearSlots(this.values, head, end);
       } else {
-        this.values.fill(undefined, head, capacity);
-        this.values.fill(undefined, 0, end);
+        clearSlots(this.values, head, capacity);
+        clearSlots(this.values, 0, end);
       }
     }
     this.head = this.count === 0 ? 0 : end;
@@ -249,6 +249,11 @@ export class QueueWithSizes<T> {
     this.head = 0;
     this.lent = false;
   }
+}
+
+/** Empties `values[from..to)` so the queue keeps no reference to values it no longer holds (a loop: faster than `fill` here). */
+function clearSlots(values: unknown[], from: number, to: number): void {
+  for (let i = from; i < to; i++) values[i] = undefined;
 }
 
 /**
