@@ -66,6 +66,6 @@ export function extractSizeAlgorithm<T>(strategy: ConvertedQueuingStrategy<T>): 
 }
 
 /** True when `size` is the default algorithm returning 1 (lets hot paths skip the call). */
-export function isCountOne(size: SizeAlgorithm<unknown>): boolean {
-  return size === countOne;
+export function isCountOne<T>(size: SizeAlgorithm<T>): boolean {
+  return size === (countOne as SizeAlgorithm<T>);
 }

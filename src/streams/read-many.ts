@@ -7,15 +7,20 @@
  * periodically. When nothing is available it waits for the first chunk like `read()`, then drains.
  *
  * Feature detection: `typeof reader.readMany === "function"`.
+ *
+ * Chunks queued in a default controller are moved in ranges where that is equivalent to reading them one at a
+ * time (see `bulkDequeueCount`): one copy out of the queue and one after-dequeue step per range.
  * @module
  */
 
 import { Deferred, promiseRejectedWith, promiseResolvedWith, reactTo } from "./promise-helpers.ts";
 import { ReadableByteStreamController } from "./readable-byte-stream-controller.ts";
-import { NO_CHUNK, TryDequeue } from "./readable-stream-controller-steps.ts";
+import type { QueueWithSizes } from "./queue-with-sizes.ts";
+import { DequeueMany, NO_CHUNK, TryDequeue } from "./readable-stream-controller-steps.ts";
 import {
   ReadableStreamDefaultController,
   ReadableStreamDefaultControllerCallPullIfNeeded,
+  ReadableStreamDefaultControllerCanCloseOrEnqueue,
   ReadableStreamDefaultControllerShouldCallPull,
 } from "./readable-stream-default-controller.ts";
 import {
@@ -25,7 +30,7 @@ import {
   type ReadRequest,
 } from "./readable-stream-default-reader.ts";
 import { callForCompletion, queueMicrotaskInternal } from "./promise-helpers.ts";
-import type { ReadableStream } from "./readable-stream.ts";
+import { ReadableStreamGetNumReadRequests, type ReadableStream } from "./readable-stream.ts";
 import { assertDictionary, convertEnforceRangeUnsignedLongLong } from "./webidl.ts";
 
 /** Options of `readMany`. */
@@ -69,6 +74,14 @@ export interface ChunkSink<R> extends ReadRequest<R> {
   error: unknown;
   /** Whether the drain should hand over another chunk. */
   wantsMore(): boolean;
+  /**
+   * Optional bulk form, for sinks whose `chunkSteps` has no side effects: how many of the chunks in `queue`,
+   * oldest first, the sink would take one by one before `wantsMore()` turned false (at least 1 when it wants
+   * more). The drain may then hand them over in one {@link ChunkSink.chunksSteps} call.
+   */
+  acceptCount?(queue: QueueWithSizes<R>): number;
+  /** Receives several chunks at once, in order (with `acceptCount`); the sink may keep the array. */
+  chunksSteps?(chunks: R[]): void;
 }
 
 /** Collects chunks from one reader, up to soft caps: the read request used while draining and while waiting. */
@@ -80,7 +93,7 @@ export class ChunkCollector<R> implements ChunkSink<R> {
   error: unknown = undefined;
   /** Soft cap on collected chunks. */
   maxChunks: number;
-  /** Soft cap on collected bytes (see {@link chunkByteSize}). */
+  /** Soft cap on collected bytes (see {@link chunkByteSize}); `Infinity` for none (bytes are then not counted). */
   readonly maxBytes: number;
 
   constructor(maxChunks: number, maxBytes: number) {
@@ -89,7 +102,7 @@ export class ChunkCollector<R> implements ChunkSink<R> {
   }
 
   wantsMore(): boolean {
-    return this.chunks.length < this.maxChunks && this.bytes < this.maxBytes;
+    return this.chunks.length < this.maxChunks && (this.maxBytes === Infinity || this.bytes < this.maxBytes);
   }
 
   /** Hands over the collected chunks and starts an empty collection. */
@@ -102,7 +115,32 @@ export class ChunkCollector<R> implements ChunkSink<R> {
 
   chunkSteps(chunk: R): void {
     this.chunks.push(chunk);
-    this.bytes += chunkByteSize(chunk);
+    if (this.maxBytes !== Infinity) this.bytes += chunkByteSize(chunk);
+  }
+
+  acceptCount(queue: QueueWithSizes<R>): number {
+    const room = Math.min(queue.length, this.maxChunks - this.chunks.length);
+    if (this.maxBytes === Infinity) return Math.max(room, 0);
+    let bytes = this.bytes;
+    let count = 0;
+    while (count < room && bytes < this.maxBytes) {
+      bytes += chunkByteSize(queue.at(count));
+      count += 1;
+    }
+    return count;
+  }
+
+  chunksSteps(chunks: R[]): void {
+    if (this.maxBytes !== Infinity) {
+      let bytes = this.bytes;
+      for (let i = 0; i < chunks.length; i++) bytes += chunkByteSize(chunks[i]);
+      this.bytes = bytes;
+    }
+    if (this.chunks.length === 0) {
+      this.chunks = chunks;
+    } else {
+      for (let i = 0; i < chunks.length; i++) this.chunks.push(chunks[i]!);
+    }
   }
 
   closeSteps(): void {
@@ -168,6 +206,12 @@ function drainDefaultController<R>(
         break;
       }
       stream._disturbed = true;
+      const count = collector.acceptCount === undefined ? 1 : bulkDequeueCount(stream, controller, collector.acceptCount(controller._queue));
+      if (count > 1) {
+        const chunks = controller[DequeueMany](count);
+        (collector.chunksSteps as (chunks: R[]) => void)(chunks);
+        continue;
+      }
       const chunk = controller[TryDequeue]();
       if (chunk === NO_CHUNK) break;
       collector.chunkSteps(chunk);
@@ -191,6 +235,26 @@ function drainDefaultController<R>(
   controller._pulling = false;
   controller._pullAgain = false;
   refillSynchronously(controller);
+}
+
+/**
+ * How many of the `wanted` oldest queued chunks can be dequeued in one range operation
+ * (`[[DequeueMany]]`, which runs the after-dequeue steps once) with the same observable outcome as dequeuing
+ * them one at a time, where every dequeue runs ReadableStreamDefaultControllerCallPullIfNeeded. Those steps are
+ * inert until the last dequeue when the stream cannot pull (closing, not started) or a pull is already in
+ * progress (they only set [[pullAgain]], and would set it at the last dequeue too, since desiredSize only
+ * grows while chunks leave). Otherwise they would call `pull` at the first dequeue after which desiredSize is
+ * positive: with every size 1, at dequeue number floor(queueTotalSize - highWaterMark) + 1, so the range stops
+ * there. Returns 1 (dequeue one chunk) when nothing larger is known to be equivalent.
+ */
+function bulkDequeueCount<R>(stream: ReadableStream<R>, controller: ReadableStreamDefaultController<R>, wanted: number): number {
+  if (wanted <= 1) return 1;
+  if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(controller) || !controller._started) return wanted;
+  if (ReadableStreamGetNumReadRequests(stream) > 0) return 1;
+  if (controller._pulling) return wanted;
+  const queue = controller._queue;
+  if (!queue.hasUnitSizes || !Number.isSafeInteger(queue.totalSize)) return 1;
+  return Math.max(1, Math.min(wanted, Math.floor(queue.totalSize - controller._strategyHWM) + 1));
 }
 
 /**

@@ -18,3 +18,9 @@ export const ReleaseSteps: unique symbol = Symbol("ReleaseSteps");
 export const TryDequeue: unique symbol = Symbol("TryDequeue");
 /** Sentinel returned by [[TryDequeue]] when it cannot serve a read synchronously. */
 export const NO_CHUNK: unique symbol = Symbol("NO_CHUNK");
+/**
+ * Range form of [[TryDequeue]] for a default controller: dequeues the `count` oldest chunks (`count` must not
+ * exceed the queue's length) and runs the after-dequeue steps once. Callers use it only where that is
+ * equivalent to `count` single dequeues (see `read-many.ts`).
+ */
+export const DequeueMany: unique symbol = Symbol("DequeueMany");

@@ -5,8 +5,8 @@
 
 import { callForCompletion, LazyDeferred, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import { QueueWithSizes } from "./queue-with-sizes.ts";
-import type { SizeAlgorithm } from "./queuing-strategy.ts";
-import { CancelSteps, NO_CHUNK, PullSteps, ReleaseSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
+import { isCountOne, type SizeAlgorithm } from "./queuing-strategy.ts";
+import { CancelSteps, DequeueMany, NO_CHUNK, PullSteps, ReleaseSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
 import type { ReadRequest } from "./readable-stream-default-reader.ts";
 import {
   IsReadableStreamLocked,
@@ -137,6 +137,13 @@ export class ReadableStreamDefaultController<R = unknown> {
     afterDequeue(this, this._controlledReadableStream);
     return chunk;
   }
+
+  /** @internal [[DequeueMany]]: `count` dequeues as one range operation, then the after-dequeue steps once. */
+  [DequeueMany](count: number): R[] {
+    const chunks = this._queue.take(count);
+    afterDequeue(this, this._controlledReadableStream);
+    return chunks;
+  }
 }
 
 makeEnumerable(ReadableStreamDefaultController, ["desiredSize", "close", "enqueue", "error"]);
@@ -218,7 +225,8 @@ export function ReadableStreamDefaultControllerEnqueue<R>(controller: ReadableSt
   } else {
     let chunkSize: number;
     try {
-      chunkSize = (controller._strategySizeAlgorithm as SizeAlgorithm<R>)(chunk);
+      const sizeAlgorithm = controller._strategySizeAlgorithm as SizeAlgorithm<R>;
+      chunkSize = isCountOne(sizeAlgorithm) ? 1 : sizeAlgorithm(chunk);
     } catch (error) {
       ReadableStreamDefaultControllerError(controller, error);
       throw error;
@@ -231,6 +239,31 @@ export function ReadableStreamDefaultControllerEnqueue<R>(controller: ReadableSt
     }
   }
   ReadableStreamDefaultControllerCallPullIfNeeded(controller);
+}
+
+/**
+ * ReadableStreamDefaultControllerEnqueue for the common case, folded into a few field reads: when the stream can
+ * enqueue, no read request is waiting and the strategy is the default count-one strategy, the chunk is appended
+ * with size 1 (no code runs and nothing can throw). Returns whether ReadableStreamDefaultControllerShouldCallPull
+ * now holds; only then do CallPullIfNeeded's steps have anything to do, and the caller must run them (through
+ * {@link ReadableStreamDefaultControllerCallPullIfNeeded}). Returns `undefined`, having done nothing, when the
+ * case does not apply; the caller then runs ReadableStreamDefaultControllerEnqueue.
+ */
+export function ReadableStreamDefaultControllerAppendUnit<R>(controller: ReadableStreamDefaultController<R>, chunk: R): boolean | undefined {
+  const stream = controller._controlledReadableStream;
+  const sizeAlgorithm = controller._strategySizeAlgorithm;
+  if (
+    controller._closeRequested ||
+    stream._state !== "readable" ||
+    sizeAlgorithm === undefined ||
+    !isCountOne(sizeAlgorithm) ||
+    (stream._reader !== undefined && ReadableStreamGetNumReadRequests(stream) > 0)
+  ) {
+    return undefined;
+  }
+  const queue = controller._queue;
+  queue.enqueue(chunk, 1);
+  return controller._started && controller._strategyHWM - queue.totalSize > 0;
 }
 
 /** ReadableStreamDefaultControllerError */

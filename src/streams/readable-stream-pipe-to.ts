@@ -28,8 +28,8 @@ import {
   WritableStreamAbort,
   WritableStreamCloseQueuedOrInFlight,
   type WritableStream,
-  type WriteRequest,
 } from "./writable-stream.ts";
+import type { RunWriteRequest } from "./write-request-queue.ts";
 
 type Action = () => Promise<unknown>;
 
@@ -94,7 +94,7 @@ class InlineWrites<R> implements ChunkSink<R> {
   }
 }
 
-class Pipe<R> implements ReadRequest<R>, WriteRequest {
+class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
   readonly source: ReadableStream<R>;
   readonly dest: WritableStream<R>;
   readonly reader: ReadableStreamDefaultReader<R>;
@@ -315,8 +315,18 @@ class Pipe<R> implements ReadRequest<R>, WriteRequest {
     this.writeSettled();
   }
 
-  private writeSettled(): void {
-    this.pendingWrites -= 1;
+  /** `count` writes finished (a run of this pipe's writes, see `write-request-queue.ts`). */
+  resolveMany(count: number): void {
+    this.writeSettled(count);
+  }
+
+  /** `count` writes failed. */
+  rejectMany(count: number): void {
+    this.writeSettled(count);
+  }
+
+  private writeSettled(count = 1): void {
+    this.pendingWrites -= count;
     if (this.pendingWrites === 0 && this.afterWrites !== undefined) {
       const next = this.afterWrites;
       this.afterWrites = undefined;

@@ -14,6 +14,8 @@ import {
   type Completion,
 } from "./promise-helpers.ts";
 import {
+  ReadableStreamDefaultControllerAppendUnit,
+  ReadableStreamDefaultControllerCallPullIfNeeded,
   ReadableStreamDefaultControllerCanCloseOrEnqueue,
   ReadableStreamDefaultControllerClose,
   ReadableStreamDefaultControllerEnqueue,
@@ -28,7 +30,7 @@ import {
   type TransformStream,
 } from "./transform-stream.ts";
 import type { ConvertedTransformer } from "./transformer.ts";
-import { hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
+import { createBrand, makeEnumerable, setToStringTag } from "./webidl.ts";
 
 /** Transforms one chunk; returns its completion (`undefined` when it finished synchronously). */
 export type TransformAlgorithm<I> = (chunk: I) => Completion;
@@ -95,9 +97,12 @@ function readableControllerOf<O>(stream: TransformStream<unknown, O>): ReadableS
   return stream._readable._readableStreamController as ReadableStreamDefaultController<O>;
 }
 
+/** Marks the controllers set up by {@link SetUpTransformStreamDefaultController} (a per-chunk check in `enqueue`). */
+const controllerBrand = createBrand();
+
 /** Brand check for `TransformStreamDefaultController`. */
 export function IsTransformStreamDefaultController(value: unknown): value is TransformStreamDefaultController<unknown> {
-  return hasOwnSlot(value, "_controlledTransformStream");
+  return controllerBrand.has(value);
 }
 
 /** SetUpTransformStreamDefaultController */
@@ -108,6 +113,7 @@ export function SetUpTransformStreamDefaultController<I, O>(
   flushAlgorithm: () => Promise<unknown>,
   cancelAlgorithm: (reason: unknown) => Promise<unknown>,
 ): void {
+  controllerBrand.stamp(controller);
   controller._controlledTransformStream = stream as TransformStream<unknown, O>;
   stream._transformStreamController = controller;
   controller._transformAlgorithm = transformAlgorithm as TransformAlgorithm<unknown>;
@@ -152,18 +158,40 @@ export function TransformStreamDefaultControllerClearAlgorithms<O>(controller: T
   controller._cancelAlgorithm = undefined;
 }
 
-/** TransformStreamDefaultControllerEnqueue */
+/**
+ * TransformStreamDefaultControllerEnqueue. The common case (a chunk appended to the readable side's queue with no
+ * pull due, see {@link ReadableStreamDefaultControllerAppendUnit}) skips the steps that are then known to do
+ * nothing: pulling, and recomputing backpressure, which is known to be present. Kept small so that engines
+ * inline it into a transformer's loop; {@link enqueueInFull} does the rest.
+ */
 export function TransformStreamDefaultControllerEnqueue<O>(controller: TransformStreamDefaultController<O>, chunk: O): void {
   const stream = controller._controlledTransformStream;
-  const readableController = readableControllerOf(stream);
-  if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(readableController)) {
-    throw new TypeError("Cannot enqueue: the readable side is closing, closed or errored");
+  const pullDue = ReadableStreamDefaultControllerAppendUnit(readableControllerOf(stream), chunk);
+  if (pullDue === false) {
+    if (!stream._backpressure) TransformStreamSetBackpressure(stream, true);
+    return;
   }
-  try {
-    ReadableStreamDefaultControllerEnqueue(readableController, chunk);
-  } catch (e) {
-    TransformStreamErrorWritableAndUnblockWrite(stream, e);
-    throw stream._readable._storedError;
+  enqueueInFull(stream, chunk, pullDue);
+}
+
+/**
+ * The steps of TransformStreamDefaultControllerEnqueue after the common case did not apply (`appended` is
+ * `undefined`: nothing was done yet) or appended the chunk with a pull due (`appended` is `true`).
+ */
+function enqueueInFull<O>(stream: TransformStream<unknown, O>, chunk: O, appended: true | undefined): void {
+  const readableController = readableControllerOf(stream);
+  if (appended === undefined) {
+    if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(readableController)) {
+      throw new TypeError("Cannot enqueue: the readable side is closing, closed or errored");
+    }
+    try {
+      ReadableStreamDefaultControllerEnqueue(readableController, chunk);
+    } catch (e) {
+      TransformStreamErrorWritableAndUnblockWrite(stream, e);
+      throw stream._readable._storedError;
+    }
+  } else {
+    ReadableStreamDefaultControllerCallPullIfNeeded(readableController);
   }
   const backpressure = ReadableStreamDefaultControllerHasBackpressure(readableController);
   if (backpressure !== stream._backpressure) TransformStreamSetBackpressure(stream, true);

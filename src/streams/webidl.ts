@@ -95,6 +95,49 @@ export function setFunctionName(fn: AnyFunction, name: string): void {
   Object.defineProperty(fn, "name", { value: name, configurable: true });
 }
 
+/** A brand: marks objects as instances set up by this implementation, and tests for the mark. */
+export interface Brand {
+  /** Marks `target`; called once, when the object is set up. */
+  stamp(target: object): void;
+  /** Whether `value` was marked. */
+  has(value: unknown): boolean;
+}
+
+/**
+ * The base class of {@link createBrand}'s classes: its constructor returns `target`, so the derived
+ * constructor's private field is installed on `target` instead of a new object.
+ */
+class ReturnTarget {
+  constructor(target: object) {
+    return target;
+  }
+}
+
+/**
+ * Creates a {@link Brand} for a class whose instances are made with `Object.create` (their constructors
+ * throw). The mark is a private field, attached through a base constructor that returns the object being set
+ * up; testing it (`#field in value`) is a shape check that engines inline, where an own-property lookup by
+ * name ({@link hasOwnSlot}) is a runtime call. Only objects stamped by this implementation carry the field.
+ * @example
+ * const brand = createBrand();
+ * const controller = Object.create(Controller.prototype);
+ * brand.stamp(controller);
+ * brand.has(controller); // true
+ */
+export function createBrand(): Brand {
+  class Stamp extends ReturnTarget {
+    readonly #stamped = true;
+
+    static readonly has = (value: unknown): boolean => isObject(value) && #stamped in value;
+  }
+  return {
+    stamp(target) {
+      new Stamp(target);
+    },
+    has: Stamp.has,
+  };
+}
+
 /** Own-property test used for brand checks: only objects set up by this implementation carry `slot`. */
 export function hasOwnSlot(value: unknown, slot: string): boolean {
   return isObject(value) && Object.prototype.hasOwnProperty.call(value, slot);

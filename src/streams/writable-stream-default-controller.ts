@@ -46,8 +46,11 @@ export class WritableStreamDefaultController<W = unknown> {
   declare _abortController: AbortController;
   /** @internal [[closeAlgorithm]] */
   declare _closeAlgorithm: (() => Promise<unknown>) | undefined;
-  /** @internal [[queue]] and [[queueTotalSize]] */
-  declare _queue: QueueWithSizes<W | typeof closeSentinel>;
+  /**
+   * @internal [[queue]] and [[queueTotalSize]]: chunks (of type `W`) and the close sentinel. Typed `unknown`
+   * so that the stream's type parameter stays out of the queue's variance.
+   */
+  declare _queue: QueueWithSizes<unknown>;
   /** @internal [[started]] */
   declare _started: boolean;
   /** @internal [[strategyHWM]] */
@@ -213,7 +216,7 @@ export function WritableStreamDefaultControllerFinishWrite<W>(controller: Writab
   controller._inFlightCount = 0;
   WritableStreamFinishInFlightWrite(stream);
   const state = stream._state;
-  for (let i = 0; i < count; i++) controller._queue.dequeue();
+  controller._queue.discard(count);
   if (!WritableStreamCloseQueuedOrInFlight(stream) && state === "writable") {
     WritableStreamUpdateBackpressure(stream, WritableStreamDefaultControllerGetBackpressure(controller));
   }
@@ -245,7 +248,7 @@ export function WritableStreamDefaultControllerAdvanceQueueIfNeeded<W>(controlle
     if (controller._writevAlgorithm !== undefined && chunkCount > 1) {
       completion = WritableStreamDefaultControllerProcessWritev(controller, queue.peekMany(chunkCount) as W[]);
     } else {
-      completion = WritableStreamDefaultControllerProcessWrite(controller, value);
+      completion = WritableStreamDefaultControllerProcessWrite(controller, value as W);
     }
     if (completion !== undefined || !controller._synchronousCompletion) {
       reactTo(completion, controller._onWriteFulfilled, controller._onWriteRejected);

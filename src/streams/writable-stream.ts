@@ -11,7 +11,6 @@ import {
   type QueuingStrategy,
   type SizeAlgorithm,
 } from "./queuing-strategy.ts";
-import { SimpleQueue } from "./simple-queue.ts";
 import { convertUnderlyingSink, type UnderlyingSink } from "./underlying-sink.ts";
 import { hasOwnSlot, isObject, makeEnumerable, setToStringTag } from "./webidl.ts";
 import { AbortSteps, ErrorSteps } from "./writable-stream-controller-steps.ts";
@@ -26,6 +25,7 @@ import {
   WritableStreamDefaultWriter,
   WritableStreamDefaultWriterEnsureReadyPromiseRejected,
 } from "./writable-stream-default-writer.ts";
+import { WriteRequestQueue } from "./write-request-queue.ts";
 
 /** A writable stream's state ([[state]]). */
 export type WritableStreamState = "writable" | "closed" | "erroring" | "errored";
@@ -73,8 +73,8 @@ export class WritableStream<W = unknown> {
   declare _storedError: unknown;
   /** @internal [[writer]] */
   declare _writer: WritableStreamDefaultWriter<W> | undefined;
-  /** @internal [[writeRequests]] */
-  declare _writeRequests: SimpleQueue<WriteRequest>;
+  /** @internal [[writeRequests]], with runs of one request stored once (see `write-request-queue.ts`) */
+  declare _writeRequests: WriteRequestQueue;
 
   constructor(underlyingSink: UnderlyingSink<W> | null | undefined = undefined, strategy: QueuingStrategy<W> | undefined = undefined) {
     if (underlyingSink !== undefined && !isObject(underlyingSink)) {
@@ -171,7 +171,7 @@ export function InitializeWritableStream<W>(stream: WritableStream<W>): void {
   stream._state = "writable";
   stream._storedError = undefined;
   stream._writer = undefined;
-  stream._writeRequests = new SimpleQueue();
+  stream._writeRequests = new WriteRequestQueue();
   stream._inFlightWriteRequest = undefined;
   stream._closeRequest = undefined;
   stream._inFlightCloseRequest = undefined;
@@ -248,9 +248,7 @@ export function WritableStreamFinishErroring<W>(stream: WritableStream<W>): void
   stream._state = "errored";
   stream._writableStreamController[ErrorSteps]();
   const storedError = stream._storedError;
-  const writeRequests = stream._writeRequests;
-  stream._writeRequests = new SimpleQueue();
-  writeRequests.forEach((request) => request.reject(storedError));
+  stream._writeRequests.rejectAll(storedError);
   const abortRequest = stream._pendingAbortRequest;
   if (abortRequest === undefined) {
     WritableStreamRejectCloseAndClosedPromiseIfNeeded(stream);
