@@ -98,10 +98,22 @@ function cpuTicks(pid: number): number {
 export async function waitUntilIdle(worker: RunningWorker, timeoutMs = 180_000): Promise<number> {
   const start = performance.now();
   const interval = 500;
-  let before = cpuTicks(worker.pid());
+  const sleep = () => new Promise((resolve) => setTimeout(resolve, interval));
+  // wrangler restarts workerd when a watched file changes: while it does, there is no process to read.
+  const ticks = async (): Promise<number> => {
+    for (;;) {
+      try {
+        return cpuTicks(worker.pid());
+      } catch (error) {
+        if (performance.now() - start > timeoutMs) throw error;
+        await sleep();
+      }
+    }
+  };
+  let before = await ticks();
   while (performance.now() - start < timeoutMs) {
-    await new Promise((resolve) => setTimeout(resolve, interval));
-    const after = cpuTicks(worker.pid());
+    await sleep();
+    const after = await ticks();
     // 100 ticks per second: 5% of a core over `interval` ms is 2.5 ticks.
     if (after - before <= (interval / 1000) * 100 * 0.05) break;
     before = after;
