@@ -3,12 +3,8 @@
  * @module
  */
 
-import type { QueuingStrategy, QueuingStrategyInit } from "./queuing-strategy.ts";
+import { convertQueuingStrategyInit, type QueuingStrategy, type QueuingStrategyInit } from "./queuing-strategy.ts";
 import {
-  assertDictionary,
-  assertRequiredArgument,
-  assertRequiredField,
-  convertUnrestrictedDouble,
   hasOwnSlot,
   makeEnumerable,
   setFunctionName,
@@ -27,11 +23,7 @@ export class ByteLengthQueuingStrategy implements QueuingStrategy<ArrayBufferVie
   declare private _byteLengthQueuingStrategyHighWaterMark: number;
 
   constructor(init: QueuingStrategyInit) {
-    assertRequiredArgument(init, 1, "ByteLengthQueuingStrategy");
-    assertDictionary(init, "First parameter");
-    const highWaterMark = (init as Partial<QueuingStrategyInit> | null)?.highWaterMark;
-    assertRequiredField(highWaterMark, "highWaterMark", "QueuingStrategyInit");
-    this._byteLengthQueuingStrategyHighWaterMark = convertUnrestrictedDouble(highWaterMark);
+    this._byteLengthQueuingStrategyHighWaterMark = convertQueuingStrategyInit(init, "ByteLengthQueuingStrategy");
   }
 
   /** The high-water mark given to the constructor. */

@@ -3,12 +3,8 @@
  * @module
  */
 
-import type { QueuingStrategy, QueuingStrategyInit } from "./queuing-strategy.ts";
+import { convertQueuingStrategyInit, type QueuingStrategy, type QueuingStrategyInit } from "./queuing-strategy.ts";
 import {
-  assertDictionary,
-  assertRequiredArgument,
-  assertRequiredField,
-  convertUnrestrictedDouble,
   hasOwnSlot,
   makeEnumerable,
   setFunctionName,
@@ -27,11 +23,7 @@ export class CountQueuingStrategy implements QueuingStrategy<unknown> {
   declare private _countQueuingStrategyHighWaterMark: number;
 
   constructor(init: QueuingStrategyInit) {
-    assertRequiredArgument(init, 1, "CountQueuingStrategy");
-    assertDictionary(init, "First parameter");
-    const highWaterMark = (init as Partial<QueuingStrategyInit> | null)?.highWaterMark;
-    assertRequiredField(highWaterMark, "highWaterMark", "QueuingStrategyInit");
-    this._countQueuingStrategyHighWaterMark = convertUnrestrictedDouble(highWaterMark);
+    this._countQueuingStrategyHighWaterMark = convertQueuingStrategyInit(init, "CountQueuingStrategy");
   }
 
   /** The high-water mark given to the constructor. */

@@ -4,7 +4,13 @@
  * @module
  */
 
-import { assertDictionary, assertFunction, convertUnrestrictedDouble } from "./webidl.ts";
+import {
+  assertDictionary,
+  assertFunction,
+  assertRequiredArgument,
+  assertRequiredField,
+  convertUnrestrictedDouble,
+} from "./webidl.ts";
 
 /** Computes the size of a chunk for backpressure purposes. */
 export type QueuingStrategySize<T = unknown> = (chunk: T) => number;
@@ -21,6 +27,18 @@ export interface QueuingStrategy<T = unknown> {
 export interface QueuingStrategyInit {
   /** The high-water mark of the strategy. */
   highWaterMark: number;
+}
+
+/**
+ * Converts the `QueuingStrategyInit` argument of a built-in strategy's constructor (`className` names it in
+ * errors) and returns its `highWaterMark`.
+ */
+export function convertQueuingStrategyInit(init: unknown, className: string): number {
+  assertRequiredArgument(init, 1, className);
+  assertDictionary(init, "First parameter");
+  const highWaterMark = (init as Partial<QueuingStrategyInit> | null)?.highWaterMark;
+  assertRequiredField(highWaterMark, "highWaterMark", "QueuingStrategyInit");
+  return convertUnrestrictedDouble(highWaterMark);
 }
 
 /** Internal size algorithm: returns a number for a chunk, or throws. */
