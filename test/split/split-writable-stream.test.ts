@@ -6,6 +6,7 @@ import { newUploadId } from "../../src/split/object-keys.ts";
 import { PartSplitter } from "../../src/split/part-splitter.ts";
 import { SplitWritableStream } from "../../src/split/split-writable-stream.ts";
 import { ReadableStream } from "../../src/streams/index.ts";
+import { chunkedStream } from "../support/bytes.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 
 function countingSplitter(): { splitter: PartSplitter; calls: () => number } {
@@ -19,24 +20,14 @@ function countingSplitter(): { splitter: PartSplitter; calls: () => number } {
   return { splitter, calls: () => calls };
 }
 
-function bytesIn(bytes: Uint8Array, chunkBytes: number): ReadableStream<Uint8Array> {
-  let offset = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (offset >= bytes.length) return controller.close();
-      controller.enqueue(bytes.subarray(offset, offset + chunkBytes));
-      offset += chunkBytes;
-    },
-  });
-}
-
 describe("SplitWritableStream", () => {
   test("a per-number producer reaches the splitter in batches (writev), not one call per number", async () => {
     const numbers = sampleNumbers(300_000);
     const input = encodeNumbers(numbers);
     const { splitter, calls } = countingSplitter();
     const sink = new SplitWritableStream<number>(splitter);
-    await bytesIn(input, 1 << 20).pipeThrough(new LineToNumberStream()).pipeTo(sink);
+    const chunks = Array<number>(Math.ceil(input.length / (1 << 20))).fill(1 << 20);
+    await ReadableStream.from(chunkedStream(input, chunks)).pipeThrough(new LineToNumberStream()).pipeTo(sink);
     const parts = await sink.parts;
     expect(parts.reduce((sum, part) => sum + part.numbers, 0)).toBe(numbers.length);
     expect(calls()).toBeLessThanOrEqual(2 * Math.ceil(numbers.length / 65_536) + 2 * Math.ceil(input.length / (1 << 20)));
