@@ -62,6 +62,15 @@ export class ReadableStreamDefaultController<R = unknown> {
    * (a transform stream's readable side) is then finished as soon as it settles instead of a microtask later.
    */
   declare _pipedFrom: boolean;
+  /**
+   * @internal Set while an enqueue is known to reduce to appending the chunk with size 1: the stream is readable
+   * and not closing, the strategy is the default count-one one, the controller has started, the queue is not
+   * empty (so no read request waits) and holds at least the high-water mark (so no pull is due, and appending
+   * only adds to it). Set by {@link ReadableStreamDefaultControllerAppendUnit} once it has checked all that;
+   * cleared by every step that could end one of those conditions: a dequeue, a reset, a close request, an
+   * error, clearing the algorithms.
+   */
+  declare _appendOnly: boolean;
   /** @internal Reaction to the pull promise's fulfilment, allocated once per controller. */
   declare _onPullFulfilled: () => void;
   /** @internal Reaction to the pull promise's rejection, allocated once per controller. */
@@ -94,6 +103,10 @@ export class ReadableStreamDefaultController<R = unknown> {
   /** Queues a chunk (or hands it straight to a waiting read). */
   enqueue(chunk: R = undefined as R): void {
     if (!IsReadableStreamDefaultController(this)) throw controllerBrandCheckError("enqueue");
+    if (this._appendOnly) {
+      this._queue.enqueue(chunk, 1);
+      return;
+    }
     if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(this)) {
       throw new TypeError("Cannot enqueue a chunk: the stream is closing, closed or errored");
     }
@@ -108,6 +121,7 @@ export class ReadableStreamDefaultController<R = unknown> {
 
   /** @internal [[CancelSteps]] */
   [CancelSteps](reason: unknown): Promise<unknown> {
+    this._appendOnly = false;
     this._queue.reset();
     const result = (this._cancelAlgorithm as CancelAlgorithm)(reason);
     ReadableStreamDefaultControllerClearAlgorithms(this);
@@ -150,6 +164,7 @@ makeEnumerable(ReadableStreamDefaultController, ["desiredSize", "close", "enqueu
 setToStringTag(ReadableStreamDefaultController, "ReadableStreamDefaultController");
 
 function afterDequeue<R>(controller: ReadableStreamDefaultController<R>, stream: ReadableStream<R>): void {
+  controller._appendOnly = false;
   if (controller._closeRequested && controller._queue.length === 0) {
     ReadableStreamDefaultControllerClearAlgorithms(controller);
     ReadableStreamClose(stream);
@@ -200,6 +215,7 @@ export function ReadableStreamDefaultControllerShouldCallPull<R>(controller: Rea
 
 /** ReadableStreamDefaultControllerClearAlgorithms */
 export function ReadableStreamDefaultControllerClearAlgorithms<R>(controller: ReadableStreamDefaultController<R>): void {
+  controller._appendOnly = false;
   controller._pullAlgorithm = undefined;
   controller._cancelAlgorithm = undefined;
   controller._strategySizeAlgorithm = undefined;
@@ -209,6 +225,7 @@ export function ReadableStreamDefaultControllerClearAlgorithms<R>(controller: Re
 /** ReadableStreamDefaultControllerClose */
 export function ReadableStreamDefaultControllerClose<R>(controller: ReadableStreamDefaultController<R>): void {
   if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(controller)) return;
+  controller._appendOnly = false;
   controller._closeRequested = true;
   if (controller._queue.length === 0) {
     ReadableStreamDefaultControllerClearAlgorithms(controller);
@@ -239,6 +256,20 @@ export function ReadableStreamDefaultControllerEnqueue<R>(controller: ReadableSt
     }
   }
   ReadableStreamDefaultControllerCallPullIfNeeded(controller);
+  noteAppendOnly(controller);
+}
+
+/** Sets `_appendOnly` when its conditions hold (see the field). */
+function noteAppendOnly<R>(controller: ReadableStreamDefaultController<R>): void {
+  const sizeAlgorithm = controller._strategySizeAlgorithm;
+  controller._appendOnly =
+    !controller._closeRequested &&
+    controller._controlledReadableStream._state === "readable" &&
+    controller._started &&
+    sizeAlgorithm !== undefined &&
+    isCountOne(sizeAlgorithm) &&
+    controller._queue.length > 0 &&
+    controller._strategyHWM - controller._queue.totalSize <= 0;
 }
 
 /**
@@ -263,13 +294,16 @@ export function ReadableStreamDefaultControllerAppendUnit<R>(controller: Readabl
   }
   const queue = controller._queue;
   queue.enqueue(chunk, 1);
-  return controller._started && controller._strategyHWM - queue.totalSize > 0;
+  const pullDue = controller._started && controller._strategyHWM - queue.totalSize > 0;
+  controller._appendOnly = controller._started && !pullDue;
+  return pullDue;
 }
 
 /** ReadableStreamDefaultControllerError */
 export function ReadableStreamDefaultControllerError<R>(controller: ReadableStreamDefaultController<R>, e: unknown): void {
   const stream = controller._controlledReadableStream;
   if (stream._state !== "readable") return;
+  controller._appendOnly = false;
   controller._queue.reset();
   ReadableStreamDefaultControllerClearAlgorithms(controller);
   ReadableStreamError(stream, e);
@@ -317,6 +351,7 @@ export function SetUpReadableStreamDefaultController<R>(
   controller._pullSettled = false;
   controller._staleReactions = 0;
   controller._pipedFrom = false;
+  controller._appendOnly = false;
   controller._onPullFulfilled = () => {
     if (controller._staleReactions > 0) {
       controller._staleReactions -= 1;

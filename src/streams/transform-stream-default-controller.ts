@@ -166,7 +166,12 @@ export function TransformStreamDefaultControllerClearAlgorithms<O>(controller: T
  */
 export function TransformStreamDefaultControllerEnqueue<O>(controller: TransformStreamDefaultController<O>, chunk: O): void {
   const stream = controller._controlledTransformStream;
-  const pullDue = ReadableStreamDefaultControllerAppendUnit(readableControllerOf(stream), chunk);
+  const readableController = readableControllerOf(stream);
+  if (readableController._appendOnly && stream._backpressure) {
+    readableController._queue.enqueue(chunk, 1);
+    return;
+  }
+  const pullDue = ReadableStreamDefaultControllerAppendUnit(readableController, chunk);
   if (pullDue === false) {
     if (!stream._backpressure) TransformStreamSetBackpressure(stream, true);
     return;
