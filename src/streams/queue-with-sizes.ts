@@ -23,10 +23,18 @@
 
 const MIN_CAPACITY = 16;
 
+/**
+ * What an unused slot of the storage holds. A small integer, not `undefined`: it keeps no value alive either, and
+ * it lets the storage stay an array of small integers (or of doubles) for as long as only numbers are queued, the
+ * representation in which engines store, copy and read numbers fastest; `undefined` would make it an array of
+ * tagged values from the start.
+ */
+const EMPTY = 0;
+
 /** A queue of values with sizes and a running total size ([[queue]] and [[queueTotalSize]]). */
 export class QueueWithSizes<T> {
   /** Ring buffer of values: `capacity` slots, the queued ones from `head` on, wrapping around. */
-  private values: (T | undefined)[] = [];
+  private values: (T | typeof EMPTY)[] = [];
   /** Sizes, at the same indices as `values`; unused in unit mode. */
   private sizes: number[] = [];
   private capacity = 0;
@@ -84,7 +92,7 @@ export class QueueWithSizes<T> {
   dequeue(): T {
     const head = this.head;
     const value = this.values[head] as T;
-    this.values[head] = undefined;
+    this.values[head] = EMPTY;
     this.totalSize -= this.unitSizes ? 1 : (this.sizes[head] as number);
     if (this.totalSize < 0) this.totalSize = 0;
     this.count -= 1;
@@ -179,7 +187,7 @@ export class QueueWithSizes<T> {
     let slot = this.head + this.count;
     if (slot >= this.capacity) slot -= this.capacity;
     for (let i = 0; i < added; i++) {
-      queued[slot] = values[i];
+      queued[slot] = values[i] as T;
       if (!unitSizes) sizes[slot] = 1;
       slot = slot + 1 === this.capacity ? 0 : slot + 1;
     }
@@ -228,8 +236,8 @@ export class QueueWithSizes<T> {
       capacity *= 2;
     } while (capacity < needed);
     const end = this.head + this.count;
-    values.fill(undefined, 0, this.head);
-    values.fill(undefined, end, capacity);
+    values.fill(EMPTY, 0, this.head);
+    values.fill(EMPTY, end, capacity);
     this.values = values;
     this.sizes = sizes;
     this.capacity = capacity;
@@ -243,7 +251,7 @@ export class QueueWithSizes<T> {
     for (let i = 0, slot = this.head; !this.unitSizes && i < this.count; i++, slot = slot + 1 === this.capacity ? 0 : slot + 1) {
       sizes[i] = this.sizes[slot] as number;
     }
-    this.values = packedArray<T | undefined>(capacity, undefined);
+    this.values = packedArray<T | typeof EMPTY>(capacity, EMPTY);
     this.sizes = sizes;
     this.capacity = capacity;
     this.head = 0;
@@ -253,7 +261,7 @@ export class QueueWithSizes<T> {
 
 /** Empties `values[from..to)` so the queue keeps no reference to values it no longer holds (a loop: faster than `fill` here). */
 function clearSlots(values: unknown[], from: number, to: number): void {
-  for (let i = from; i < to; i++) values[i] = undefined;
+  for (let i = from; i < to; i++) values[i] = EMPTY;
 }
 
 /**
