@@ -162,26 +162,29 @@ function hasQueuedData<R>(stream: ReadableStream<R>): boolean {
 /**
  * Hands `sink` every chunk `reader`'s stream can give synchronously, calling a synchronous underlying `pull`
  * again while it adds data, as long as `sink.wantsMore()`. Never leaves a read request registered. Returns when
- * nothing more is available without waiting, or the sink has had enough.
+ * nothing more is available without waiting, or the sink has had enough: `true` when the drain ended on a pull
+ * that completed synchronously and added nothing. That pull answered the read the caller is making; a read
+ * request it registers next should then wait for data without pulling again (see
+ * `ReadableStreamAddReadRequest`), as the standard's single read would.
  */
-export function drainSynchronously<R>(reader: ReadableStreamDefaultReader<R>, sink: ChunkSink<R>): void {
+export function drainSynchronously<R>(reader: ReadableStreamDefaultReader<R>, sink: ChunkSink<R>): boolean {
   const stream = reader._ownerReadableStream as ReadableStream<R>;
   const controller = stream._readableStreamController;
   if (controller instanceof ReadableStreamDefaultController) {
-    drainDefaultController(stream, controller, sink);
-    return;
+    return drainDefaultController(stream, controller, sink);
   }
   while (sink.wantsMore() && !sink.closed && !sink.errored) {
-    if (stream._state === "readable" && !hasQueuedData(stream)) return;
+    if (stream._state === "readable" && !hasQueuedData(stream)) return false;
     ReadableStreamDefaultReaderRead(reader, sink);
   }
+  return false;
 }
 
 function drainDefaultController<R>(
   stream: ReadableStream<R>,
   controller: ReadableStreamDefaultController<R>,
   collector: ChunkSink<R>,
-): void {
+): boolean {
   const canPullSynchronously =
     controller._underlyingPull !== undefined && controller._started && (!controller._pulling || controller._pullSettled);
   if (canPullSynchronously) {
@@ -193,6 +196,7 @@ function drainDefaultController<R>(
     controller._pullAgain = false;
   }
   let pullCompletion: ReturnType<typeof callForCompletion> | null = null;
+  let pulledNothing = false;
   for (;;) {
     while (collector.wantsMore()) {
       const state = stream._state;
@@ -216,7 +220,7 @@ function drainDefaultController<R>(
       if (chunk === NO_CHUNK) break;
       collector.chunkSteps(chunk);
     }
-    if (!canPullSynchronously) return;
+    if (!canPullSynchronously) return false;
     if (collector.closed || collector.errored || !collector.wantsMore()) break;
     if (stream._state !== "readable" || controller._closeRequested) break;
     const underlyingPull = controller._underlyingPull;
@@ -225,16 +229,21 @@ function drainDefaultController<R>(
     pullCompletion = callForCompletion(underlyingPull.fn, underlyingPull.source, controller);
     if (pullCompletion !== undefined) break;
     pullCompletion = null;
-    if (controller._queue.length === before && stream._state === "readable") break;
+    if (controller._queue.length === before && stream._state === "readable") {
+      pulledNothing = true;
+      break;
+    }
   }
   if (pullCompletion !== null) {
     reactTo(pullCompletion, controller._onPullFulfilled, controller._onPullRejected);
-    return;
+    return false;
   }
-  if (stream._state !== "readable") return;
+  if (stream._state !== "readable") return false;
   controller._pulling = false;
   controller._pullAgain = false;
+  if (pulledNothing) return true;
   refillSynchronously(controller);
+  return false;
 }
 
 /**
@@ -259,14 +268,16 @@ function bulkDequeueCount<R>(stream: ReadableStream<R>, controller: ReadableStre
 
 /**
  * What ReadableStreamDefaultControllerCallPullIfNeeded does after a dequeue, except that a pull that completes
- * synchronously is finished at once (no microtask), and pulling repeats while the queue is below its high-water
- * mark and pulls keep completing synchronously.
+ * synchronously is finished at once (no microtask), and pulling repeats while pulls keep completing synchronously
+ * and asking for another pull, as the standard's [[pullAgain]] does: a pull after which no further pull is due
+ * (one that enqueued nothing, or filled the queue) is the last.
  */
 function refillSynchronously<R>(controller: ReadableStreamDefaultController<R>): void {
   for (let pulls = 0; pulls < MAX_REFILL_PULLS; pulls++) {
     const underlyingPull = controller._underlyingPull;
     if (underlyingPull === undefined || !ReadableStreamDefaultControllerShouldCallPull(controller)) return;
     controller._pulling = true;
+    controller._pullAgain = false;
     const completion = callForCompletion(underlyingPull.fn, underlyingPull.source, controller);
     if (completion !== undefined) {
       controller._pullSettled = false;
@@ -274,7 +285,9 @@ function refillSynchronously<R>(controller: ReadableStreamDefaultController<R>):
       return;
     }
     controller._pulling = false;
+    const again = controller._pullAgain;
     controller._pullAgain = false;
+    if (!again) return;
   }
   ReadableStreamDefaultControllerCallPullIfNeeded(controller);
 }

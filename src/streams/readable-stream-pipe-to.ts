@@ -15,7 +15,12 @@ import {
 import { ChunkCollector, drainSynchronously, type ChunkSink } from "./read-many.ts";
 import { batchLimit, writeBatch } from "./pipe-batches.ts";
 import { ReadableStreamDefaultController } from "./readable-stream-default-controller.ts";
-import { AcquireReadableStreamDefaultReader, ReadableStreamCancel, type ReadableStream } from "./readable-stream.ts";
+import {
+  AcquireReadableStreamDefaultReader,
+  ReadableStreamAddReadRequest,
+  ReadableStreamCancel,
+  type ReadableStream,
+} from "./readable-stream.ts";
 import {
   WritableStreamDefaultWriterCloseWithErrorPropagation,
   WritableStreamDefaultWriterGetDesiredSize,
@@ -234,10 +239,11 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
       }
       let count: number;
       let ended: boolean;
+      let pulledNothing: boolean;
       if (this.dest._writableStreamController._writevAlgorithm !== undefined) {
         const batch = this.batch;
         batch.maxChunks = batchLimit(this.dest, desiredSize);
-        drainSynchronously(this.reader, batch);
+        pulledNothing = drainSynchronously(this.reader, batch);
         count = batch.chunks.length;
         if (count > 0) {
           this.pendingWrites += count;
@@ -247,7 +253,7 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
       } else {
         const inline = this.inline;
         inline.moved = 0;
-        drainSynchronously(this.reader, inline);
+        pulledNothing = drainSynchronously(this.reader, inline);
         count = inline.moved;
         ended = inline.closed || inline.errored;
       }
@@ -260,7 +266,8 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
         break;
       } else if (count === 0) {
         this.reading = true;
-        ReadableStreamDefaultReaderRead(this.reader, this);
+        if (pulledNothing) ReadableStreamAddReadRequest(this.source, this);
+        else ReadableStreamDefaultReaderRead(this.reader, this);
       }
     }
     this.pumping = false;

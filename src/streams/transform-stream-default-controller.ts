@@ -208,15 +208,21 @@ export function TransformStreamDefaultControllerError<O>(controller: TransformSt
 }
 
 /**
- * TransformStreamDefaultControllerPerformTransform. A transform that completed synchronously cannot reject, so
- * its `undefined` completion is passed through without the rejection handler's derived promise.
+ * TransformStreamDefaultControllerPerformTransform. A transform that completed synchronously cannot reject; while
+ * a pipe writes into the writable side (nobody can observe when its writes settle) its `undefined` completion is
+ * passed through as is. Otherwise the result settles when the standard's reaction to the transform promise would.
  */
 export function TransformStreamDefaultControllerPerformTransform<I, O>(
   controller: TransformStreamDefaultController<O>,
   chunk: I,
 ): Completion {
-  const transformCompletion = (controller._transformAlgorithm as TransformAlgorithm<I>)(chunk);
-  if (transformCompletion === undefined) return undefined;
+  const transformAlgorithm = controller._transformAlgorithm;
+  // A write the writable side let through before it learnt that the readable side was cancelled (the standard
+  // asserts this cannot happen; it can, see whatwg/streams#1341): the chunk has nowhere to go and is dropped.
+  const transformCompletion = transformAlgorithm === undefined ? undefined : transformAlgorithm(chunk);
+  if (transformCompletion === undefined && controller._controlledTransformStream._writable._writableStreamController._synchronousCompletion) {
+    return undefined;
+  }
   return transformPromiseWith(completionToPromise(transformCompletion), undefined, controller._onTransformRejected);
 }
 

@@ -182,7 +182,7 @@ export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: Transform
     const backpressureChange = stream._backpressureChangePromise as LazyDeferred<undefined>;
     const afterBackpressure = (): void => {
       const writable = stream._writable;
-      if (writable._state === "erroring") {
+      if (writable._state !== "writable") {
         result.reject(writable._storedError);
         return;
       }
@@ -190,8 +190,9 @@ export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: Transform
       if (transformed === undefined) result.resolve(undefined);
       else reactTo(transformed, () => result.resolve(undefined), (reason) => result.reject(reason));
     };
-    const piped = stream._writable._writableStreamController._synchronousCompletion;
-    if (!piped || !backpressureChange.observeFulfilment(afterBackpressure)) backpressureChange.react(afterBackpressure);
+    const bothSidesPiped =
+      stream._writable._writableStreamController._synchronousCompletion && readableController(stream)._pipedFrom;
+    if (!bothSidesPiped || !backpressureChange.observeFulfilment(afterBackpressure)) backpressureChange.react(afterBackpressure);
     return result;
   }
   return TransformStreamDefaultControllerPerformTransform(controller, chunk);

@@ -72,6 +72,48 @@ describe("pipeTo batches", () => {
     expect(state.pulls).toBe(10_000);
   });
 
+  test("calls a pull that enqueues nothing once per read, not again and again", async () => {
+    const macrotask = () => new Promise((resolve) => setTimeout(resolve, 0));
+    const implementations: [typeof ReadableStream, typeof WritableStream][] = [
+      [ReadableStream, WritableStream],
+      [globalThis.ReadableStream as unknown as typeof ReadableStream, globalThis.WritableStream as unknown as typeof WritableStream],
+    ];
+    for (const [Readable, Writable] of implementations) {
+      let pulls = 0;
+      let source!: ReadableStreamDefaultController<number>;
+      const stream = new Readable<number>({
+        start(controller) {
+          source = controller;
+        },
+        pull() {
+          pulls += 1;
+        },
+      });
+      const received: number[] = [];
+      const done = stream.pipeTo(new Writable<number>({ write: (chunk) => void received.push(chunk) }));
+      await macrotask();
+      // The pull after start, and one for the pipe's first read unless that read came before start finished.
+      const idle = pulls;
+      expect(idle, Readable.name).toBeGreaterThanOrEqual(1);
+      expect(idle, Readable.name).toBeLessThanOrEqual(2);
+      await macrotask();
+      await macrotask();
+      expect(pulls, Readable.name).toBe(idle);
+      source.enqueue(7);
+      await macrotask();
+      expect(received).toEqual([7]);
+      // The pull the enqueue asks for, and one for the pipe's next read unless that read came while it ran.
+      expect(pulls - idle, Readable.name).toBeGreaterThanOrEqual(1);
+      expect(pulls - idle, Readable.name).toBeLessThanOrEqual(2);
+      await macrotask();
+      const afterChunk = pulls;
+      await macrotask();
+      expect(pulls, Readable.name).toBe(afterChunk);
+      source.close();
+      await done;
+    }
+  });
+
   test("moves chunks between synchronous endpoints without a promise per chunk", async () => {
     const chunks = 5_000;
     const promises = await countPromises(() =>
