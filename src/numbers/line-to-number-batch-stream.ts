@@ -32,5 +32,5 @@ export class LineToNumberBatchStream extends TransformStream<Uint8Array, Float64
 }
 
 function enqueueBatch(numbers: Float64Array, controller: TransformStreamDefaultController<Float64Array>): void {
-  if (numbers.length > 0) controller.enqueue(numbers);
+  if (numbers.length > 0) controller.enqueue(numbers.slice());
 }

@@ -79,6 +79,22 @@ export class NumberParser {
    * @throws {NumberParseError} when the input breaks the grammar (and on every call after that).
    */
   push(chunk: Uint8Array): Float64Array {
+    return this.pushView(chunk).slice();
+  }
+
+  /**
+   * {@linkcode push} without the copy: the numbers are returned in a view of the parser's own buffer, which
+   * the next call overwrites. For a caller that consumes them at once.
+   *
+   * @throws {NumberParseError} when the input breaks the grammar (and on every call after that).
+   *
+   * @example
+   * ```ts
+   * let sum = 0;
+   * for (const n of parser.pushView(chunk)) sum += n;
+   * ```
+   */
+  pushView(chunk: Uint8Array): Float64Array {
     this.#assertOpen("push");
     const length = chunk.length;
     const base = this.#bytes;
@@ -160,7 +176,7 @@ export class NumberParser {
     this.#lineStart = lineStart;
     this.#bytes = base + length;
     this.#numbers += count;
-    return out.slice(0, count);
+    return out.subarray(0, count);
   }
 
   /**

@@ -12,7 +12,9 @@ export interface LineToNumberOptions {
 
 /**
  * Builds the transformer behind the parsing streams: every chunk goes through `parser`, and `emit` hands each
- * resulting batch (possibly empty) to the readable side. A thrown {@linkcode NumberParseError} errors the stream.
+ * resulting batch (possibly empty) to the readable side. The batch is a view of the parser's buffer
+ * ({@linkcode NumberParser.pushView}): `emit` must copy what it keeps. A thrown {@linkcode NumberParseError}
+ * errors the stream.
  *
  * @internal Shared by {@linkcode LineToNumberStream} and {@linkcode LineToNumberBatchStream}.
  */
@@ -24,7 +26,7 @@ export function parseTransformer<O>(
   const { releaseChunk } = options;
   return {
     transform(chunk, controller) {
-      emit(parser.push(chunk), controller);
+      emit(parser.pushView(chunk), controller);
       releaseChunk?.(chunk);
     },
     flush(controller) {

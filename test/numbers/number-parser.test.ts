@@ -40,6 +40,18 @@ describe("NumberParser", () => {
     expect(first.buffer).not.toBe(second.buffer);
   });
 
+  test("pushView returns the same numbers as push, in a view the next call reuses", () => {
+    const parser = new NumberParser();
+    const first = parser.pushView(ascii("1\n2\n"));
+    expect(Array.from(first)).toEqual([1, 2]);
+    const second = parser.pushView(ascii("3\n4\n"));
+    expect(Array.from(second)).toEqual([3, 4]);
+    expect(second.buffer).toBe(first.buffer);
+    expect(Array.from(first)).toEqual([3, 4]);
+    expect(Array.from(parser.push(ascii("5\n")))).toEqual([5]);
+    expect(parser.stats).toEqual({ bytes: 10, lines: 5, numbers: 5, canonical: true });
+  });
+
   test("accepts an empty input and empty chunks", () => {
     const parser = new NumberParser();
     expect(parser.push(new Uint8Array(0))).toHaveLength(0);
