@@ -110,7 +110,9 @@ export class ReadableStreamDefaultController<R = unknown> {
     if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(this)) {
       throw new TypeError("Cannot enqueue a chunk: the stream is closing, closed or errored");
     }
-    ReadableStreamDefaultControllerEnqueue(this, chunk);
+    const pullDue = ReadableStreamDefaultControllerAppendUnit(this, chunk);
+    if (pullDue === undefined) ReadableStreamDefaultControllerEnqueue(this, chunk);
+    else if (pullDue) ReadableStreamDefaultControllerCallPullIfNeeded(this);
   }
 
   /** Errors the stream: pending and future reads reject with `e`. */
@@ -256,20 +258,6 @@ export function ReadableStreamDefaultControllerEnqueue<R>(controller: ReadableSt
     }
   }
   ReadableStreamDefaultControllerCallPullIfNeeded(controller);
-  noteAppendOnly(controller);
-}
-
-/** Sets `_appendOnly` when its conditions hold (see the field). */
-function noteAppendOnly<R>(controller: ReadableStreamDefaultController<R>): void {
-  const sizeAlgorithm = controller._strategySizeAlgorithm;
-  controller._appendOnly =
-    !controller._closeRequested &&
-    controller._controlledReadableStream._state === "readable" &&
-    controller._started &&
-    sizeAlgorithm !== undefined &&
-    isCountOne(sizeAlgorithm) &&
-    controller._queue.length > 0 &&
-    controller._strategyHWM - controller._queue.totalSize <= 0;
 }
 
 /**
@@ -278,7 +266,8 @@ function noteAppendOnly<R>(controller: ReadableStreamDefaultController<R>): void
  * with size 1 (no code runs and nothing can throw). Returns whether ReadableStreamDefaultControllerShouldCallPull
  * now holds; only then do CallPullIfNeeded's steps have anything to do, and the caller must run them (through
  * {@link ReadableStreamDefaultControllerCallPullIfNeeded}). Returns `undefined`, having done nothing, when the
- * case does not apply; the caller then runs ReadableStreamDefaultControllerEnqueue.
+ * case does not apply; the caller then runs ReadableStreamDefaultControllerEnqueue. Sets `_appendOnly` when,
+ * after the append, no pull is due: from then on an enqueue needs nothing but the append.
  */
 export function ReadableStreamDefaultControllerAppendUnit<R>(controller: ReadableStreamDefaultController<R>, chunk: R): boolean | undefined {
   const stream = controller._controlledReadableStream;
@@ -303,7 +292,6 @@ export function ReadableStreamDefaultControllerAppendUnit<R>(controller: Readabl
 export function ReadableStreamDefaultControllerError<R>(controller: ReadableStreamDefaultController<R>, e: unknown): void {
   const stream = controller._controlledReadableStream;
   if (stream._state !== "readable") return;
-  controller._appendOnly = false;
   controller._queue.reset();
   ReadableStreamDefaultControllerClearAlgorithms(controller);
   ReadableStreamError(stream, e);

@@ -24,6 +24,8 @@ import {
   type ReadableStreamDefaultController,
 } from "./readable-stream-default-controller.ts";
 import {
+  IsWritableSidePiped,
+  readableController,
   TransformStreamError,
   TransformStreamErrorWritableAndUnblockWrite,
   TransformStreamSetBackpressure,
@@ -62,7 +64,7 @@ export class TransformStreamDefaultController<O = unknown> {
   /** The readable side's desired size. */
   get desiredSize(): number | null {
     if (!IsTransformStreamDefaultController(this)) throw controllerBrandCheckError("desiredSize");
-    return ReadableStreamDefaultControllerGetDesiredSize(readableControllerOf(this._controlledTransformStream));
+    return ReadableStreamDefaultControllerGetDesiredSize(readableController(this._controlledTransformStream));
   }
 
   /** Enqueues a chunk on the readable side. */
@@ -91,10 +93,6 @@ function controllerBrandCheckError(name: string): TypeError {
   return new TypeError(
     `Cannot use TransformStreamDefaultController.prototype.${name}: receiver is not a TransformStreamDefaultController`,
   );
-}
-
-function readableControllerOf<O>(stream: TransformStream<unknown, O>): ReadableStreamDefaultController<O> {
-  return stream._readable._readableStreamController as ReadableStreamDefaultController<O>;
 }
 
 /** Marks the controllers set up by {@link SetUpTransformStreamDefaultController} (a per-chunk check in `enqueue`). */
@@ -166,12 +164,12 @@ export function TransformStreamDefaultControllerClearAlgorithms<O>(controller: T
  */
 export function TransformStreamDefaultControllerEnqueue<O>(controller: TransformStreamDefaultController<O>, chunk: O): void {
   const stream = controller._controlledTransformStream;
-  const readableController = readableControllerOf(stream);
-  if (readableController._appendOnly && stream._backpressure) {
-    readableController._queue.enqueue(chunk, 1);
+  const readableSide = readableController(stream);
+  if (readableSide._appendOnly && stream._backpressure) {
+    readableSide._queue.enqueue(chunk, 1);
     return;
   }
-  const pullDue = ReadableStreamDefaultControllerAppendUnit(readableController, chunk);
+  const pullDue = ReadableStreamDefaultControllerAppendUnit(readableSide, chunk);
   if (pullDue === false) {
     if (!stream._backpressure) TransformStreamSetBackpressure(stream, true);
     return;
@@ -184,21 +182,21 @@ export function TransformStreamDefaultControllerEnqueue<O>(controller: Transform
  * `undefined`: nothing was done yet) or appended the chunk with a pull due (`appended` is `true`).
  */
 function enqueueInFull<O>(stream: TransformStream<unknown, O>, chunk: O, appended: true | undefined): void {
-  const readableController = readableControllerOf(stream);
+  const readableSide = readableController(stream);
   if (appended === undefined) {
-    if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(readableController)) {
+    if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(readableSide)) {
       throw new TypeError("Cannot enqueue: the readable side is closing, closed or errored");
     }
     try {
-      ReadableStreamDefaultControllerEnqueue(readableController, chunk);
+      ReadableStreamDefaultControllerEnqueue(readableSide, chunk);
     } catch (e) {
       TransformStreamErrorWritableAndUnblockWrite(stream, e);
       throw stream._readable._storedError;
     }
   } else {
-    ReadableStreamDefaultControllerCallPullIfNeeded(readableController);
+    ReadableStreamDefaultControllerCallPullIfNeeded(readableSide);
   }
-  const backpressure = ReadableStreamDefaultControllerHasBackpressure(readableController);
+  const backpressure = ReadableStreamDefaultControllerHasBackpressure(readableSide);
   if (backpressure !== stream._backpressure) TransformStreamSetBackpressure(stream, true);
 }
 
@@ -220,16 +218,14 @@ export function TransformStreamDefaultControllerPerformTransform<I, O>(
   // A write the writable side let through before it learnt that the readable side was cancelled (the standard
   // asserts this cannot happen; it can, see whatwg/streams#1341): the chunk has nowhere to go and is dropped.
   const transformCompletion = transformAlgorithm === undefined ? undefined : transformAlgorithm(chunk);
-  if (transformCompletion === undefined && controller._controlledTransformStream._writable._writableStreamController._synchronousCompletion) {
-    return undefined;
-  }
+  if (transformCompletion === undefined && IsWritableSidePiped(controller._controlledTransformStream)) return undefined;
   return transformPromiseWith(completionToPromise(transformCompletion), undefined, controller._onTransformRejected);
 }
 
 /** TransformStreamDefaultControllerTerminate */
 export function TransformStreamDefaultControllerTerminate<O>(controller: TransformStreamDefaultController<O>): void {
   const stream = controller._controlledTransformStream;
-  ReadableStreamDefaultControllerClose(readableControllerOf(stream));
+  ReadableStreamDefaultControllerClose(readableController(stream));
   const error = new TypeError("Cannot write: the TransformStream has been terminated");
   TransformStreamErrorWritableAndUnblockWrite(stream, error);
 }

@@ -138,8 +138,17 @@ export function InitializeTransformStream<I, O>(
   stream._transformStreamController = undefined as unknown as TransformStreamDefaultController<O>;
 }
 
-function readableController<I, O>(stream: TransformStream<I, O>): ReadableStreamDefaultController<O> {
+/** The controller of `stream`'s readable side. */
+export function readableController<I, O>(stream: TransformStream<I, O>): ReadableStreamDefaultController<O> {
   return stream._readable._readableStreamController as ReadableStreamDefaultController<O>;
+}
+
+/**
+ * Whether a pipe writes into `stream`'s writable side: nobody else can then observe when its writes settle, so a
+ * write that completed synchronously may be finished at once.
+ */
+export function IsWritableSidePiped<I, O>(stream: TransformStream<I, O>): boolean {
+  return stream._writable._writableStreamController._synchronousCompletion;
 }
 
 /** TransformStreamError */
@@ -190,8 +199,7 @@ export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: Transform
       if (transformed === undefined) result.resolve(undefined);
       else reactTo(transformed, () => result.resolve(undefined), (reason) => result.reject(reason));
     };
-    const bothSidesPiped =
-      stream._writable._writableStreamController._synchronousCompletion && readableController(stream)._pipedFrom;
+    const bothSidesPiped = IsWritableSidePiped(stream) && readableController(stream)._pipedFrom;
     if (!bothSidesPiped || !backpressureChange.observeFulfilment(afterBackpressure)) backpressureChange.react(afterBackpressure);
     return result;
   }
