@@ -8,7 +8,7 @@ export { encodedLineLength, encodeNumbers, encodeNumbersInto } from "./number-en
 export { NumberParseError, type NumberParseErrorInit, type NumberParseErrorReason } from "./number-parse-error.ts";
 export { NumberParser, type ParseStats } from "./number-parser.ts";
 export { LineToNumberStream } from "./line-to-number-stream.ts";
-export type { LineToNumberOptions } from "./parse-transformer.ts";
+export type { LineToNumberOptions } from "./line-to-number-options.ts";
 export { LineToNumberBatchStream } from "./line-to-number-batch-stream.ts";
 export {
   DEFAULT_PRIME_BATCH_SIZE,

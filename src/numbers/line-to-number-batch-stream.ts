@@ -1,6 +1,6 @@
-import { TransformStream, type TransformStreamDefaultController } from "../streams/index.ts";
+import { TransformStream, type Transformer } from "../streams/index.ts";
+import type { LineToNumberOptions } from "./line-to-number-options.ts";
 import { NumberParser, type ParseStats } from "./number-parser.ts";
-import { type LineToNumberOptions, parseTransformer } from "./parse-transformer.ts";
 
 /**
  * Turns bytes of newline-separated decimal integers into one `Float64Array` per input chunk, holding the numbers
@@ -21,7 +21,7 @@ export class LineToNumberBatchStream extends TransformStream<Uint8Array, Float64
   /** Creates the stream with a fresh parser. */
   constructor(options: LineToNumberOptions = {}) {
     const parser = new NumberParser();
-    super(parseTransformer<Float64Array>(parser, enqueueBatch, options));
+    super(batchTransformer(parser, options));
     this.#parser = parser;
   }
 
@@ -31,6 +31,17 @@ export class LineToNumberBatchStream extends TransformStream<Uint8Array, Float64
   }
 }
 
-function enqueueBatch(numbers: Float64Array, controller: TransformStreamDefaultController<Float64Array>): void {
-  if (numbers.length > 0) controller.enqueue(numbers.slice());
+/** The transformer: each chunk goes through `parser`, and the numbers it completes are enqueued as one copy. */
+function batchTransformer(parser: NumberParser, { releaseChunk }: LineToNumberOptions): Transformer<Uint8Array, Float64Array> {
+  return {
+    transform(chunk, controller) {
+      const numbers = parser.pushView(chunk);
+      if (numbers.length > 0) controller.enqueue(numbers.slice());
+      releaseChunk?.(chunk);
+    },
+    flush(controller) {
+      const last = parser.end();
+      if (last.length > 0) controller.enqueue(last);
+    },
+  };
 }

@@ -42,7 +42,11 @@ export class QueueWithSizes<T> {
   private count = 0;
   /** Every size queued since the last reset was 1; `sizes` is not kept. */
   private unitSizes = true;
-  /** `values` was handed out by `peekMany` and belongs to its receiver. */
+  /**
+   * `values` was handed out by `peekMany` and belongs to its receiver. Like `unitSizes`, compared with `true` or
+   * `false` on the per-chunk paths: one comparison, where a truthiness test of a field is a dozen instructions
+   * unless the engine knows it holds a boolean.
+   */
   private lent = false;
   /** [[queueTotalSize]]: the sum of the sizes of the queued values. */
   totalSize = 0;
@@ -150,13 +154,27 @@ export class QueueWithSizes<T> {
       }
       if (this.unitSizes) this.leaveUnitMode();
     }
-    if (this.count === this.capacity || this.lent) this.grow(this.count + 1);
+    if (this.count === this.capacity || this.lent === true) this.grow(this.count + 1);
     let slot = this.head + this.count;
     if (slot >= this.capacity) slot -= this.capacity;
     this.values[slot] = value;
-    if (!this.unitSizes) this.sizes[slot] = size;
+    if (this.unitSizes === false) this.sizes[slot] = size;
     this.count += 1;
     this.totalSize += size;
+  }
+
+  /**
+   * Appends `value` with size 1 to a queue in unit mode (see {@link hasUnitSizes}): EnqueueValueWithSize with a
+   * size known to be valid, so nothing is checked and no size is kept. The caller guarantees unit mode, as a
+   * count-one strategy does.
+   */
+  enqueueUnit(value: T): void {
+    if (this.count === this.capacity || this.lent === true) this.grow(this.count + 1);
+    let slot = this.head + this.count;
+    if (slot >= this.capacity) slot -= this.capacity;
+    this.values[slot] = value;
+    this.count += 1;
+    this.totalSize += 1;
   }
 
   /**

@@ -103,8 +103,8 @@ export class ReadableStreamDefaultController<R = unknown> {
   /** Queues a chunk (or hands it straight to a waiting read). */
   enqueue(chunk: R = undefined as R): void {
     if (!IsReadableStreamDefaultController(this)) throw controllerBrandCheckError("enqueue");
-    if (this._appendOnly) {
-      this._queue.enqueue(chunk, 1);
+    if (this._appendOnly === true) {
+      this._queue.enqueueUnit(chunk);
       return;
     }
     if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(this)) {
@@ -282,7 +282,7 @@ export function ReadableStreamDefaultControllerAppendUnit<R>(controller: Readabl
     return undefined;
   }
   const queue = controller._queue;
-  queue.enqueue(chunk, 1);
+  queue.enqueueUnit(chunk);
   const pullDue = controller._started && controller._strategyHWM - queue.totalSize > 0;
   controller._appendOnly = controller._started && !pullDue;
   return pullDue;

@@ -160,13 +160,15 @@ export function TransformStreamDefaultControllerClearAlgorithms<O>(controller: T
  * TransformStreamDefaultControllerEnqueue. The common case (a chunk appended to the readable side's queue with no
  * pull due, see {@link ReadableStreamDefaultControllerAppendUnit}) skips the steps that are then known to do
  * nothing: pulling, and recomputing backpressure, which is known to be present. Kept small so that engines
- * inline it into a transformer's loop; {@link enqueueInFull} does the rest.
+ * inline it into a transformer's loop; {@link enqueueInFull} does the rest. The flags are compared with `true`
+ * rather than tested for truthiness: [[backpressure]] starts out undefined, so an engine cannot assume a boolean
+ * there and would run a full truthiness test on every chunk.
  */
 export function TransformStreamDefaultControllerEnqueue<O>(controller: TransformStreamDefaultController<O>, chunk: O): void {
   const stream = controller._controlledTransformStream;
   const readableSide = readableController(stream);
-  if (readableSide._appendOnly && stream._backpressure) {
-    readableSide._queue.enqueue(chunk, 1);
+  if (readableSide._appendOnly === true && stream._backpressure === true) {
+    readableSide._queue.enqueueUnit(chunk);
     return;
   }
   const pullDue = ReadableStreamDefaultControllerAppendUnit(readableSide, chunk);

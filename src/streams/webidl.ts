@@ -117,18 +117,28 @@ class ReturnTarget {
  * Creates a {@link Brand} for a class whose instances are made with `Object.create` (their constructors
  * throw). The mark is a private field, attached through a base constructor that returns the object being set
  * up; testing it (`#field in value`) is a shape check that engines inline, where an own-property lookup by
- * name ({@link hasOwnSlot}) is a runtime call. Only objects stamped by this implementation carry the field.
+ * name ({@link hasOwnSlot}) is a runtime call. `#field in value` throws for a primitive `value`, and the
+ * test catches that instead of checking the type first: a type check runs on every call, while the shape
+ * check alone already rules out everything but marked objects. Only objects stamped by this implementation
+ * carry the field.
  * @example
  * const brand = createBrand();
  * const controller = Object.create(Controller.prototype);
  * brand.stamp(controller);
  * brand.has(controller); // true
+ * brand.has(42); // false
  */
 export function createBrand(): Brand {
   class Stamp extends ReturnTarget {
     readonly #stamped = true;
 
-    static readonly has = (value: unknown): boolean => isObject(value) && #stamped in value;
+    static readonly has = (value: unknown): boolean => {
+      try {
+        return #stamped in (value as object);
+      } catch {
+        return false;
+      }
+    };
   }
   return {
     stamp(target) {
