@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { bundledDrainpipe } from "./bench/support/bundled-drainpipe.ts";
 
 export default defineConfig({
   test: {
@@ -26,8 +27,10 @@ export default defineConfig({
         },
       },
       // Benchmarks (`npm run bench` runs them with `vitest bench`): no regular tests, only `bench/**/*.bench.ts`,
-      // once in Node and once inside workerd.
+      // once in Node and once inside workerd, on drainpipe's streams bundled as users run them (see
+      // bench/support/bundled-drainpipe.ts).
       {
+        plugins: [bundledDrainpipe()],
         test: {
           name: "bench-node",
           include: [],
@@ -37,7 +40,10 @@ export default defineConfig({
         },
       },
       {
-        plugins: [cloudflareTest({ main: "./bench/ingest-worker.ts", wrangler: { configPath: "./wrangler.toml" } })],
+        plugins: [
+          bundledDrainpipe(),
+          cloudflareTest({ main: "./bench/ingest-worker.ts", wrangler: { configPath: "./wrangler.toml" } }),
+        ],
         test: {
           name: "bench-workerd",
           include: [],
