@@ -15,6 +15,10 @@ import { significant } from "./stats.ts";
 
 const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
+
+/** How drainpipe is loaded in scenarios 1 and 2 (see `bundled-drainpipe.ts`). */
+const BUNDLE_NOTE =
+  "drainpipe runs from an esbuild bundle of src/streams built when the benchmark starts, as wrangler bundles a worker; loaded from src/ through vitest's module transform, every call between its modules becomes a property load, which made it about 3.5× slower in earlier runs of this fixture.";
 /** The vitest project that ran the benchmarks of `runtime`. */
 const PROJECTS: Record<Runtime, string> = { node: "bench-node", workerd: "bench-workerd" };
 
@@ -72,6 +76,7 @@ export function chunkPipesResult(runtime: Runtime, runtimeLabel: string, quick: 
     notes: [
       `vitest bench fixture (project ${PROJECTS[runtime]}): one sample moves ${count.toLocaleString("en")} numbers from a pull source (one enqueue per pull) to a summing sink; median of 3 samples after 1 warm-up.`,
       "× native = native's median time ÷ the implementation's (above 1: faster than the runtime's own streams).",
+      BUNDLE_NOTE,
     ],
     speedups,
     checks: [
@@ -143,6 +148,7 @@ export async function drainingMatrixResult(runtime: Runtime, runtimeLabel: strin
     notes: [
       `vitest bench fixture (project ${PROJECTS[runtime]}): each stream pumped with pipeTo into a discarding WritableStream that counts bytes and write calls; a sample pumps ${quick ? "1 stream" : "20 (Tiny, Medium) or 40 (Small, Large) streams"}; µs per stream from the median of 5 samples after 1 warm-up.`,
       "× native = native's time ÷ the implementation's. The article's column is its published New/Existing speedup (workerd's draining read vs its previous pump, first comment's tables); it compares two workerd internals, ours compares whole JS implementations with the runtime's own, so only the direction and the shape across cases are comparable.",
+      BUNDLE_NOTE,
       ...(runtime === "node" ? [`writes/stream: the sink's write calls per stream, in the order ${implementations.map((implementation) => implementation.name).join(" / ")}.`] : []),
     ],
     speedups,
