@@ -25,6 +25,7 @@ import { PartSplitter } from "../src/split/part-splitter.ts";
 import { type NumberChunk, SplitWritableStream } from "../src/split/split-writable-stream.ts";
 import type { WritableStream } from "../src/streams/index.ts";
 import { chunksOf, readObjects, sameBytes, streamOf } from "./support/byte-chunks.ts";
+import { collectGarbage } from "./support/collect-garbage.ts";
 import { fusedSplit } from "./support/fused-split.ts";
 import { LineToNumber, nodeReadableOf, NumberWriter } from "./support/node-stream-pipeline.ts";
 import { primesText } from "./support/primes-file.ts";
@@ -35,7 +36,7 @@ import { median, significant, timed } from "./support/stats.ts";
 export interface NumberPipelineOptions {
   /** How many primes the input holds (default 10,000,000). */
   count?: number;
-  /** Timed runs per variant, interleaved round by round (default 5). */
+  /** Timed runs per variant, interleaved round by round, each after a full garbage collection (default 7). */
   runs?: number;
   /** Part size limit (default 10 MiB, the worker's default). */
   maxPartBytes?: number;
@@ -141,7 +142,7 @@ const BASELINE = "node:stream (article 000)";
  */
 export async function runNumberPipeline(options: NumberPipelineOptions = {}): Promise<ScenarioResult> {
   const count = options.count ?? 10_000_000;
-  const runs = options.runs ?? 5;
+  const runs = options.runs ?? 7;
   const maxPartBytes = options.maxPartBytes ?? 10 * 1024 * 1024;
   const input = await primesText(count);
   const chunks = chunksOf(input);
@@ -150,6 +151,7 @@ export async function runNumberPipeline(options: NumberPipelineOptions = {}): Pr
   for (let run = 0; run < runs; run++) {
     for (const variant of VARIANTS) {
       const store = new MemoryStore();
+      collectGarbage();
       const { ms, value: keys } = await timed(() => variant.split(chunks, store, maxPartBytes));
       samples.get(variant.name)!.push(ms);
       const output = await readObjects(store, keys);
@@ -182,7 +184,7 @@ export async function runNumberPipeline(options: NumberPipelineOptions = {}): Pr
     columns: ["variant", "median ms", "numbers/s", "MB/s", "× vs node:stream", "samples ms", "output identical"],
     rows,
     notes: [
-      `Input: the first ${count.toLocaleString("en")} primes (${input.length.toLocaleString("en")} bytes, canonical), read once into memory and fed in 64 KiB chunks; parts of at most ${maxPartBytes} bytes in a MemoryStore. Medians of ${runs} runs, variants interleaved.`,
+      `Input: the first ${count.toLocaleString("en")} primes (${input.length.toLocaleString("en")} bytes, canonical), read once into memory and fed in 64 KiB chunks; parts of at most ${maxPartBytes} bytes in a MemoryStore. Medians of ${runs} runs, variants interleaved, a full garbage collection before each timed run.`,
       ...VARIANTS.map((variant) => `${variant.name}: ${variant.description}.`),
       `Per-number ÷ batch on drainpipe's streams: ${significant(median(perNumber) / median(batch), 3)} (ratio of the medians); ${significant(median(perRunRatios), 3)} (median of the ratios within each run: ${perRunRatios.map((ratio) => significant(ratio, 3)).join(", ")}).`,
       "The node:stream variant is the article's corrected accumulator parser (no `Buffer.copyBytesFrom(chunk, j, i)` length-for-end bug) and its `_writev` writer; its writer hands each batch to drainpipe's PartSplitter instead of fs files.",
