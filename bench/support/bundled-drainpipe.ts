@@ -9,7 +9,7 @@
  * Inside one bundle those calls are plain calls again.
  *
  * Only `bench/implementations.ts`' import of `src/streams/index.ts` is redirected; every other module keeps
- * importing `src/`. The bundle is built when vitest starts and written to `bench/.cache/`.
+ * importing `src/`. The bundle is built when that import is first resolved and written to `bench/.cache/`.
  *
  * @module
  */
@@ -52,8 +52,8 @@ export async function bundleDrainpipeStreams(outfile: string = BUNDLE_PATH): Pro
 }
 
 /**
- * A vite plugin that builds the bundle when vitest starts and resolves `bench/implementations.ts`' import of
- * `src/streams/index.ts` to it.
+ * A vite plugin that resolves `bench/implementations.ts`' import of `src/streams/index.ts` to the bundle, built
+ * the first time that import is resolved.
  *
  * @example
  * ```ts
@@ -66,9 +66,6 @@ export function bundledDrainpipe(): Plugin {
   return {
     name: "drainpipe:bundled-streams",
     enforce: "pre",
-    buildStart() {
-      built = bundleDrainpipeStreams();
-    },
     async resolveId(source, importer) {
       if (importer === undefined || resolve(importer.split("?")[0]!) !== IMPORTER) return null;
       if (resolve(dirname(IMPORTER), source) !== ENTRY) return null;

@@ -15,10 +15,10 @@ import { significant } from "./stats.ts";
 
 const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
-
 /** How drainpipe is loaded in scenarios 1 and 2 (see `bundled-drainpipe.ts`). */
 const BUNDLE_NOTE =
   "drainpipe runs from an esbuild bundle of src/streams built when the benchmark starts, as wrangler bundles a worker; loaded from src/ through vitest's module transform, every call between its modules becomes a property load, which made it about 3.5× slower in earlier runs of this fixture.";
+
 /** The vitest project that ran the benchmarks of `runtime`. */
 const PROJECTS: Record<Runtime, string> = { node: "bench-node", workerd: "bench-workerd" };
 
