@@ -18,7 +18,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Manifest } from "../src/split/manifest.ts";
+import type { Manifest } from "../src/files/manifest.ts";
 import { type RunningWorker, resetPeakRss, startIngestWorker, startRealWorker, waitUntilIdle } from "./support/bench-worker.ts";
 import { countLines, sameBytes } from "./support/byte-chunks.ts";
 import { type DiscardedObject, sha256 } from "./support/discarding-store.ts";

@@ -13,8 +13,8 @@
  *
  * @module
  */
-import type { R2BucketLike } from "../src/split/r2-store.ts";
-import { R2Store } from "../src/split/r2-store.ts";
+import type { R2BucketLike } from "../src/store/r2-store.ts";
+import { R2Store } from "../src/store/r2-store.ts";
 import { DEFAULT_CHUNK_SIZE } from "../src/streams/index.ts";
 import { storeRequestBody } from "../src/worker/store-request-body.ts";
 import { DiscardingStore } from "./support/discarding-store.ts";

@@ -13,7 +13,7 @@ import autocannon from "autocannon";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Manifest } from "../src/split/manifest.ts";
+import type { Manifest } from "../src/files/manifest.ts";
 import { type RunningWorker, startIngestWorker, startRealWorker, waitUntilIdle } from "./support/bench-worker.ts";
 import { countLines, sameBytes } from "./support/byte-chunks.ts";
 import type { NaiveIngestResult } from "./support/naive-ingest.ts";

@@ -20,7 +20,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { primeTextStream } from "../src/numbers/prime-text-stream.ts";
-import type { Manifest } from "../src/split/manifest.ts";
+import type { Manifest } from "../src/files/manifest.ts";
 import { resetPeakRss, type RunningWorker, startIngestWorker, startRealWorker } from "./support/bench-worker.ts";
 import type { DiscardedObject } from "./support/discarding-store.ts";
 import { memoryOf } from "./workerd-memory.ts";

@@ -20,7 +20,7 @@ import { pipeline } from "node:stream/promises";
 import { LineToNumberBatchStream } from "../src/numbers/line-to-number-batch-stream.ts";
 import { LineToNumberStream } from "../src/numbers/line-to-number-stream.ts";
 import { NumberParser } from "../src/numbers/number-parser.ts";
-import { MemoryStore } from "../src/split/memory-store.ts";
+import { MemoryStore } from "../src/store/memory-store.ts";
 import { PartSplitter } from "../src/split/part-splitter.ts";
 import { type NumberChunk, SplitWritableStream } from "../src/split/split-writable-stream.ts";
 import type { WritableStream } from "../src/streams/index.ts";

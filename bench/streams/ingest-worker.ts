@@ -7,8 +7,8 @@
  * @module
  */
 
-import { BufferPool } from "../../src/streams/buffer-pool.ts";
-import { fromNativeStream } from "../../src/streams/from-native.ts";
+import { BufferPool } from "../../src/streams/adapters/buffer-pool.ts";
+import { fromNativeStream } from "../../src/streams/adapters/from-native.ts";
 
 interface Counted {
   stream: ReadableStream<Uint8Array>;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ObjectStore } from "../../src/split/object-store.ts";
+import type { ObjectStore } from "../../src/store/object-store.ts";
 import { ReadableStream } from "../../src/streams/index.ts";
 
 /** The chunk size `fs.createReadStream` uses, which the article's pipeline read its file with: 64 KiB. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ObjectStore } from "../../src/split/object-store.ts";
+import type { ObjectStore } from "../../src/store/object-store.ts";
 
 const LF = 0x0a;
 const ZERO = 0x30;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ObjectStore } from "../../src/split/object-store.ts";
+import type { ObjectStore } from "../../src/store/object-store.ts";
 
 /** What {@linkcode naiveIngest} wrote. */
 export interface NaiveIngestResult {

@@ -1,5 +1,5 @@
-import type { FileSummary } from "../split/file-catalog.ts";
-import type { Manifest } from "../split/manifest.ts";
+import type { FileSummary } from "../files/index.ts";
+import type { Manifest } from "../files/index.ts";
 import { CliError } from "./cli-error.ts";
 import { WorkerError } from "./worker-error.ts";
 

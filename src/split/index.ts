@@ -1,20 +1,26 @@
 /**
- * The split layer: rotating numbers into newline-aligned, size-limited parts, the storage interface with
- * its R2 and in-memory implementations, and the manifest protocol that makes every result all-or-nothing.
+ * The split layer: numbers rotated into newline-aligned parts of at most `maxPartBytes`, each written to an
+ * `ObjectStore` as it fills (one `put`, or a multipart upload of equal segments), with a bounded number
+ * of writes in flight, and the object keys every part and manifest lives under.
  *
  * @module
  */
-export * from "./file-catalog.ts";
-export * from "./file-name.ts";
-export * from "./list-all.ts";
-export * from "./manifest.ts";
-export * from "./memory-store.ts";
-export * from "./object-keys.ts";
-export type * from "./object-store.ts";
-export * from "./part-size.ts";
-export * from "./part-splitter.ts";
-export * from "./r2-store.ts";
-export * from "./read-manifest.ts";
-export * from "./split-writable-stream.ts";
-export * from "./store-error.ts";
-export * from "./store-numbers.ts";
+export { filePrefix, manifestKey, newUploadId, partKey, uploadPrefix } from "./object-keys.ts";
+export {
+  checkMaxPartBytes,
+  DEFAULT_MAX_PART_BYTES,
+  MAX_MAX_PART_BYTES,
+  MIN_MAX_PART_BYTES,
+  PartSizeError,
+  parseMaxPartBytes,
+} from "./part-size.ts";
+export {
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_SEGMENT_BYTES,
+  MIN_SEGMENT_BYTES,
+  NumberLimitError,
+  type PartRecord,
+  PartSplitter,
+  type PartSplitterOptions,
+} from "./part-splitter.ts";
+export { DEFAULT_SPLIT_HIGH_WATER_MARK, type NumberChunk, SplitWritableStream } from "./split-writable-stream.ts";

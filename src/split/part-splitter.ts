@@ -1,6 +1,6 @@
-import { encodedLineLength, encodeNumbersInto } from "../numbers/number-encoder.ts";
+import { encodedLineLength, encodeNumbersInto } from "../numbers/index.ts";
 import { partKey } from "./object-keys.ts";
-import type { ObjectStore } from "./object-store.ts";
+import type { ObjectStore } from "../store/index.ts";
 import { PartUpload } from "./part-upload.ts";
 import { SegmentBuffers } from "./segment-buffers.ts";
 import { checkMaxPartBytes } from "./part-size.ts";

@@ -1,4 +1,4 @@
-import type { MultipartWrite, ObjectStore, StoredObject, UploadedSegment } from "./object-store.ts";
+import type { MultipartWrite, ObjectStore, StoredObject, UploadedSegment } from "../store/index.ts";
 import type { SegmentBuffers } from "./segment-buffers.ts";
 import type { UploadSlots } from "./upload-slots.ts";
 

@@ -4,25 +4,25 @@
  * @module
  */
 
-export { ByteLengthQueuingStrategy } from "./byte-length-queuing-strategy.ts";
-export { CountQueuingStrategy } from "./count-queuing-strategy.ts";
-export type { QueuingStrategy, QueuingStrategyInit, QueuingStrategySize } from "./queuing-strategy.ts";
-export { ReadableByteStreamController } from "./readable-byte-stream-controller.ts";
+export { ByteLengthQueuingStrategy } from "./standard/byte-length-queuing-strategy.ts";
+export { CountQueuingStrategy } from "./standard/count-queuing-strategy.ts";
+export type { QueuingStrategy, QueuingStrategyInit, QueuingStrategySize } from "./standard/queuing-strategy.ts";
+export { ReadableByteStreamController } from "./standard/readable-byte-stream-controller.ts";
 export {
   ReadableStream,
   type ReadableStreamGetReaderOptions,
   type ReadableStreamIteratorOptions,
   type ReadableWritablePair,
   type StreamPipeOptions,
-} from "./readable-stream.ts";
-export type { ReadableStreamAsyncIterator } from "./readable-stream-async-iterator.ts";
-export { ReadableStreamBYOBReader, type ReadableStreamBYOBReaderReadOptions } from "./readable-stream-byob-reader.ts";
-export { ReadableStreamBYOBRequest } from "./readable-stream-byob-request.ts";
-export { ReadableStreamDefaultController } from "./readable-stream-default-controller.ts";
-export { ReadableStreamDefaultReader, type ReadableStreamReadResult } from "./readable-stream-default-reader.ts";
-export { TransformStream } from "./transform-stream.ts";
-export { TransformStreamDefaultController } from "./transform-stream-default-controller.ts";
-export type { Transformer } from "./transformer.ts";
+} from "./standard/readable-stream.ts";
+export type { ReadableStreamAsyncIterator } from "./standard/readable-stream-async-iterator.ts";
+export { ReadableStreamBYOBReader, type ReadableStreamBYOBReaderReadOptions } from "./standard/readable-stream-byob-reader.ts";
+export { ReadableStreamBYOBRequest } from "./standard/readable-stream-byob-request.ts";
+export { ReadableStreamDefaultController } from "./standard/readable-stream-default-controller.ts";
+export { ReadableStreamDefaultReader, type ReadableStreamReadResult } from "./standard/readable-stream-default-reader.ts";
+export { TransformStream } from "./standard/transform-stream.ts";
+export { TransformStreamDefaultController } from "./standard/transform-stream-default-controller.ts";
+export type { Transformer } from "./standard/transformer.ts";
 export type {
   UnderlyingByteSource,
   UnderlyingDefaultSource,
@@ -30,21 +30,21 @@ export type {
   UnderlyingSourceCancelCallback,
   UnderlyingSourcePullCallback,
   UnderlyingSourceStartCallback,
-} from "./underlying-source.ts";
-export type { UnderlyingSink } from "./underlying-sink.ts";
-export { WritableStream } from "./writable-stream.ts";
-export { WritableStreamDefaultController } from "./writable-stream-default-controller.ts";
-export { WritableStreamDefaultWriter } from "./writable-stream-default-writer.ts";
-export { DEFAULT_MAX_BYTES, DEFAULT_MAX_CHUNKS, type ReadManyOptions, type ReadManyResult } from "./read-many.ts";
-export { streamExtensions, type StreamExtensions } from "./extensions.ts";
-export { BufferPool, DEFAULT_MAX_FREE_BUFFERS, type BufferPoolOptions } from "./buffer-pool.ts";
-export { collectBytes } from "./collect-bytes.ts";
-export { fromNativeStream, type FromNativeOptions } from "./from-native.ts";
+} from "./standard/underlying-source.ts";
+export type { UnderlyingSink } from "./standard/underlying-sink.ts";
+export { WritableStream } from "./standard/writable-stream.ts";
+export { WritableStreamDefaultController } from "./standard/writable-stream-default-controller.ts";
+export { WritableStreamDefaultWriter } from "./standard/writable-stream-default-writer.ts";
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_CHUNKS, type ReadManyOptions, type ReadManyResult } from "./extensions/read-many.ts";
+export { streamExtensions, type StreamExtensions } from "./extensions/extensions.ts";
+export { BufferPool, DEFAULT_MAX_FREE_BUFFERS, type BufferPoolOptions } from "./adapters/buffer-pool.ts";
+export { collectBytes } from "./adapters/collect-bytes.ts";
+export { fromNativeStream, type FromNativeOptions } from "./adapters/from-native.ts";
 export {
   DEFAULT_CHUNK_SIZE,
   sizedByteStream,
   type FillResult,
   type SizedByteSource,
   type SizedByteStreamOptions,
-} from "./sized-byte-stream.ts";
-export { toFixedLengthNativeStream, toNativeStream } from "./to-native.ts";
+} from "./adapters/sized-byte-stream.ts";
+export { toFixedLengthNativeStream, toNativeStream } from "./adapters/to-native.ts";

@@ -1,10 +1,10 @@
-import { MAX_PRIME_COUNT } from "../numbers/prime-batches.ts";
-import { primeBatchStream } from "../numbers/prime-batch-stream.ts";
-import { FileCatalog } from "../split/file-catalog.ts";
-import type { Manifest } from "../split/manifest.ts";
-import { parseMaxPartBytes } from "../split/part-size.ts";
-import { R2Store } from "../split/r2-store.ts";
-import { storeNumbers } from "../split/store-numbers.ts";
+import { MAX_PRIME_COUNT } from "../numbers/index.ts";
+import { primeBatchStream } from "../numbers/index.ts";
+import { FileCatalog } from "../files/index.ts";
+import type { Manifest } from "../files/index.ts";
+import { parseMaxPartBytes } from "../split/index.ts";
+import { R2Store } from "../store/index.ts";
+import { storeNumbers } from "../files/index.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { HttpError } from "./http-error.ts";
 import type { Route } from "./router.ts";

@@ -1,9 +1,9 @@
-import { NumberParseError } from "../numbers/number-parse-error.ts";
-import { InvalidNameError } from "../split/file-name.ts";
-import { PartSizeError } from "../split/part-size.ts";
-import { NumberLimitError } from "../split/part-splitter.ts";
-import { StoreError } from "../split/store-error.ts";
-import { StoreNumbersError } from "../split/store-numbers.ts";
+import { NumberParseError } from "../numbers/index.ts";
+import { InvalidNameError } from "../files/index.ts";
+import { PartSizeError } from "../split/index.ts";
+import { NumberLimitError } from "../split/index.ts";
+import { StoreError } from "../store/index.ts";
+import { StoreNumbersError } from "../files/index.ts";
 
 /**
  * An error with an HTTP status, rendered as `{ "error": code, "detail": message, ...extra }`.

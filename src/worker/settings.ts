@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_PART_BYTES, parseMaxPartBytes } from "../split/part-size.ts";
+import { DEFAULT_MAX_PART_BYTES, parseMaxPartBytes } from "../split/index.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { HttpError } from "./http-error.ts";
 

@@ -1,7 +1,7 @@
-import { LineToNumberStream } from "../numbers/line-to-number-stream.ts";
-import type { Manifest } from "../split/manifest.ts";
-import type { ObjectStore } from "../split/object-store.ts";
-import { storeNumbers } from "../split/store-numbers.ts";
+import { LineToNumberStream } from "../numbers/index.ts";
+import type { Manifest } from "../files/index.ts";
+import type { ObjectStore } from "../store/index.ts";
+import { storeNumbers } from "../files/index.ts";
 import { BufferPool, DEFAULT_CHUNK_SIZE, fromNativeStream, ReadableStream } from "../streams/index.ts";
 import { declaredLength, limitBytes } from "./upload-limits.ts";
 

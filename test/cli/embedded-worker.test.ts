@@ -2,8 +2,8 @@ import { access, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { FileSummary } from "../../src/split/file-catalog.ts";
-import type { Manifest } from "../../src/split/manifest.ts";
+import type { FileSummary } from "../../src/files/file-catalog.ts";
+import type { Manifest } from "../../src/files/manifest.ts";
 import { runCli, type CliRun } from "./cli-runner.ts";
 
 // The CLI without --url: every run starts the worker embedded in local workerd (a few seconds each) with R2

@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startEmbeddedWorker, type EmbeddedWorker } from "../../src/cli/embedded-worker.ts";
-import type { FileSummary } from "../../src/split/file-catalog.ts";
-import type { Manifest } from "../../src/split/manifest.ts";
+import type { FileSummary } from "../../src/files/file-catalog.ts";
+import type { Manifest } from "../../src/files/manifest.ts";
 import { runCli, type CliRun } from "./cli-runner.ts";
 
 // One worker for the whole file, started here in local workerd; the CLI talks to it with --url and --token,

@@ -4,8 +4,8 @@
  * @module
  */
 
-import { collectBytes } from "../../src/streams/collect-bytes.ts";
-import { fromNativeStream } from "../../src/streams/from-native.ts";
+import { collectBytes } from "../../src/streams/adapters/collect-bytes.ts";
+import { fromNativeStream } from "../../src/streams/adapters/from-native.ts";
 import {
   ByteLengthQueuingStrategy,
   CountQueuingStrategy,
@@ -21,8 +21,8 @@ import {
   WritableStreamDefaultController,
   WritableStreamDefaultWriter,
 } from "../../src/streams/index.ts";
-import { sizedByteStream } from "../../src/streams/sized-byte-stream.ts";
-import { toNativeStream } from "../../src/streams/to-native.ts";
+import { sizedByteStream } from "../../src/streams/adapters/sized-byte-stream.ts";
+import { toNativeStream } from "../../src/streams/adapters/to-native.ts";
 
 /** One named check; `run` rejects when the check fails. */
 export interface SmokeCheck {

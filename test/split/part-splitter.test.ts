@@ -4,11 +4,11 @@ import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/ind
 import { LineToNumberBatchStream } from "../../src/numbers/line-to-number-batch-stream.ts";
 import { LineToNumberStream } from "../../src/numbers/line-to-number-stream.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
-import { FileCatalog } from "../../src/split/file-catalog.ts";
-import { MemoryStore } from "../../src/split/memory-store.ts";
+import { FileCatalog } from "../../src/files/file-catalog.ts";
+import { MemoryStore } from "../../src/store/memory-store.ts";
 import { newUploadId } from "../../src/split/object-keys.ts";
 import { NumberLimitError, PartSplitter } from "../../src/split/part-splitter.ts";
-import { storeNumbers } from "../../src/split/store-numbers.ts";
+import { storeNumbers } from "../../src/files/store-numbers.ts";
 import { chunkedStream, readBytes } from "../support/bytes.ts";
 
 const safeInteger = fc.oneof(

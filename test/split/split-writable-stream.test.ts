@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { LineToNumberStream } from "../../src/numbers/line-to-number-stream.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
-import { MemoryStore } from "../../src/split/memory-store.ts";
+import { MemoryStore } from "../../src/store/memory-store.ts";
 import { newUploadId } from "../../src/split/object-keys.ts";
 import { PartSplitter } from "../../src/split/part-splitter.ts";
 import { SplitWritableStream } from "../../src/split/split-writable-stream.ts";

@@ -1,4 +1,4 @@
-import type { MultipartWrite, ObjectStore, StoredObject } from "../../src/split/object-store.ts";
+import type { MultipartWrite, ObjectStore, StoredObject } from "../../src/store/object-store.ts";
 
 /** The operations a {@linkcode FaultyStore} can be told to fail. */
 export type FaultyOperation = "put" | "uploadPart" | "complete" | "createMultipartWrite" | "manifest";

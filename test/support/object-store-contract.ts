@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { listAll } from "../../src/split/list-all.ts";
-import type { ObjectStore } from "../../src/split/object-store.ts";
+import { listAll } from "../../src/store/list-all.ts";
+import type { ObjectStore } from "../../src/store/object-store.ts";
 import { readBytes, text, utf8 } from "./bytes.ts";
 
 const MiB = 1024 * 1024;

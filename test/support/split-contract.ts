@@ -1,11 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { ReadableStream } from "../../src/streams/index.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
-import { FileCatalog } from "../../src/split/file-catalog.ts";
-import { listAll } from "../../src/split/list-all.ts";
+import { FileCatalog } from "../../src/files/file-catalog.ts";
+import { listAll } from "../../src/store/list-all.ts";
 import { manifestKey } from "../../src/split/object-keys.ts";
-import type { ObjectStore } from "../../src/split/object-store.ts";
-import { storeNumbers, StoreNumbersError } from "../../src/split/store-numbers.ts";
+import type { ObjectStore } from "../../src/store/object-store.ts";
+import { storeNumbers, StoreNumbersError } from "../../src/files/store-numbers.ts";
 import type { NumberChunk } from "../../src/split/split-writable-stream.ts";
 import { readBytes } from "./bytes.ts";
 import { FaultyStore, type FaultRule } from "./faulty-store.ts";

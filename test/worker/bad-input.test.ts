@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
-import type { Manifest } from "../../src/split/manifest.ts";
+import type { Manifest } from "../../src/files/manifest.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { utf8 } from "../support/bytes.ts";
 

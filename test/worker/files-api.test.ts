@@ -1,9 +1,9 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
-import { listAll } from "../../src/split/list-all.ts";
-import type { Manifest } from "../../src/split/manifest.ts";
-import { R2Store } from "../../src/split/r2-store.ts";
+import { listAll } from "../../src/store/list-all.ts";
+import type { Manifest } from "../../src/files/manifest.ts";
+import { R2Store } from "../../src/store/r2-store.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 import { text, utf8 } from "../support/bytes.ts";

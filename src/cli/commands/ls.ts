@@ -4,7 +4,7 @@
  * @module
  */
 import type { Command } from "commander";
-import type { FileSummary } from "../../split/file-catalog.ts";
+import type { FileSummary } from "../../files/index.ts";
 import { addConnectionOptions, withConnection, type ConnectionOptions } from "../connection.ts";
 import { formatBytes, formatCount } from "../format.ts";
 import { printJson, printLines } from "../output.ts";

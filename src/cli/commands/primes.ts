@@ -4,8 +4,8 @@
  * @module
  */
 import { InvalidArgumentError, type Command } from "commander";
-import { MAX_PRIME_COUNT } from "../../numbers/prime-batches.ts";
-import { primeTextStream } from "../../numbers/prime-text-stream.ts";
+import { MAX_PRIME_COUNT } from "../../numbers/index.ts";
+import { primeTextStream } from "../../numbers/index.ts";
 import { formatBytes, formatCount, formatSeconds, secondsSince } from "../format.ts";
 import { READ_CHUNK_BYTES, writeStream } from "../local-file.ts";
 import { printLines } from "../output.ts";

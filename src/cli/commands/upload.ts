@@ -5,9 +5,9 @@
  * @module
  */
 import { InvalidArgumentError, type Command } from "commander";
-import { assertValidName, InvalidNameError } from "../../split/file-name.ts";
-import type { Manifest } from "../../split/manifest.ts";
-import { parseMaxPartBytes, PartSizeError } from "../../split/part-size.ts";
+import { assertValidName, InvalidNameError } from "../../files/index.ts";
+import type { Manifest } from "../../files/index.ts";
+import { parseMaxPartBytes, PartSizeError } from "../../split/index.ts";
 import { addConnectionOptions, withConnection, type ConnectionOptions } from "../connection.ts";
 import { defaultName } from "../default-name.ts";
 import { formatBytes, formatByteRate, formatCountRate, formatSeconds, secondsSince } from "../format.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Command } from "commander";
-import type { Manifest } from "../../split/manifest.ts";
+import type { Manifest } from "../../files/index.ts";
 import { EXIT_FAILURE } from "../cli-error.ts";
 import { firstDifference, type StreamDifference } from "../compare-streams.ts";
 import { addConnectionOptions, withConnection, type ConnectionOptions } from "../connection.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startEmbeddedWorker, type EmbeddedWorker } from "../../../src/cli/embedded-worker.ts";
-import type { Manifest } from "../../../src/split/manifest.ts";
+import type { Manifest } from "../../../src/files/manifest.ts";
 import { peakRssMiB, runCli } from "../cli-runner.ts";
 
 // A file far larger than the CLI may hold: the first 21,000,000 primes, 203,484,450 bytes. The CLI must stream

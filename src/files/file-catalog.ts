@@ -1,0 +1,124 @@
+import { assertValidName } from "./file-name.ts";
+import { deleteAll } from "../store/index.ts";
+import type { Manifest } from "./manifest.ts";
+import { filePrefix, manifestKey } from "../split/index.ts";
+import type { ObjectStore, StoredObjectBody } from "../store/index.ts";
+import { readManifest } from "./read-manifest.ts";
+
+/** A file as listed by {@linkcode FileCatalog.list}. */
+export interface FileSummary {
+  /** The file name. */
+  name: string;
+  /** When its manifest was written. */
+  createdAt: string;
+  /** The manifest's totals. */
+  totals: Manifest["totals"];
+}
+
+/** How many manifests {@linkcode FileCatalog.list} reads at once. */
+const LIST_CONCURRENCY = 8;
+
+/**
+ * Reading and removing stored files: the read side of the split layer. Only files with a manifest exist;
+ * an upload in progress or one that failed is invisible.
+ *
+ * @example
+ * ```ts
+ * const catalog = new FileCatalog(store);
+ * const manifest = await catalog.manifest("primes");
+ * const text = await new Response(await catalog.content("primes")).text();
+ * ```
+ */
+export class FileCatalog {
+  readonly #store: ObjectStore;
+
+  /** Reads files from `store`. */
+  constructor(store: ObjectStore) {
+    this.#store = store;
+  }
+
+  /** Every complete file, in name order. */
+  async list(): Promise<FileSummary[]> {
+    const names: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#store.list("", cursor === undefined ? { delimiter: "/" } : { delimiter: "/", cursor });
+      for (const prefix of page.prefixes) names.push(prefix.slice(0, -1));
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+    const summaries: (FileSummary | null)[] = [];
+    for (let start = 0; start < names.length; start += LIST_CONCURRENCY) {
+      const batch = names.slice(start, start + LIST_CONCURRENCY);
+      summaries.push(...(await Promise.all(batch.map((name) => this.#summary(name)))));
+    }
+    return summaries.filter((summary) => summary !== null);
+  }
+
+  /** The manifest of `name`, or `null` when there is no such file. */
+  manifest(name: string): Promise<Manifest | null> {
+    return readManifest(this.#store, assertValidName(name));
+  }
+
+  /**
+   * Part `index` (0-based) of `name`, or `null` when the file or the part does not exist.
+   *
+   * @throws {RangeError} when `index` is not a whole number.
+   */
+  async part(name: string, index: number): Promise<StoredObjectBody | null> {
+    if (!Number.isSafeInteger(index) || index < 0) {
+      throw new RangeError(`Cannot read part ${index}: expected a whole number from 0`);
+    }
+    const record = (await this.manifest(name))?.parts[index];
+    return record ? this.#store.get(record.key) : null;
+  }
+
+  /**
+   * The whole content of the file described by `manifest`: its parts' bytes one after another, streamed
+   * part by part (see {@linkcode pipeContent}).
+   */
+  content(manifest: Manifest): ReadableStream<Uint8Array> {
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    this.pipeContent(manifest, writable).catch(() => undefined);
+    return readable;
+  }
+
+  /**
+   * Pipes every part of `manifest`, in order, into `destination`, then closes it. Each part's body is piped
+   * straight from the store, so a runtime can move the bytes without a JavaScript hop per chunk. If a part
+   * has vanished (the file was replaced or removed meanwhile) or a read fails, `destination` is aborted
+   * and the promise rejects.
+   */
+  async pipeContent(manifest: Manifest, destination: WritableStream<Uint8Array>): Promise<void> {
+    try {
+      for (const part of manifest.parts) {
+        const object = await this.#store.get(part.key);
+        if (!object) {
+          throw new Error(
+            `Cannot read part ${part.index} of "${manifest.name}": it no longer exists (the file was replaced or removed)`,
+          );
+        }
+        await object.body.pipeTo(destination, { preventClose: true, preventAbort: true });
+      }
+    } catch (error) {
+      await destination.abort(error).catch(() => undefined);
+      throw error;
+    }
+    await destination.close();
+  }
+
+  /**
+   * Removes `name`: the manifest first (so the file disappears at once), then every object under the name,
+   * including leftovers of earlier attempts. Resolves `false` when there was no such file.
+   */
+  async remove(name: string): Promise<boolean> {
+    const existed = (await this.manifest(name)) !== null;
+    await this.#store.delete([manifestKey(name)]);
+    await deleteAll(this.#store, filePrefix(name));
+    return existed;
+  }
+
+  async #summary(name: string): Promise<FileSummary | null> {
+    const manifest = await readManifest(this.#store, name);
+    return manifest && { name, createdAt: manifest.createdAt, totals: manifest.totals };
+  }
+}

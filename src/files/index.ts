@@ -1,0 +1,12 @@
+/**
+ * The file protocol: what makes a stored file all-or-nothing. Names, the manifest written last under a
+ * compare-and-swap, reading it back, the catalog of complete files, and {@link storeNumbers}, which runs one
+ * upload from a stream of numbers to a published manifest.
+ *
+ * @module
+ */
+export { FileCatalog, type FileSummary } from "./file-catalog.ts";
+export { assertValidName, InvalidNameError, MAX_NAME_LENGTH } from "./file-name.ts";
+export { buildManifest, MANIFEST_VERSION, type Manifest, type ManifestSource } from "./manifest.ts";
+export { type ManifestVersion, readManifest, readManifestVersion } from "./read-manifest.ts";
+export { StoreNumbersError, type StoreNumbersOptions, storeNumbers } from "./store-numbers.ts";

@@ -1,0 +1,91 @@
+import type { PartRecord } from "../split/index.ts";
+
+/** Manifest format version, bumped on incompatible changes. */
+export const MANIFEST_VERSION = 1;
+
+/** Where a file's numbers came from. */
+export type ManifestSource =
+  | {
+      /** Uploaded text. */
+      kind: "upload";
+      /** Bytes of the uploaded body. */
+      bytes: number;
+      /** Lines of the uploaded body, blank ones included. */
+      lines: number;
+      /**
+       * Whether the body was already in canonical form (one decimal integer per line, `\n` endings, no
+       * blank lines, no leading zeros, no `-0`, a final newline). Non-canonical input is normalised, so the
+       * stored content equals the input exactly when this is `true`.
+       */
+      canonical: boolean;
+    }
+  | {
+      /** Generated in the worker by the prime source. */
+      kind: "primes";
+      /** How many primes were asked for. */
+      count: number;
+    };
+
+/**
+ * The record of one complete file, stored as `<name>/manifest.json` after every part is stored. Its presence
+ * is the only sign of a complete result.
+ */
+export interface Manifest {
+  /** Format version ({@linkcode MANIFEST_VERSION}). */
+  version: number;
+  /** The file name. */
+  name: string;
+  /** The upload attempt whose parts this manifest lists. */
+  uploadId: string;
+  /** When the manifest was written (ISO 8601). */
+  createdAt: string;
+  /** The part size limit the file was split with. */
+  maxPartBytes: number;
+  /** Where the numbers came from. */
+  source: ManifestSource;
+  /** Totals over all parts. */
+  totals: {
+    /** Number of parts. */
+    parts: number;
+    /** Bytes of all parts together (the size of the reassembled content). */
+    bytes: number;
+    /** Numbers of all parts together. */
+    numbers: number;
+  };
+  /** The parts, in order. */
+  parts: PartRecord[];
+}
+
+/**
+ * Builds a manifest from the parts of a finished split.
+ *
+ * @example
+ * ```ts
+ * const manifest = buildManifest({ name, uploadId, maxPartBytes, source: { kind: "primes", count: 10 }, parts });
+ * manifest.totals.numbers; // 10
+ * ```
+ */
+export function buildManifest(fields: {
+  name: string;
+  uploadId: string;
+  maxPartBytes: number;
+  source: ManifestSource;
+  parts: PartRecord[];
+  createdAt?: Date;
+}): Manifest {
+  const { parts } = fields;
+  return {
+    version: MANIFEST_VERSION,
+    name: fields.name,
+    uploadId: fields.uploadId,
+    createdAt: (fields.createdAt ?? new Date()).toISOString(),
+    maxPartBytes: fields.maxPartBytes,
+    source: fields.source,
+    totals: {
+      parts: parts.length,
+      bytes: parts.reduce((sum, part) => sum + part.bytes, 0),
+      numbers: parts.reduce((sum, part) => sum + part.numbers, 0),
+    },
+    parts,
+  };
+}

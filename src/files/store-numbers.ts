@@ -1,0 +1,122 @@
+import type { ReadableStream } from "../streams/index.ts";
+import { assertValidName } from "./file-name.ts";
+import { deleteAll } from "../store/index.ts";
+import { buildManifest, type Manifest, type ManifestSource } from "./manifest.ts";
+import { manifestKey, newUploadId, uploadPrefix } from "../split/index.ts";
+import type { ObjectStore } from "../store/index.ts";
+import { PartSplitter } from "../split/index.ts";
+import { readManifestVersion } from "./read-manifest.ts";
+import { type NumberChunk, SplitWritableStream } from "../split/index.ts";
+
+/** Options of {@linkcode storeNumbers}. */
+export interface StoreNumbersOptions {
+  /** Where parts and manifest go. */
+  store: ObjectStore;
+  /** The file name (see `assertValidName`). */
+  name: string;
+  /** Size limit of one part in bytes. */
+  maxPartBytes: number;
+  /** Multipart segment size (see `PartSplitter`). */
+  segmentBytes?: number;
+  /** Uploads in flight at once (see `PartSplitter`). */
+  maxInFlight?: number;
+  /** Most numbers accepted (see `PartSplitter`). */
+  maxNumbers?: number;
+  /** Chunks queued before backpressure (see `SplitWritableStream`); pass a few for large batches. */
+  highWaterMark?: number;
+  /** Describes where the numbers came from; called once every number has been written. */
+  source: () => ManifestSource;
+}
+
+/**
+ * Storing a file failed. Nothing of the attempt is left behind: its parts were deleted and its multipart
+ * writes aborted, and the previous version of the file (if any) is untouched. The failure is the `cause`.
+ */
+export class StoreNumbersError extends Error {
+  override name = "StoreNumbersError";
+  /** The failed attempt's upload id. */
+  readonly uploadId: string;
+  /** Errors met while cleaning up after the failure (empty when cleanup succeeded). */
+  readonly cleanupErrors: unknown[];
+
+  /** Builds the error for the attempt `uploadId` of `name`. */
+  constructor(name: string, uploadId: string, cause: unknown, cleanupErrors: unknown[]) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super(`Cannot store "${name}": ${detail}`, { cause });
+    this.uploadId = uploadId;
+    this.cleanupErrors = cleanupErrors;
+  }
+}
+
+/**
+ * Splits a stream of numbers into newline-aligned parts in `store` and records them in `<name>/manifest.json`.
+ *
+ * The protocol makes a result all-or-nothing: parts are written under a fresh upload id, the manifest is
+ * written last (a single-object compare-and-swap, so readers see the old manifest or the new one, never a
+ * mix, and of two concurrent uploads of one name the later to finish wins), and only then are the replaced
+ * version's parts deleted. Failing to delete those does not fail the call: the new version is complete, and
+ * the old objects stay as unreferenced leftovers that `FileCatalog.remove` sweeps. On any failure (the stream errors, a write fails, the
+ * manifest write fails) the attempt's parts are deleted, its multipart writes aborted, and a
+ * {@linkcode StoreNumbersError} is thrown with the failure as `cause`.
+ *
+ * @example
+ * ```ts
+ * const parser = new LineToNumberBatchStream();
+ * const manifest = await storeNumbers(body.pipeThrough(parser), {
+ *   store,
+ *   name: "primes",
+ *   maxPartBytes: 10 * 1024 * 1024,
+ *   source: () => ({ kind: "upload", ...parser.stats }),
+ * });
+ * ```
+ */
+export async function storeNumbers<T extends NumberChunk>(
+  numbers: ReadableStream<T>,
+  options: StoreNumbersOptions,
+): Promise<Manifest> {
+  const { store, maxPartBytes } = options;
+  const name = assertValidName(options.name);
+  const uploadId = newUploadId();
+  const { segmentBytes, maxInFlight, maxNumbers } = options;
+  const splitter = new PartSplitter({ store, name, uploadId, maxPartBytes, segmentBytes, maxInFlight, maxNumbers });
+  let manifest: Manifest;
+  let replaced: Manifest | null;
+  try {
+    const sink = new SplitWritableStream<T>(splitter, options.highWaterMark);
+    await numbers.pipeTo(sink);
+    const parts = await sink.parts;
+    manifest = buildManifest({ name, uploadId, maxPartBytes, source: options.source(), parts });
+    replaced = await publishManifest(store, manifest);
+  } catch (error) {
+    const cleanupErrors: unknown[] = [];
+    await splitter.abort().catch((cleanupError: unknown) => cleanupErrors.push(cleanupError));
+    await deleteAll(store, uploadPrefix(name, uploadId)).catch((cleanupError: unknown) =>
+      cleanupErrors.push(cleanupError),
+    );
+    throw new StoreNumbersError(name, uploadId, error, cleanupErrors);
+  }
+  if (replaced) await deleteAll(store, uploadPrefix(name, replaced.uploadId)).catch(() => undefined);
+  return manifest;
+}
+
+/** How often {@linkcode publishManifest} retries when concurrent uploads keep replacing the manifest. */
+const PUBLISH_ATTEMPTS = 16;
+
+/**
+ * Writes `manifest` as the file's current version with a compare-and-swap on the manifest object, and
+ * returns the manifest it replaced (or `null`). When another upload of the same name replaced the manifest
+ * between our read and our write, the write is refused and retried against the new current version, so
+ * each publication replaces exactly the version it read: the last upload to finish wins, and every
+ * replaced version's parts are deleted by the upload that replaced it, never a version still in use.
+ */
+async function publishManifest(store: ObjectStore, manifest: Manifest): Promise<Manifest | null> {
+  const bytes = new TextEncoder().encode(JSON.stringify(manifest, null, 2));
+  for (let attempt = 1; attempt <= PUBLISH_ATTEMPTS; attempt++) {
+    const current = await readManifestVersion(store, manifest.name);
+    const written = await store.putIfMatch(manifestKey(manifest.name), bytes, current?.etag ?? null);
+    if (written) return current?.manifest ?? null;
+  }
+  throw new Error(
+    `Cannot publish the manifest of "${manifest.name}": it changed under ${PUBLISH_ATTEMPTS} attempts in a row`,
+  );
+}

@@ -1,0 +1,396 @@
+/**
+ * ReadableStreamPipeTo (WHATWG Streams §4.9.1), written as one state object per pipe: the pipe itself is the
+ * read request and the write request it hands to the streams, so moving a chunk allocates no promise and no
+ * closure. Chunks already queued in the source are moved synchronously while the destination wants more.
+ * @module
+ */
+
+import { Deferred, promiseResolvedWith, queueMicrotaskInternal, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
+import {
+  ReadableStreamDefaultReaderRead,
+  ReadableStreamDefaultReaderRelease,
+  type ReadableStreamDefaultReader,
+  type ReadRequest,
+} from "./readable-stream-default-reader.ts";
+import { ChunkCollector, drainSynchronously, type ChunkSink } from "../extensions/read-many.ts";
+import { batchLimit, writeBatch } from "../extensions/pipe-batches.ts";
+import { ReadableStreamDefaultController } from "./readable-stream-default-controller.ts";
+import {
+  AcquireReadableStreamDefaultReader,
+  ReadableStreamAddReadRequest,
+  ReadableStreamCancel,
+  type ReadableStream,
+} from "./readable-stream.ts";
+import {
+  WritableStreamDefaultWriterCloseWithErrorPropagation,
+  WritableStreamDefaultWriterGetDesiredSize,
+  WritableStreamDefaultWriterRelease,
+  WritableStreamDefaultWriterWriteWithRequest,
+  type WritableStreamDefaultWriter,
+} from "./writable-stream-default-writer.ts";
+import {
+  AcquireWritableStreamDefaultWriter,
+  WritableStreamAbort,
+  WritableStreamCloseQueuedOrInFlight,
+  type WritableStream,
+} from "./writable-stream.ts";
+import type { RunWriteRequest } from "./write-request-queue.ts";
+
+type Action = () => Promise<unknown>;
+
+function setPipedFrom<R>(source: ReadableStream<R>, piped: boolean): void {
+  const controller = source._readableStreamController;
+  if (controller instanceof ReadableStreamDefaultController) controller._pipedFrom = piped;
+}
+
+/** A pump that has moved this many chunks lets other microtasks run before it continues. */
+const YIELD_AFTER_CHUNKS = 65_536;
+
+/** Settles when every promise has settled; rejects with the first rejection (like `Promise.all`). */
+function waitForAll(promises: Promise<unknown>[]): Promise<undefined> {
+  if (promises.length === 0) return promiseResolvedWith(undefined);
+  const all = new Deferred<undefined>();
+  let remaining = promises.length;
+  for (const promise of promises) {
+    uponPromise(
+      promise,
+      () => {
+        remaining -= 1;
+        if (remaining === 0) all.resolve(undefined);
+      },
+      (reason) => all.reject(reason),
+    );
+  }
+  return all.promise;
+}
+
+/** Drain sink of a pipe whose destination takes chunks one by one: each chunk is written as it is read. */
+class InlineWrites<R> implements ChunkSink<R> {
+  readonly pipe: Pipe<R>;
+  moved = 0;
+  closed = false;
+  errored = false;
+  error: unknown = undefined;
+
+  constructor(pipe: Pipe<R>) {
+    this.pipe = pipe;
+  }
+
+  chunkSteps(chunk: R): void {
+    this.moved += 1;
+    this.pipe.pendingWrites += 1;
+    this.pipe.write(chunk);
+  }
+
+  closeSteps(): void {
+    this.closed = true;
+  }
+
+  errorSteps(error: unknown): void {
+    this.errored = true;
+    this.error = error;
+  }
+
+  wantsMore(): boolean {
+    const pipe = this.pipe;
+    if (pipe.shuttingDown || this.moved >= YIELD_AFTER_CHUNKS) return false;
+    const desiredSize = WritableStreamDefaultWriterGetDesiredSize(pipe.writer);
+    return desiredSize !== null && desiredSize > 0;
+  }
+}
+
+class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
+  readonly source: ReadableStream<R>;
+  readonly dest: WritableStream<R>;
+  readonly reader: ReadableStreamDefaultReader<R>;
+  readonly writer: WritableStreamDefaultWriter<R>;
+  readonly preventClose: boolean;
+  readonly preventAbort: boolean;
+  readonly preventCancel: boolean;
+  readonly signal: AbortSignal | undefined;
+  readonly promise = new Deferred<undefined>();
+  shuttingDown = false;
+  /** A read request is pending in the source. */
+  reading = false;
+  /** The pump loop is on the stack (a read completed synchronously must not re-enter it). */
+  pumping = false;
+  /** The source reported close or error to a read; no further reads. */
+  sourceEnded = false;
+  /** Waiting for the destination's ready promise. */
+  waitingForReady = false;
+  /** Chunks read but whose write has not settled yet. */
+  pendingWrites = 0;
+  /** Runs once `pendingWrites` drops to zero during shutdown. */
+  afterWrites: (() => void) | undefined = undefined;
+  abortListener: (() => void) | undefined = undefined;
+  /** Collects the chunks of each batch for a `writev` destination (reused). */
+  readonly batch = new ChunkCollector<R>(1, Infinity);
+  /** Writes each drained chunk at once, for other destinations. */
+  readonly inline = new InlineWrites<R>(this);
+  /** Chunks handed over by the source outside the pump loop, written on the next microtask. */
+  deferredChunks: R[] = [];
+  readonly flushDeferred = (): void => {
+    const chunks = this.deferredChunks;
+    this.deferredChunks = [];
+    for (const chunk of chunks) this.write(chunk);
+    this.pump();
+  };
+  readonly onReady = (): void => {
+    this.waitingForReady = false;
+    this.pump();
+  };
+
+  constructor(
+    source: ReadableStream<R>,
+    dest: WritableStream<R>,
+    preventClose: boolean,
+    preventAbort: boolean,
+    preventCancel: boolean,
+    signal: AbortSignal | undefined,
+  ) {
+    this.source = source;
+    this.dest = dest;
+    this.reader = AcquireReadableStreamDefaultReader(source);
+    this.writer = AcquireWritableStreamDefaultWriter(dest);
+    this.preventClose = preventClose;
+    this.preventAbort = preventAbort;
+    this.preventCancel = preventCancel;
+    this.signal = signal;
+  }
+
+  start(): Promise<undefined> {
+    this.source._disturbed = true;
+    this.dest._writableStreamController._synchronousCompletion = true;
+    setPipedFrom(this.source, true);
+    const signal = this.signal;
+    if (signal !== undefined) {
+      const abortAlgorithm = (): void => this.abort(signal.reason);
+      if (signal.aborted) {
+        abortAlgorithm();
+        return this.promise.promise;
+      }
+      this.abortListener = abortAlgorithm;
+      signal.addEventListener("abort", abortAlgorithm, { once: true });
+    }
+    this.watch();
+    if (!this.shuttingDown) uponPromise(resolvedUndefined, this.onReady);
+    return this.promise.promise;
+  }
+
+  private abort(error: unknown): void {
+    const actions: Action[] = [];
+    const { dest, source } = this;
+    if (!this.preventAbort) {
+      actions.push(() => (dest._state === "writable" ? WritableStreamAbort(dest, error) : resolvedUndefined));
+    }
+    if (!this.preventCancel) {
+      actions.push(() => (source._state === "readable" ? ReadableStreamCancel(source, error) : resolvedUndefined));
+    }
+    this.shutdownWithAction(() => waitForAll(actions.map((action) => action())), true, error);
+  }
+
+  /** Registers the propagation rules, in the specification's order. */
+  private watch(): void {
+    const { source, dest } = this;
+    const sourceErrored = (storedError: unknown): void => {
+      if (!this.preventAbort) this.shutdownWithAction(() => WritableStreamAbort(dest, storedError), true, storedError);
+      else this.shutdown(true, storedError);
+    };
+    const destErrored = (storedError: unknown): void => {
+      if (!this.preventCancel) this.shutdownWithAction(() => ReadableStreamCancel(source, storedError), true, storedError);
+      else this.shutdown(true, storedError);
+    };
+    const sourceClosed = (): void => {
+      if (!this.preventClose) {
+        this.shutdownWithAction(() => WritableStreamDefaultWriterCloseWithErrorPropagation(this.writer), false, undefined);
+      } else {
+        this.shutdown(false, undefined);
+      }
+    };
+    if (source._state === "errored") sourceErrored(source._storedError);
+    else uponPromise(this.reader._closedPromise.promise, undefined, () => {
+      if (source._state === "errored") sourceErrored(source._storedError);
+    });
+    if (dest._state === "errored") destErrored(dest._storedError);
+    else uponPromise(this.writer._closedPromise.promise, undefined, () => {
+      if (dest._state === "errored" || dest._state === "erroring") destErrored(dest._storedError);
+    });
+    if (source._state === "closed") sourceClosed();
+    else uponPromise(this.reader._closedPromise.promise, () => sourceClosed());
+    if (WritableStreamCloseQueuedOrInFlight(dest) || dest._state === "closed") {
+      const destClosed = new TypeError("Cannot pipe to a stream that is closing or closed");
+      if (!this.preventCancel) this.shutdownWithAction(() => ReadableStreamCancel(source, destClosed), true, destClosed);
+      else this.shutdown(true, destClosed);
+    }
+  }
+
+  /** Reads while the destination wants chunks and the source has them synchronously. */
+  pump(): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    let moved = 0;
+    while (!this.shuttingDown && !this.reading && !this.waitingForReady && !this.sourceEnded) {
+      const desiredSize = WritableStreamDefaultWriterGetDesiredSize(this.writer);
+      if (desiredSize === null) break;
+      if (desiredSize <= 0) {
+        this.waitingForReady = true;
+        this.writer._readyPromise.react(this.onReady);
+        break;
+      }
+      let count: number;
+      let ended: boolean;
+      let pulledNothing: boolean;
+      if (this.dest._writableStreamController._writevAlgorithm !== undefined) {
+        const batch = this.batch;
+        batch.maxChunks = batchLimit(this.dest, desiredSize);
+        pulledNothing = drainSynchronously(this.reader, batch);
+        count = batch.chunks.length;
+        if (count > 0) {
+          this.pendingWrites += count;
+          writeBatch(this.writer, batch.take(), this, this.onFailedWrite);
+        }
+        ended = batch.closed || batch.errored;
+      } else {
+        const inline = this.inline;
+        inline.moved = 0;
+        pulledNothing = drainSynchronously(this.reader, inline);
+        count = inline.moved;
+        ended = inline.closed || inline.errored;
+      }
+      moved += count;
+      if (ended) {
+        this.sourceEnded = true;
+      } else if (moved >= YIELD_AFTER_CHUNKS && !this.shuttingDown) {
+        this.waitingForReady = true;
+        queueMicrotaskInternal(this.onReady);
+        break;
+      } else if (count === 0) {
+        this.reading = true;
+        if (pulledNothing) ReadableStreamAddReadRequest(this.source, this);
+        else ReadableStreamDefaultReaderRead(this.reader, this);
+      }
+    }
+    this.pumping = false;
+  }
+
+  /**
+   * A chunk was read. Inside the pump loop (read from the queue) it is written at once; when the source hands
+   * it over from `enqueue()` the write waits for a microtask, so the sink never runs inside the source's call.
+   */
+  chunkSteps(chunk: R): void {
+    this.reading = false;
+    this.pendingWrites += 1;
+    if (this.pumping) {
+      this.write(chunk);
+      return;
+    }
+    this.deferredChunks.push(chunk);
+    if (this.deferredChunks.length === 1) queueMicrotaskInternal(this.flushDeferred);
+  }
+
+  /** Writes one chunk that has been read. */
+  write(chunk: R): void {
+    if (this.writer._ownerWritableStream === undefined) {
+      this.writeSettled();
+      return;
+    }
+    const failed = WritableStreamDefaultWriterWriteWithRequest(this.writer, chunk, this);
+    if (failed !== undefined) this.onFailedWrite(failed);
+  }
+
+  readonly onFailedWrite = (failure: Promise<undefined>): void => {
+    uponPromise(failure, undefined, () => this.writeSettled());
+  };
+
+  closeSteps(): void {
+    this.reading = false;
+    this.sourceEnded = true;
+  }
+
+  errorSteps(): void {
+    this.reading = false;
+    this.sourceEnded = true;
+  }
+
+  /** A write finished. */
+  resolve(): void {
+    this.writeSettled();
+  }
+
+  /** A write failed; the destination's error is handled by the propagation rules. */
+  reject(): void {
+    this.writeSettled();
+  }
+
+  /** `count` writes finished (a run of this pipe's writes, see `write-request-queue.ts`). */
+  resolveMany(count: number): void {
+    this.writeSettled(count);
+  }
+
+  /** `count` writes failed. */
+  rejectMany(count: number): void {
+    this.writeSettled(count);
+  }
+
+  private writeSettled(count = 1): void {
+    this.pendingWrites -= count;
+    if (this.pendingWrites === 0 && this.afterWrites !== undefined) {
+      const next = this.afterWrites;
+      this.afterWrites = undefined;
+      next();
+    }
+  }
+
+  private waitForWrites(then: () => void): void {
+    const dest = this.dest;
+    if (dest._state === "writable" && !WritableStreamCloseQueuedOrInFlight(dest) && this.pendingWrites > 0) {
+      this.afterWrites = then;
+    } else if (dest._state === "writable" && !WritableStreamCloseQueuedOrInFlight(dest)) {
+      uponPromise(resolvedUndefined, then);
+    } else {
+      then();
+    }
+  }
+
+  private shutdownWithAction(action: Action, isError: boolean, originalError: unknown): void {
+    if (this.shuttingDown) return;
+    this.shuttingDown = true;
+    this.waitForWrites(() => {
+      uponPromise(
+        action(),
+        () => this.finalize(isError, originalError),
+        (newError) => this.finalize(true, newError),
+      );
+    });
+  }
+
+  private shutdown(isError: boolean, error: unknown): void {
+    if (this.shuttingDown) return;
+    this.shuttingDown = true;
+    this.waitForWrites(() => this.finalize(isError, error));
+  }
+
+  private finalize(isError: boolean, error: unknown): void {
+    this.dest._writableStreamController._synchronousCompletion = false;
+    setPipedFrom(this.source, false);
+    WritableStreamDefaultWriterRelease(this.writer);
+    ReadableStreamDefaultReaderRelease(this.reader);
+    if (this.signal !== undefined && this.abortListener !== undefined) {
+      this.signal.removeEventListener("abort", this.abortListener);
+    }
+    if (isError) this.promise.reject(error);
+    else this.promise.resolve(undefined);
+  }
+}
+
+/** ReadableStreamPipeTo */
+export function ReadableStreamPipeTo<R>(
+  source: ReadableStream<R>,
+  dest: WritableStream<R>,
+  preventClose: boolean,
+  preventAbort: boolean,
+  preventCancel: boolean,
+  signal: AbortSignal | undefined,
+): Promise<undefined> {
+  return new Pipe(source, dest, preventClose, preventAbort, preventCancel, signal).start();
+}

@@ -1,0 +1,353 @@
+/**
+ * `WritableStreamDefaultController` and its abstract operations (WHATWG Streams §5.4 and §5.5.4).
+ * @module
+ */
+
+import { callForCompletion2, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise, type Completion } from "./promise-helpers.ts";
+import { QueueWithSizes } from "./queue-with-sizes.ts";
+import type { SizeAlgorithm } from "./queuing-strategy.ts";
+import type { ConvertedUnderlyingSink } from "./underlying-sink.ts";
+import { hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
+import { AbortSteps, ErrorSteps } from "./writable-stream-controller-steps.ts";
+import {
+  WritableStreamCloseQueuedOrInFlight,
+  WritableStreamDealWithRejection,
+  WritableStreamFinishErroring,
+  WritableStreamFinishInFlightClose,
+  WritableStreamFinishInFlightCloseWithError,
+  WritableStreamFinishInFlightWrite,
+  WritableStreamFinishInFlightWriteWithError,
+  WritableStreamMarkCloseRequestInFlight,
+  WritableStreamMarkFirstWriteRequestInFlight,
+  WritableStreamStartErroring,
+  WritableStreamUpdateBackpressure,
+  type WritableStream,
+} from "./writable-stream.ts";
+import { WritableStreamDefaultControllerProcessWritev, type WritevAlgorithm } from "../extensions/writev.ts";
+
+/** The close sentinel placed in the queue by close(). */
+const closeSentinel: unique symbol = Symbol("close sentinel");
+
+/** Sink algorithms used by the controller. */
+export type WriteAlgorithm<W> = (chunk: W) => Completion;
+
+/**
+ * Lets an underlying sink error the stream and observe aborts through `signal`.
+ * Instances are created by the stream; the constructor throws.
+ * @example
+ * new WritableStream({
+ *   start(controller) { controller.signal.addEventListener("abort", () => socket.close()); },
+ * });
+ */
+export class WritableStreamDefaultController<W = unknown> {
+  /** @internal [[abortAlgorithm]] */
+  declare _abortAlgorithm: ((reason: unknown) => Promise<unknown>) | undefined;
+  /** @internal [[abortController]] */
+  declare _abortController: AbortController;
+  /** @internal [[closeAlgorithm]] */
+  declare _closeAlgorithm: (() => Promise<unknown>) | undefined;
+  /**
+   * @internal [[queue]] and [[queueTotalSize]]: chunks (of type `W`) and the close sentinel. Typed `unknown`
+   * so that the stream's type parameter stays out of the queue's variance.
+   */
+  declare _queue: QueueWithSizes<unknown>;
+  /** @internal [[started]] */
+  declare _started: boolean;
+  /** @internal [[strategyHWM]] */
+  declare _strategyHWM: number;
+  /** @internal [[strategySizeAlgorithm]] */
+  declare _strategySizeAlgorithm: SizeAlgorithm<W> | undefined;
+  /** @internal [[stream]] */
+  declare _controlledWritableStream: WritableStream<W>;
+  /** @internal [[writeAlgorithm]] */
+  declare _writeAlgorithm: WriteAlgorithm<W> | undefined;
+  /** @internal drainpipe: the sink's `writev`, when it has one. */
+  declare _writevAlgorithm: WritevAlgorithm<W> | undefined;
+  /** @internal Number of queued chunks the in-flight write covers (more than 1 for a `writev` batch). */
+  declare _inFlightCount: number;
+  /**
+   * @internal Set while a pipe holds the stream's lock: nobody can observe the write promises then, so a sink
+   * write that completed synchronously is finished at once instead of a microtask later.
+   */
+  declare _synchronousCompletion: boolean;
+  /** @internal Set by a pipe while it queues a batch, so the sink sees the whole batch (see `pipe-batches.ts`). */
+  declare _corked: boolean;
+  /** @internal Reaction to a sink write's fulfilment, allocated once per controller. */
+  declare _onWriteFulfilled: () => void;
+  /** @internal Reaction to a sink write's rejection, allocated once per controller. */
+  declare _onWriteRejected: (reason: unknown) => void;
+
+  constructor() {
+    throw new TypeError("Illegal constructor: WritableStreamDefaultController instances are created by WritableStream");
+  }
+
+  /** Aborted when the stream is aborted, so in-flight sink work can stop early. */
+  get signal(): AbortSignal {
+    if (!IsWritableStreamDefaultController(this)) throw controllerBrandCheckError("signal");
+    return this._abortController.signal;
+  }
+
+  /** Errors the stream. */
+  error(e: unknown = undefined): void {
+    if (!IsWritableStreamDefaultController(this)) throw controllerBrandCheckError("error");
+    if (this._controlledWritableStream._state !== "writable") return;
+    WritableStreamDefaultControllerError(this, e);
+  }
+
+  /** @internal [[AbortSteps]] */
+  [AbortSteps](reason: unknown): Promise<unknown> {
+    const result = (this._abortAlgorithm as (reason: unknown) => Promise<unknown>)(reason);
+    WritableStreamDefaultControllerClearAlgorithms(this);
+    return result;
+  }
+
+  /** @internal [[ErrorSteps]] */
+  [ErrorSteps](): void {
+    this._queue.reset();
+  }
+}
+
+makeEnumerable(WritableStreamDefaultController, ["signal", "error"]);
+setToStringTag(WritableStreamDefaultController, "WritableStreamDefaultController");
+
+function controllerBrandCheckError(name: string): TypeError {
+  return new TypeError(
+    `Cannot use WritableStreamDefaultController.prototype.${name}: receiver is not a WritableStreamDefaultController`,
+  );
+}
+
+/** Brand check for `WritableStreamDefaultController`. */
+export function IsWritableStreamDefaultController(value: unknown): value is WritableStreamDefaultController<unknown> {
+  return hasOwnSlot(value, "_controlledWritableStream");
+}
+
+/** SetUpWritableStreamDefaultController (plus the optional `writev` algorithm). */
+export function SetUpWritableStreamDefaultController<W>(
+  stream: WritableStream<W>,
+  controller: WritableStreamDefaultController<W>,
+  startAlgorithm: () => unknown,
+  writeAlgorithm: WriteAlgorithm<W>,
+  closeAlgorithm: () => Promise<unknown>,
+  abortAlgorithm: (reason: unknown) => Promise<unknown>,
+  highWaterMark: number,
+  sizeAlgorithm: SizeAlgorithm<W>,
+  writevAlgorithm: WritevAlgorithm<W> | undefined,
+): void {
+  controller._controlledWritableStream = stream;
+  stream._writableStreamController = controller;
+  controller._queue = new QueueWithSizes();
+  controller._abortController = new AbortController();
+  controller._started = false;
+  controller._strategySizeAlgorithm = sizeAlgorithm;
+  controller._strategyHWM = highWaterMark;
+  controller._writeAlgorithm = writeAlgorithm;
+  controller._writevAlgorithm = writevAlgorithm;
+  controller._closeAlgorithm = closeAlgorithm;
+  controller._abortAlgorithm = abortAlgorithm;
+  controller._inFlightCount = 0;
+  controller._synchronousCompletion = false;
+  controller._corked = false;
+  controller._onWriteFulfilled = () => {
+    WritableStreamDefaultControllerFinishWrite(controller);
+    WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller);
+  };
+  controller._onWriteRejected = (reason) => {
+    controller._inFlightCount = 0;
+    if (stream._state === "writable") WritableStreamDefaultControllerClearAlgorithms(controller);
+    WritableStreamFinishInFlightWriteWithError(stream, reason);
+  };
+  WritableStreamUpdateBackpressure(stream, WritableStreamDefaultControllerGetBackpressure(controller));
+  const startResult = startAlgorithm();
+  uponPromise(
+    promiseResolvedWith(startResult),
+    () => {
+      controller._started = true;
+      WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller);
+    },
+    (r) => {
+      controller._started = true;
+      WritableStreamDealWithRejection(stream, r);
+    },
+  );
+}
+
+/** SetUpWritableStreamDefaultControllerFromUnderlyingSink */
+export function SetUpWritableStreamDefaultControllerFromUnderlyingSink<W>(
+  stream: WritableStream<W>,
+  underlyingSink: unknown,
+  underlyingSinkDict: ConvertedUnderlyingSink,
+  highWaterMark: number,
+  sizeAlgorithm: SizeAlgorithm<W>,
+): void {
+  const controller = Object.create(WritableStreamDefaultController.prototype) as WritableStreamDefaultController<W>;
+  const { start, write, writev, close, abort } = underlyingSinkDict;
+  const startAlgorithm = start === undefined ? () => undefined : () => Reflect.apply(start, underlyingSink, [controller]);
+  const writeAlgorithm: WriteAlgorithm<W> =
+    write !== undefined
+      ? (chunk) => callForCompletion2(write, underlyingSink, chunk, controller)
+      : writev !== undefined
+        ? (chunk) => callForCompletion2(writev, underlyingSink, [chunk], controller)
+        : () => undefined;
+  const writevAlgorithm: WritevAlgorithm<W> | undefined =
+    writev === undefined ? undefined : (chunks) => callForCompletion2(writev, underlyingSink, chunks, controller);
+  const closeAlgorithm = close === undefined ? () => resolvedUndefined : () => promiseCall(close, underlyingSink);
+  const abortAlgorithm =
+    abort === undefined ? () => resolvedUndefined : (reason: unknown) => promiseCall(abort, underlyingSink, reason as never);
+  SetUpWritableStreamDefaultController(
+    stream,
+    controller,
+    startAlgorithm,
+    writeAlgorithm,
+    closeAlgorithm,
+    abortAlgorithm,
+    highWaterMark,
+    sizeAlgorithm,
+    writevAlgorithm,
+  );
+}
+
+/**
+ * The fulfilment steps of WritableStreamDefaultControllerProcessWrite, for the single chunk or `writev` batch in
+ * flight, up to (not including) advancing the queue.
+ */
+export function WritableStreamDefaultControllerFinishWrite<W>(controller: WritableStreamDefaultController<W>): void {
+  const stream = controller._controlledWritableStream;
+  const count = controller._inFlightCount;
+  controller._inFlightCount = 0;
+  WritableStreamFinishInFlightWrite(stream);
+  const state = stream._state;
+  controller._queue.discard(count);
+  if (!WritableStreamCloseQueuedOrInFlight(stream) && state === "writable") {
+    WritableStreamUpdateBackpressure(stream, WritableStreamDefaultControllerGetBackpressure(controller));
+  }
+}
+
+/**
+ * WritableStreamDefaultControllerAdvanceQueueIfNeeded. Written as a loop so that, while a pipe holds the lock,
+ * writes the sink completes synchronously are finished and followed by the next one without a microtask each.
+ */
+export function WritableStreamDefaultControllerAdvanceQueueIfNeeded<W>(controller: WritableStreamDefaultController<W>): void {
+  const stream = controller._controlledWritableStream;
+  for (;;) {
+    if (!controller._started || controller._corked) return;
+    if (stream._inFlightWriteRequest !== undefined) return;
+    const state = stream._state;
+    if (state === "erroring") {
+      WritableStreamFinishErroring(stream);
+      return;
+    }
+    const queue = controller._queue;
+    if (queue.length === 0) return;
+    const value = queue.peek();
+    if (value === closeSentinel) {
+      WritableStreamDefaultControllerProcessClose(controller);
+      return;
+    }
+    let completion: Completion;
+    const chunkCount = queue.length - (stream._closeRequest !== undefined ? 1 : 0);
+    if (controller._writevAlgorithm !== undefined && chunkCount > 1) {
+      completion = WritableStreamDefaultControllerProcessWritev(controller, queue.peekMany(chunkCount) as W[]);
+    } else {
+      completion = WritableStreamDefaultControllerProcessWrite(controller, value as W);
+    }
+    if (completion !== undefined || !controller._synchronousCompletion) {
+      reactTo(completion, controller._onWriteFulfilled, controller._onWriteRejected);
+      return;
+    }
+    WritableStreamDefaultControllerFinishWrite(controller);
+  }
+}
+
+/** WritableStreamDefaultControllerClearAlgorithms */
+export function WritableStreamDefaultControllerClearAlgorithms<W>(controller: WritableStreamDefaultController<W>): void {
+  controller._writeAlgorithm = undefined;
+  controller._writevAlgorithm = undefined;
+  controller._closeAlgorithm = undefined;
+  controller._abortAlgorithm = undefined;
+  controller._strategySizeAlgorithm = undefined;
+}
+
+/** WritableStreamDefaultControllerClose */
+export function WritableStreamDefaultControllerClose<W>(controller: WritableStreamDefaultController<W>): void {
+  controller._queue.enqueue(closeSentinel, 0);
+  WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller);
+}
+
+/** WritableStreamDefaultControllerError */
+export function WritableStreamDefaultControllerError<W>(controller: WritableStreamDefaultController<W>, error: unknown): void {
+  WritableStreamDefaultControllerClearAlgorithms(controller);
+  WritableStreamStartErroring(controller._controlledWritableStream, error);
+}
+
+/** WritableStreamDefaultControllerErrorIfNeeded */
+export function WritableStreamDefaultControllerErrorIfNeeded<W>(controller: WritableStreamDefaultController<W>, error: unknown): void {
+  if (controller._controlledWritableStream._state === "writable") {
+    WritableStreamDefaultControllerError(controller, error);
+  }
+}
+
+/** WritableStreamDefaultControllerGetBackpressure */
+export function WritableStreamDefaultControllerGetBackpressure<W>(controller: WritableStreamDefaultController<W>): boolean {
+  return WritableStreamDefaultControllerGetDesiredSize(controller) <= 0;
+}
+
+/** WritableStreamDefaultControllerGetChunkSize */
+export function WritableStreamDefaultControllerGetChunkSize<W>(controller: WritableStreamDefaultController<W>, chunk: W): number {
+  const sizeAlgorithm = controller._strategySizeAlgorithm;
+  if (sizeAlgorithm === undefined) return 1;
+  try {
+    return sizeAlgorithm(chunk);
+  } catch (error) {
+    WritableStreamDefaultControllerErrorIfNeeded(controller, error);
+    return 1;
+  }
+}
+
+/** WritableStreamDefaultControllerGetDesiredSize */
+export function WritableStreamDefaultControllerGetDesiredSize<W>(controller: WritableStreamDefaultController<W>): number {
+  return controller._strategyHWM - controller._queue.totalSize;
+}
+
+/** WritableStreamDefaultControllerProcessClose */
+export function WritableStreamDefaultControllerProcessClose<W>(controller: WritableStreamDefaultController<W>): void {
+  const stream = controller._controlledWritableStream;
+  WritableStreamMarkCloseRequestInFlight(stream);
+  controller._queue.dequeue();
+  const sinkClosePromise = (controller._closeAlgorithm as () => Promise<unknown>)();
+  WritableStreamDefaultControllerClearAlgorithms(controller);
+  uponPromise(
+    sinkClosePromise,
+    () => {
+      WritableStreamFinishInFlightClose(stream);
+    },
+    (reason) => {
+      WritableStreamFinishInFlightCloseWithError(stream, reason);
+    },
+  );
+}
+
+/**
+ * WritableStreamDefaultControllerProcessWrite, up to calling the sink: returns the sink's completion, to which
+ * the caller ({@link WritableStreamDefaultControllerAdvanceQueueIfNeeded}) reacts.
+ */
+export function WritableStreamDefaultControllerProcessWrite<W>(controller: WritableStreamDefaultController<W>, chunk: W): Completion {
+  const stream = controller._controlledWritableStream;
+  WritableStreamMarkFirstWriteRequestInFlight(stream);
+  controller._inFlightCount = 1;
+  return (controller._writeAlgorithm as WriteAlgorithm<W>)(chunk);
+}
+
+/** WritableStreamDefaultControllerWrite */
+export function WritableStreamDefaultControllerWrite<W>(controller: WritableStreamDefaultController<W>, chunk: W, chunkSize: number): void {
+  try {
+    controller._queue.enqueue(chunk, chunkSize);
+  } catch (error) {
+    WritableStreamDefaultControllerErrorIfNeeded(controller, error);
+    return;
+  }
+  const stream = controller._controlledWritableStream;
+  if (!WritableStreamCloseQueuedOrInFlight(stream) && stream._state === "writable") {
+    WritableStreamUpdateBackpressure(stream, WritableStreamDefaultControllerGetBackpressure(controller));
+  }
+  WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller);
+}

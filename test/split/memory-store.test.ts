@@ -1,4 +1,0 @@
-import { MemoryStore } from "../../src/split/memory-store.ts";
-import { describeObjectStoreContract } from "../support/object-store-contract.ts";
-
-describeObjectStoreContract("MemoryStore", () => new MemoryStore());

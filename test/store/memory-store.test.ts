@@ -1,0 +1,4 @@
+import { MemoryStore } from "../../src/store/memory-store.ts";
+import { describeObjectStoreContract } from "../support/object-store-contract.ts";
+
+describeObjectStoreContract("MemoryStore", () => new MemoryStore());

@@ -1,0 +1,214 @@
+import { describe, expect, test } from "vitest";
+import { BufferPool } from "../../../src/streams/adapters/buffer-pool.ts";
+import { fromNativeStream } from "../../../src/streams/adapters/from-native.ts";
+import { ReadableStream as DrainpipeReadableStream } from "../../../src/streams/index.ts";
+import { chunkedStream } from "../../support/bytes.ts";
+import { concat, moveBuffer, patternBytes, readChunks } from "../byte-fixtures.ts";
+
+const MiB = 1024 * 1024;
+
+/** A native byte stream that enqueues `bytes` `perPull` bytes at a time. */
+function nativeByteStream(bytes: Uint8Array, perPull: number): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream({
+    type: "bytes",
+    pull(controller) {
+      if (offset >= bytes.byteLength) {
+        controller.close();
+        controller.byobRequest?.respond(0);
+        return;
+      }
+      const count = Math.min(perPull, bytes.byteLength - offset);
+      controller.enqueue(bytes.slice(offset, offset + count));
+      offset += count;
+    },
+  });
+}
+
+interface FakeOptions {
+  /** Most bytes one `read(view)` hands out. */
+  perRead: number;
+  /** Whether the reader has workerd's `readAtLeast`. */
+  hasReadAtLeast: boolean;
+}
+
+/** A stand-in for a platform byte stream that records its reads and how many were pending at once. */
+function fakeNativeByteStream(bytes: Uint8Array, options: FakeOptions) {
+  const log = { reads: 0, readAtLeastCalls: 0, readsWithOptions: 0, mostPending: 0 };
+  let offset = 0;
+  let pending = 0;
+  const deliver = async (view: Uint8Array<ArrayBuffer>, min: number) => {
+    log.reads++;
+    log.mostPending = Math.max(log.mostPending, ++pending);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    pending--;
+    const count = Math.min(view.byteLength, bytes.byteLength - offset, Math.max(min, options.perRead));
+    const byteOffset = view.byteOffset;
+    const moved = new Uint8Array(moveBuffer(view.buffer), byteOffset, count);
+    moved.set(bytes.subarray(offset, offset + count));
+    offset += count;
+    return { done: count === 0, value: moved };
+  };
+  const reader = {
+    read(view: Uint8Array<ArrayBuffer>, readOptions?: unknown) {
+      if (readOptions !== undefined) log.readsWithOptions++;
+      return deliver(view, 1);
+    },
+    readAtLeast: options.hasReadAtLeast
+      ? (min: number, view: Uint8Array<ArrayBuffer>) => {
+          log.readAtLeastCalls++;
+          return deliver(view, min);
+        }
+      : undefined,
+    cancel: () => Promise.resolve(),
+  };
+  const stream = { locked: false, getReader: () => reader };
+  return { stream: stream as unknown as ReadableStream<Uint8Array>, log };
+}
+
+describe("fromNativeStream", () => {
+  test("turns many small chunks of a native byte stream into reads of 1 MiB", async () => {
+    const bytes = patternBytes(2.5 * MiB);
+    const stream = fromNativeStream(nativeByteStream(bytes, 4096));
+    expect(stream).toBeInstanceOf(DrainpipeReadableStream);
+    const chunks = await readChunks(stream);
+    expect(chunks.map((chunk) => chunk.byteLength)).toEqual([MiB, MiB, MiB / 2]);
+    expect(concat(chunks)).toEqual(bytes);
+  });
+
+  test("copies the chunks of a native value stream into reads of readSize", async () => {
+    const bytes = patternBytes(10_000);
+    const native = chunkedStream(bytes, Array<number>(12).fill(700));
+    const chunks = await readChunks(fromNativeStream(native, { readSize: 4096 }));
+    expect(chunks.map((chunk) => chunk.byteLength)).toEqual([4096, 4096, 10_000 - 8192]);
+    expect(concat(chunks)).toEqual(bytes);
+  });
+
+  test("adapts a Response body", async () => {
+    const bytes = patternBytes(300_000);
+    const chunks = await readChunks(fromNativeStream(new Response(bytes).body!, { readSize: 64 * 1024 }));
+    expect(chunks.slice(0, -1).every((chunk) => chunk.byteLength === 64 * 1024)).toBe(true);
+    expect(concat(chunks)).toEqual(bytes);
+  });
+
+  test("fills the whole view of a BYOB read", async () => {
+    const bytes = patternBytes(50_000);
+    const reader = fromNativeStream(nativeByteStream(bytes, 1000)).getReader({ mode: "byob" });
+    const first = await reader.read(new Uint8Array(30_000), { min: 1 });
+    expect(first.value).toEqual(bytes.subarray(0, 30_000));
+    const second = await reader.read(new Uint8Array(30_000));
+    expect(second.value).toEqual(bytes.subarray(30_000));
+    expect((await reader.read(new Uint8Array(1))).done).toBe(true);
+  });
+
+  test("keeps one native read pending however many reads wait", async () => {
+    const bytes = patternBytes(100_000);
+    const { stream, log } = fakeNativeByteStream(bytes, { perRead: 3000, hasReadAtLeast: false });
+    const reader = fromNativeStream(stream, { readSize: 10_000 }).getReader();
+    const reads = await Promise.all(Array.from({ length: 12 }, () => reader.read()));
+    expect(log.mostPending).toBe(1);
+    expect(log.reads).toBeGreaterThan(30);
+    expect(concat(reads.flatMap((read) => (read.value ? [read.value] : [])))).toEqual(bytes);
+  });
+
+  test("uses readAtLeast for the rest of the view where the reader has it (workerd)", async () => {
+    const bytes = patternBytes(100_000);
+    const { stream, log } = fakeNativeByteStream(bytes, { perRead: 3000, hasReadAtLeast: true });
+    const chunks = await readChunks(fromNativeStream(stream, { readSize: 10_000 }));
+    expect(chunks.map((chunk) => chunk.byteLength)).toEqual(Array<number>(10).fill(10_000));
+    expect(concat(chunks)).toEqual(bytes);
+    expect(log.reads).toBe(11);
+    expect(log.readAtLeastCalls).toBe(11);
+  });
+
+  test("elsewhere fills each view with plain BYOB reads, never passing { min }", async () => {
+    const bytes = patternBytes(100_000);
+    const { stream, log } = fakeNativeByteStream(bytes, { perRead: 3000, hasReadAtLeast: false });
+    const chunks = await readChunks(fromNativeStream(stream, { readSize: 10_000 }));
+    expect(chunks.map((chunk) => chunk.byteLength)).toEqual(Array<number>(10).fill(10_000));
+    expect(concat(chunks)).toEqual(bytes);
+    expect(log.reads).toBe(41);
+    expect(log.readsWithOptions).toBe(0);
+  });
+
+  test("reads the tail of a native byte stream that closed with bytes still queued", async () => {
+    const bytes = patternBytes(2.5 * MiB + 3);
+    const native = new ReadableStream({
+      type: "bytes",
+      start(controller) {
+        controller.enqueue(bytes.slice());
+        controller.close();
+      },
+    });
+    const chunks = await readChunks(fromNativeStream(native));
+    expect(chunks.map((chunk) => chunk.byteLength)).toEqual([MiB, MiB, MiB / 2 + 3]);
+    expect(concat(chunks)).toEqual(bytes);
+  });
+
+  test("cancel reaches the native stream with the same reason, also during a pending read", async () => {
+    const reasons: unknown[] = [];
+    const native = new ReadableStream<Uint8Array>({
+      type: "bytes",
+      pull: () => new Promise<void>(() => undefined),
+      cancel: (reason) => void reasons.push(reason),
+    });
+    const reader = fromNativeStream(native).getReader();
+    const pending = reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await reader.cancel("enough");
+    await expect(pending).resolves.toEqual({ done: true, value: undefined });
+    expect(reasons).toEqual(["enough"]);
+  });
+
+  test("cancel reaches a native value stream", async () => {
+    const reasons: unknown[] = [];
+    const native = new ReadableStream<Uint8Array>({ cancel: (reason) => void reasons.push(reason) });
+    await fromNativeStream(native).cancel("bye");
+    expect(reasons).toEqual(["bye"]);
+  });
+
+  test.each([
+    ["byte", "bytes" as const],
+    ["value", undefined],
+  ])("an error of a native %s stream errors the adapted stream with the same error", async (_kind, type) => {
+    const failure = new Error("connection reset");
+    let sent = false;
+    const native = new ReadableStream<Uint8Array>({
+      type,
+      pull(controller: ReadableStreamDefaultController<Uint8Array> | ReadableByteStreamController) {
+        if (sent) controller.error(failure);
+        else controller.enqueue(new Uint8Array(10));
+        sent = true;
+      },
+    } as UnderlyingDefaultSource<Uint8Array>);
+    const reader = fromNativeStream(native).getReader();
+    await expect(reader.read()).rejects.toBe(failure);
+    await expect(reader.closed).rejects.toBe(failure);
+  });
+
+  test("refuses a locked native stream", () => {
+    const native = new ReadableStream<Uint8Array>();
+    native.getReader();
+    expect(() => fromNativeStream(native)).toThrow("Cannot adapt the native stream: it is locked to a reader");
+  });
+
+  test("errors on a native chunk that is not bytes", async () => {
+    const native = new ReadableStream<unknown>({ start: (controller) => controller.enqueue("text") });
+    const reader = fromNativeStream(native as ReadableStream<Uint8Array>).getReader();
+    await expect(reader.read()).rejects.toThrow("Cannot adapt a native stream chunk: it is string, not an ArrayBufferView");
+  });
+
+  test("takes default-read buffers from a pool", async () => {
+    const pool = new BufferPool({ bufferSize: 8192 });
+    const bytes = patternBytes(20_000);
+    const reader = fromNativeStream(nativeByteStream(bytes, 1000), { pool }).getReader();
+    const first = await reader.read();
+    expect(first.value!.byteLength).toBe(8192);
+    const firstCopy = first.value!.slice();
+    expect(pool.release(first.value!)).toBe(true);
+    const second = await reader.read();
+    expect(second.value).toEqual(bytes.subarray(8192, 16_384));
+    expect(firstCopy).toEqual(bytes.subarray(0, 8192));
+    expect(pool.freeCount).toBe(0);
+  });
+});

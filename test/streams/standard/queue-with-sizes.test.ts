@@ -1,0 +1,97 @@
+import { describe, expect, test } from "vitest";
+import { QueueWithSizes } from "../../../src/streams/standard/queue-with-sizes.ts";
+
+describe("QueueWithSizes", () => {
+  test("tracks the total size and keeps order across compactions", () => {
+    const queue = new QueueWithSizes<number>();
+    const out: number[] = [];
+    let next = 0;
+    for (let round = 0; round < 40; round++) {
+      for (let i = 0; i < 150; i++) queue.enqueue(next++, 2);
+      for (let i = 0; i < 100; i++) out.push(queue.dequeue());
+      expect(queue.totalSize).toBe(queue.length * 2);
+    }
+    expect(queue.peekMany(3)).toEqual([out.length, out.length + 1, out.length + 2]);
+    while (queue.length > 0) out.push(queue.dequeue());
+    expect(out).toEqual(Array.from({ length: next }, (_, i) => i));
+    expect(queue.totalSize).toBe(0);
+  });
+
+  test("rejects sizes that are negative, NaN or infinite", () => {
+    const queue = new QueueWithSizes<string>();
+    expect(() => queue.enqueue("a", -1)).toThrow(RangeError);
+    expect(() => queue.enqueue("a", Number.NaN)).toThrow(RangeError);
+    expect(() => queue.enqueue("a", Infinity)).toThrow(RangeError);
+    expect(queue.length).toBe(0);
+  });
+
+  test("never lets rounding make the total negative", () => {
+    const queue = new QueueWithSizes<string>();
+    queue.enqueue("a", 0.1);
+    queue.enqueue("b", 0.2);
+    queue.dequeue();
+    queue.dequeue();
+    expect(queue.totalSize).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe("QueueWithSizes range operations", () => {
+  test("keeps order and totals across wrap-around, growth and mixed single and range operations", () => {
+    const queue = new QueueWithSizes<number>();
+    const out: number[] = [];
+    let next = 0;
+    for (let round = 0; round < 50; round++) {
+      for (let i = 0; i < 7; i++) queue.enqueue(next++, 1);
+      queue.enqueueUnits(Array.from({ length: 5 + round }, () => next++));
+      out.push(queue.dequeue());
+      out.push(...queue.take(Math.min(queue.length, 9)));
+      expect(queue.totalSize).toBe(queue.length);
+      expect(queue.hasUnitSizes).toBe(true);
+    }
+    out.push(...queue.take(queue.length));
+    expect(out).toEqual(Array.from({ length: next }, (_, i) => i));
+    expect(queue.totalSize).toBe(0);
+  });
+
+  test("an empty queue adopts a handed-over array, and hands its storage out only when peeking all of it", () => {
+    const queue = new QueueWithSizes<string>();
+    const batch = ["a", "b", "c"];
+    queue.enqueueUnits(batch);
+    expect(queue.length).toBe(3);
+    expect(queue.totalSize).toBe(3);
+    expect(queue.peekMany(2)).not.toBe(batch);
+    const all = queue.peekMany(3);
+    expect(all).toBe(batch);
+    queue.enqueue("d", 1);
+    all.length = 0;
+    queue.discard(3);
+    expect(queue.length).toBe(1);
+    expect(queue.totalSize).toBe(1);
+    expect(queue.dequeue()).toBe("d");
+  });
+
+  test("leaving unit mode keeps the sizes of the values already queued, including lent ones", () => {
+    const queue = new QueueWithSizes<string>();
+    queue.enqueueUnits(["a", "b"]);
+    queue.peekMany(2);
+    queue.enqueue("c", 2.5);
+    expect(queue.hasUnitSizes).toBe(false);
+    expect(queue.totalSize).toBe(4.5);
+    queue.discard(2);
+    expect(queue.totalSize).toBe(2.5);
+    expect(queue.take(1)).toEqual(["c"]);
+    expect(queue.totalSize).toBe(0);
+  });
+
+  test("range removals subtract sizes one at a time, clamping at zero like DequeueValue", () => {
+    const single = new QueueWithSizes<string>();
+    const range = new QueueWithSizes<string>();
+    for (const size of [0.1, 0.2, 0.3, 1e-17]) {
+      single.enqueue("x", size);
+      range.enqueue("x", size);
+    }
+    for (let i = 0; i < 4; i++) single.dequeue();
+    range.discard(4);
+    expect(range.totalSize).toBe(single.totalSize);
+  });
+});
