@@ -24,10 +24,15 @@ for (const shape of PIPE_SHAPES) {
     }
     await bench.compare(
       ...entries.map(({ implementation, runs }) =>
-        bench(implementation.name, { writeResult: resultPath("chunk-pipes", shape.name, implementation.name) }, async () => {
-          const tally = await runs.run(implementation, COUNT);
-          if (tally.count !== COUNT) throw new Error(`Cannot trust the run: ${tally.count} chunks arrived of ${COUNT}`);
-        }),
+        bench(
+          implementation.name,
+          { writeResult: resultPath("chunk-pipes", shape.name, implementation.name) },
+          async () => {
+            const tally = await runs.run(implementation, COUNT);
+            if (tally.count !== COUNT)
+              throw new Error(`Cannot trust the run: ${tally.count} chunks arrived of ${COUNT}`);
+          },
+        ),
       ),
       { iterations: quick ? 1 : 3, time: 0, warmupIterations: 1, warmupTime: 0 },
     );

@@ -18,16 +18,22 @@ for (const config of STREAM_CONFIGS) {
   for (const size of CHUNK_SIZES) {
     const group = `${size.name} ${config.name}`;
     const reps = repsPerSample(size, quick);
-    test(`draining matrix: ${group} (${size.bytes} B × ${size.chunks}, ${reps} streams per sample)`, { timeout: TEST_TIMEOUT_MS }, async ({ bench, expect }) => {
+    test(`draining matrix: ${group} (${size.bytes} B × ${size.chunks}, ${reps} streams per sample)`, {
+      timeout: TEST_TIMEOUT_MS,
+    }, async ({ bench, expect }) => {
       for (const implementation of implementations) {
         const count = await pumpCase(implementation, size, config);
         expect(count.bytes, implementation.name).toBe(size.bytes * size.chunks);
       }
       await bench.compare(
         ...implementations.map((implementation) =>
-          bench(implementation.name, { writeResult: resultPath("draining-matrix", group, implementation.name) }, async () => {
-            for (let rep = 0; rep < reps; rep++) await pumpCase(implementation, size, config);
-          }),
+          bench(
+            implementation.name,
+            { writeResult: resultPath("draining-matrix", group, implementation.name) },
+            async () => {
+              for (let rep = 0; rep < reps; rep++) await pumpCase(implementation, size, config);
+            },
+          ),
         ),
         { iterations: quick ? 1 : 5, time: 0, warmupIterations: 1, warmupTime: 0 },
       );

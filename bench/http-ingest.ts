@@ -19,7 +19,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Manifest } from "../src/files/manifest.ts";
-import { type RunningWorker, resetPeakRss, startIngestWorker, startRealWorker, waitUntilIdle } from "./support/bench-worker.ts";
+import {
+  type RunningWorker,
+  resetPeakRss,
+  startIngestWorker,
+  startRealWorker,
+  waitUntilIdle,
+} from "./support/bench-worker.ts";
 import { countLines, sameBytes } from "./support/byte-chunks.ts";
 import { type DiscardedObject, sha256 } from "./support/discarding-store.ts";
 import { primesTextOfSize } from "./support/primes-file.ts";
@@ -103,7 +109,11 @@ function checkAnswer(row: Row, answer: unknown, body: Uint8Array): OutputCheck {
 }
 
 async function post(worker: RunningWorker, path: string, body: Uint8Array): Promise<unknown> {
-  const response = await fetch(`${worker.url}${path}`, { method: "POST", body: body as Uint8Array<ArrayBuffer>, headers: worker.headers });
+  const response = await fetch(`${worker.url}${path}`, {
+    method: "POST",
+    body: body as Uint8Array<ArrayBuffer>,
+    headers: worker.headers,
+  });
   const text = await response.text();
   if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${text.slice(0, 500)}`);
   return JSON.parse(text);
@@ -111,7 +121,10 @@ async function post(worker: RunningWorker, path: string, body: Uint8Array): Prom
 
 /** Checks the discarding route's per-part digests against the input, cut where the manifest says. */
 async function checkDiscardDigests(worker: RunningWorker, body: Uint8Array): Promise<OutputCheck> {
-  const { manifest, objects } = (await post(worker, "/drainpipe/discard?digests=1", body)) as { manifest: Manifest; objects: DiscardedObject[] };
+  const { manifest, objects } = (await post(worker, "/drainpipe/discard?digests=1", body)) as {
+    manifest: Manifest;
+    objects: DiscardedObject[];
+  };
   const digests = new Map(objects.map((object) => [object.key, object.sha256]));
   let offset = 0;
   let ok = manifest.totals.bytes === body.length;
@@ -119,7 +132,11 @@ async function checkDiscardDigests(worker: RunningWorker, body: Uint8Array): Pro
     ok &&= digests.get(part.key) === (await sha256(body.subarray(offset, offset + part.bytes)));
     offset += part.bytes;
   }
-  return { variant: "drainpipe → discarding store", ok, detail: `SHA-256 of each of ${manifest.parts.length} parts = input slice: ${ok}` };
+  return {
+    variant: "drainpipe → discarding store",
+    ok,
+    detail: `SHA-256 of each of ${manifest.parts.length} parts = input slice: ${ok}`,
+  };
 }
 
 /** Reads the real worker's stored content back and compares it with the input. */
@@ -127,14 +144,22 @@ async function checkStoredContent(worker: RunningWorker, body: Uint8Array): Prom
   const response = await fetch(`${worker.url}/files/bench-ingest/content`, { headers: worker.headers });
   const stored = new Uint8Array(await response.arrayBuffer());
   const ok = response.ok && sameBytes(stored, body);
-  return { variant: "drainpipe worker → local R2", ok, detail: `GET /files/bench-ingest/content = input (${stored.length} bytes): ${ok}` };
+  return {
+    variant: "drainpipe worker → local R2",
+    ok,
+    detail: `GET /files/bench-ingest/content = input (${stored.length} bytes): ${ok}`,
+  };
 }
 
 /**
  * One timed request, once the worker is idle, with the peak RSS it caused; retried once if wrangler restarted
  * workerd meanwhile.
  */
-async function measure(worker: RunningWorker, path: string, body: Uint8Array): Promise<{ ms: number; peak: number; answer: unknown; peakReset: boolean }> {
+async function measure(
+  worker: RunningWorker,
+  path: string,
+  body: Uint8Array,
+): Promise<{ ms: number; peak: number; answer: unknown; peakReset: boolean }> {
   for (let attempt = 1; ; attempt++) {
     await waitUntilIdle(worker);
     const pid = worker.pid();
@@ -155,7 +180,12 @@ async function measureRows(
   rows: readonly Row[],
   body: Uint8Array,
   runs: number,
-): Promise<{ samples: Map<string, { ms: number; peak: number }[]>; checks: OutputCheck[]; idle: number; peaksReset: boolean }> {
+): Promise<{
+  samples: Map<string, { ms: number; peak: number }[]>;
+  checks: OutputCheck[];
+  idle: number;
+  peaksReset: boolean;
+}> {
   const warmup = body.subarray(0, body.lastIndexOf(0x0a, Math.min(body.length, MB) - 1) + 1);
   for (const row of rows) await post(worker, row.path(-1), warmup);
   const idle = memoryOf(worker.pid()).rss;
@@ -187,7 +217,12 @@ export async function runHttpIngest(options: HttpIngestOptions = {}): Promise<Sc
     let benchRun: Awaited<ReturnType<typeof measureRows>>;
     let digestCheck: OutputCheck;
     try {
-      benchRun = await measureRows(bench, ROWS.filter((row) => row.worker === "bench"), body, runs);
+      benchRun = await measureRows(
+        bench,
+        ROWS.filter((row) => row.worker === "bench"),
+        body,
+        runs,
+      );
       digestCheck = await checkDiscardDigests(bench, body);
     } finally {
       await bench.stop();
@@ -196,7 +231,12 @@ export async function runHttpIngest(options: HttpIngestOptions = {}): Promise<Sc
     let realRun: Awaited<ReturnType<typeof measureRows>>;
     let contentCheck: OutputCheck;
     try {
-      realRun = await measureRows(real, ROWS.filter((row) => row.worker === "real"), body, runs);
+      realRun = await measureRows(
+        real,
+        ROWS.filter((row) => row.worker === "real"),
+        body,
+        runs,
+      );
       contentCheck = await checkStoredContent(real, body);
     } finally {
       await real.stop();
@@ -217,14 +257,26 @@ export async function runHttpIngest(options: HttpIngestOptions = {}): Promise<Sc
         "× of body-read floor": significant(floorRead / ms),
         "peak RSS MB": significant(Math.max(...samples.get(row.name)!.map((sample) => sample.peak)) / MB),
         "idle RSS MB": significant(idle[row.worker] / MB),
-        "samples ms": samples.get(row.name)!.map((sample) => Math.round(sample.ms)).join(", "),
+        "samples ms": samples
+          .get(row.name)!
+          .map((sample) => Math.round(sample.ms))
+          .join(", "),
       };
     });
     return {
       id: "http-ingest",
       title: `Scenario 4: HTTP ingest of ${(body.length / MB).toFixed(1)} MB (${lines.toLocaleString("en")} primes) into local workerd`,
       runtime: `workerd (wrangler unstable_dev), client: node ${process.versions.node} fetch`,
-      columns: ["row", "median ms", "MB/s", "numbers/s", "× of body-read floor", "peak RSS MB", "idle RSS MB", "samples ms"],
+      columns: [
+        "row",
+        "median ms",
+        "MB/s",
+        "numbers/s",
+        "× of body-read floor",
+        "peak RSS MB",
+        "idle RSS MB",
+        "samples ms",
+      ],
       rows,
       notes: [
         `Real HTTP over loopback (Node's fetch, Content-Length, no Expect: 100-continue). Per worker: one untimed 1 MB request per row, then medians of ${runs} requests per row, rows interleaved round by round, each request once the workerd process is idle. The bench worker's three rows run first, then the real worker's (one worker at a time, so that its workerd process is known).`,

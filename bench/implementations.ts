@@ -60,7 +60,11 @@ export interface StreamsImplementation extends StreamClasses {
  * classesOf(await import("web-streams-polyfill"));
  * ```
  */
-export function classesOf(module: { ReadableStream: unknown; WritableStream: unknown; TransformStream: unknown }): StreamClasses {
+export function classesOf(module: {
+  ReadableStream: unknown;
+  WritableStream: unknown;
+  TransformStream: unknown;
+}): StreamClasses {
   return {
     ReadableStream: module.ReadableStream as typeof ReadableStream,
     WritableStream: module.WritableStream as typeof WritableStream,
@@ -78,10 +82,24 @@ export const IMPLEMENTATIONS: readonly StreamsImplementation[] = [
   {
     name: "experimental-fast-webstreams",
     runtimes: ["node"],
-    ...classesOf({ ReadableStream: FastReadableStream, WritableStream: FastWritableStream, TransformStream: FastTransformStream }),
+    ...classesOf({
+      ReadableStream: FastReadableStream,
+      WritableStream: FastWritableStream,
+      TransformStream: FastTransformStream,
+    }),
   },
   { name: "drainpipe", runtimes: ["node", "workerd"], ...classesOf(drainpipe) },
-  { name: "drainpipe readMany/writev", runtimes: ["node", "workerd"], ...classesOf(drainpipe), extension: { readMany: async (reader) => { const { chunks, done } = await (reader as unknown as drainpipe.ReadableStreamDefaultReader<unknown>).readMany(); return { done, value: chunks }; } } },
+  {
+    name: "drainpipe readMany/writev",
+    runtimes: ["node", "workerd"],
+    ...classesOf(drainpipe),
+    extension: {
+      readMany: async (reader) => {
+        const { chunks, done } = await (reader as unknown as drainpipe.ReadableStreamDefaultReader<unknown>).readMany();
+        return { done, value: chunks };
+      },
+    },
+  },
 ];
 
 /** The runtime this code runs in. */

@@ -138,7 +138,10 @@ export default {
           return Response.json({ error: "not-found" }, { status: 404 });
       }
     } catch (error) {
-      return Response.json({ error: "failed", detail: error instanceof Error ? error.message : String(error) }, { status: 500 });
+      return Response.json(
+        { error: "failed", detail: error instanceof Error ? error.message : String(error) },
+        { status: 500 },
+      );
     }
   },
 };

@@ -9,10 +9,11 @@
  *
  * @module
  */
-import autocannon from "autocannon";
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import autocannon from "autocannon";
 import type { Manifest } from "../src/files/manifest.ts";
 import { type RunningWorker, startIngestWorker, startRealWorker, waitUntilIdle } from "./support/bench-worker.ts";
 import { countLines, sameBytes } from "./support/byte-chunks.ts";
@@ -61,24 +62,42 @@ const ROWS: Row[] = [
   },
 ];
 
-async function checkRow(worker: RunningWorker, row: Row, body: Uint8Array, lines: number): Promise<OutputCheck & { ms: number }> {
+async function checkRow(
+  worker: RunningWorker,
+  row: Row,
+  body: Uint8Array,
+  lines: number,
+): Promise<OutputCheck & { ms: number }> {
   const start = performance.now();
-  const response = await fetch(`${worker.url}${row.path(-1)}`, { method: "POST", body: body as Uint8Array<ArrayBuffer>, headers: worker.headers });
+  const response = await fetch(`${worker.url}${row.path(-1)}`, {
+    method: "POST",
+    body: body as Uint8Array<ArrayBuffer>,
+    headers: worker.headers,
+  });
   const text = await response.text();
   const ms = performance.now() - start;
-  if (!response.ok) return { variant: row.name, ok: false, detail: `answered ${response.status}: ${text.slice(0, 300)}`, ms };
+  if (!response.ok)
+    return { variant: row.name, ok: false, detail: `answered ${response.status}: ${text.slice(0, 300)}`, ms };
   const totals = row.totals(JSON.parse(text));
   let ok = totals.numbers === lines && totals.bytes === body.length;
   let detail = `${totals.numbers} numbers, ${totals.bytes} bytes stored of ${lines}, ${body.length}`;
   if (row.worker === "real") {
-    const stored = new Uint8Array(await (await fetch(`${worker.url}${row.path(-1)}/content`, { headers: worker.headers })).arrayBuffer());
+    const stored = new Uint8Array(
+      await (await fetch(`${worker.url}${row.path(-1)}/content`, { headers: worker.headers })).arrayBuffer(),
+    );
     ok &&= sameBytes(stored, body);
     detail += `; content read back identical: ${sameBytes(stored, body)}`;
   }
   return { variant: row.name, ok, detail, ms };
 }
 
-async function load(worker: RunningWorker, row: Row, body: Uint8Array, seconds: number, connections: number): Promise<autocannon.Result> {
+async function load(
+  worker: RunningWorker,
+  row: Row,
+  body: Uint8Array,
+  seconds: number,
+  connections: number,
+): Promise<autocannon.Result> {
   let next = 0;
   return autocannon({
     url: worker.url,
@@ -109,7 +128,8 @@ export async function runLoad(options: LoadOptions = {}): Promise<ScenarioResult
   const drained = new Map<string, number>();
   try {
     for (const kind of ["bench", "real"] as const) {
-      const worker = kind === "bench" ? await startIngestWorker(join(stateDir, kind)) : await startRealWorker(join(stateDir, kind));
+      const worker =
+        kind === "bench" ? await startIngestWorker(join(stateDir, kind)) : await startRealWorker(join(stateDir, kind));
       try {
         for (const row of ROWS.filter((candidate) => candidate.worker === kind)) {
           await waitUntilIdle(worker);
@@ -152,13 +172,29 @@ export async function runLoad(options: LoadOptions = {}): Promise<ScenarioResult
   for (const row of ROWS) {
     const result = results.get(row.name)!;
     const clean = result.errors === 0 && result.non2xx === 0 && result.timeouts === 0;
-    checks.push({ variant: row.name, ok: clean, detail: `under load: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.timeouts} timeouts` });
+    checks.push({
+      variant: row.name,
+      ok: clean,
+      detail: `under load: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.timeouts} timeouts`,
+    });
   }
   return {
     id: "load",
     title: `Scenario 5: ${connections} concurrent ${(body.length / 1e6).toFixed(1)} MB uploads for ${seconds} s`,
     runtime: `workerd (wrangler unstable_dev), client: autocannon on node ${process.versions.node}`,
-    columns: ["row", "requests/s", "MB/s", "p50 ms", "p99 ms", "× naive", "completed", "one upload alone ms", "× naive, alone", "busy after load s", "errors / non-2xx / timeouts"],
+    columns: [
+      "row",
+      "requests/s",
+      "MB/s",
+      "p50 ms",
+      "p99 ms",
+      "× naive",
+      "completed",
+      "one upload alone ms",
+      "× naive, alone",
+      "busy after load s",
+      "errors / non-2xx / timeouts",
+    ],
     rows,
     notes: [
       `autocannon over loopback, ${connections} connections, ${seconds} s per row, rows one after another; the body is the first ${lines.toLocaleString("en")} primes. requests/s = responses completed within the ${seconds} s ÷ ${seconds} (uploads still running at the end are not counted); "one upload alone" is the checked request made before the load, on an idle worker. Uploads abandoned at the end keep running in workerd: "busy after load" is how long its process stayed busy afterwards, and every row starts only once it is idle again.`,

@@ -19,9 +19,9 @@ import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { primeTextStream } from "../src/numbers/prime-text-stream.ts";
 import type { Manifest } from "../src/files/manifest.ts";
-import { resetPeakRss, type RunningWorker, startIngestWorker, startRealWorker } from "./support/bench-worker.ts";
+import { primeTextStream } from "../src/numbers/prime-text-stream.ts";
+import { type RunningWorker, resetPeakRss, startIngestWorker, startRealWorker } from "./support/bench-worker.ts";
 import type { DiscardedObject } from "./support/discarding-store.ts";
 import { memoryOf } from "./workerd-memory.ts";
 
@@ -53,7 +53,13 @@ function hashedPrimes(count: number): { body: ReadableStream<Uint8Array>; digest
 }
 
 async function post(worker: RunningWorker, path: string, body: ReadableStream<Uint8Array>): Promise<Response> {
-  return fetch(`${worker.url}${path}`, { method: "POST", body, headers: worker.headers, duplex: "half", redirect: "error" } as RequestInit);
+  return fetch(`${worker.url}${path}`, {
+    method: "POST",
+    body,
+    headers: worker.headers,
+    duplex: "half",
+    redirect: "error",
+  } as RequestInit);
 }
 
 /** Warms `path` up, resets the peak, sends the primes, and returns the response with the memory figures. */
@@ -117,7 +123,10 @@ try {
     const manifest = json.manifest as Manifest;
     const byKey = new Map((json.objects as DiscardedObject[]).map((object) => [object.key, object]));
     const objects = manifest.parts.map((part) => byKey.get(part.key));
-    const expected = await partDigests(COUNT, manifest.parts.map((part) => part.bytes));
+    const expected = await partDigests(
+      COUNT,
+      manifest.parts.map((part) => part.bytes),
+    );
     check(
       objects.length === expected.length && objects.every((object, i) => object?.sha256 === expected[i]),
       `the SHA-256 of each of the ${objects.length} parts equals that of the same bytes of the input`,
@@ -138,8 +147,13 @@ try {
     for await (const chunk of content.body as unknown as AsyncIterable<Uint8Array>) stored.update(chunk);
     const storedDigest = stored.digest("hex");
     const sentDigest = sent.digest();
-    check(storedDigest === sentDigest, `SHA-256 of the stored content ${storedDigest.slice(0, 16)}… equals the sent ${sentDigest.slice(0, 16)}…`);
-    console.log(`  (information) workerd peak RSS growth with local R2 in the same process: +${(growth / MB).toFixed(1)} MB`);
+    check(
+      storedDigest === sentDigest,
+      `SHA-256 of the stored content ${storedDigest.slice(0, 16)}… equals the sent ${sentDigest.slice(0, 16)}…`,
+    );
+    console.log(
+      `  (information) workerd peak RSS growth with local R2 in the same process: +${(growth / MB).toFixed(1)} MB`,
+    );
   } finally {
     await real.stop();
   }

@@ -20,14 +20,14 @@ import { pipeline } from "node:stream/promises";
 import { LineToNumberBatchStream } from "../src/numbers/line-to-number-batch-stream.ts";
 import { LineToNumberStream } from "../src/numbers/line-to-number-stream.ts";
 import { NumberParser } from "../src/numbers/number-parser.ts";
-import { MemoryStore } from "../src/store/memory-store.ts";
 import { PartSplitter } from "../src/split/part-splitter.ts";
 import { type NumberChunk, SplitWritableStream } from "../src/split/split-writable-stream.ts";
+import { MemoryStore } from "../src/store/memory-store.ts";
 import type { WritableStream } from "../src/streams/index.ts";
 import { chunksOf, readObjects, sameBytes, streamOf } from "./support/byte-chunks.ts";
 import { collectGarbage } from "./support/collect-garbage.ts";
 import { fusedSplit } from "./support/fused-split.ts";
-import { LineToNumber, nodeReadableOf, NumberWriter } from "./support/node-stream-pipeline.ts";
+import { LineToNumber, NumberWriter, nodeReadableOf } from "./support/node-stream-pipeline.ts";
 import { primesText } from "./support/primes-file.ts";
 import type { OutputCheck, ScenarioResult } from "./support/scenario-result.ts";
 import { median, significant, timed } from "./support/stats.ts";
@@ -91,7 +91,9 @@ const VARIANTS: Variant[] = [
           return splitter.write(one);
         },
       });
-      await streamOf(chunks, globalThis.ReadableStream<Uint8Array>).pipeThrough(toNumbers).pipeTo(sink);
+      await streamOf(chunks, globalThis.ReadableStream<Uint8Array>)
+        .pipeThrough(toNumbers)
+        .pipeTo(sink);
       return (await splitter.close()).map((part) => part.key);
     },
   },
@@ -157,7 +159,11 @@ export async function runNumberPipeline(options: NumberPipelineOptions = {}): Pr
       const output = await readObjects(store, keys);
       const ok = sameBytes(output, input);
       if (run === 0 || !ok) {
-        checks.push({ variant: variant.name, ok, detail: `${keys.length} parts joined = input (${input.length} bytes): ${ok}` });
+        checks.push({
+          variant: variant.name,
+          ok,
+          detail: `${keys.length} parts joined = input (${input.length} bytes): ${ok}`,
+        });
       }
     }
   }
@@ -172,9 +178,14 @@ export async function runNumberPipeline(options: NumberPipelineOptions = {}): Pr
       "median ms": significant(ms, 4),
       "numbers/s": Math.round(count / (ms / 1000)),
       "MB/s": significant(input.length / 1e6 / (ms / 1000)),
-      [`× vs node:stream`]: significant(baseline / ms),
-      "samples ms": samples.get(variant.name)!.map((sample) => Math.round(sample)).join(", "),
-      "output identical": checks.filter((check) => check.variant === variant.name).every((check) => check.ok) ? "yes" : "NO",
+      "× vs node:stream": significant(baseline / ms),
+      "samples ms": samples
+        .get(variant.name)!
+        .map((sample) => Math.round(sample))
+        .join(", "),
+      "output identical": checks.filter((check) => check.variant === variant.name).every((check) => check.ok)
+        ? "yes"
+        : "NO",
     };
   });
   return {

@@ -60,7 +60,7 @@ async function updateReadme(results: readonly ScenarioResult[], machine: Machine
     "",
     ...results.flatMap((result) => [scenarioMarkdown(result, 3), ""]),
   ].join("\n");
-  await writeFile(path, `${start >= 0 ? readme.slice(0, start) : readme.trimEnd() + "\n"}${section}`);
+  await writeFile(path, `${start >= 0 ? readme.slice(0, start) : `${readme.trimEnd()}\n`}${section}`);
 }
 
 const machine = describeMachine();
@@ -90,7 +90,9 @@ await writeFile(resolve(directory, `${stem}.md`), `${runMarkdown(results, machin
 await writeFile(resolve(directory, `${stem}.svg`), speedupChart(results));
 if (!quick) await updateReadme(results, machine, stem);
 
-const failed = results.flatMap((result) => result.checks.filter((check) => !check.ok).map((check) => `${result.id}: ${check.variant}: ${check.detail}`));
+const failed = results.flatMap((result) =>
+  result.checks.filter((check) => !check.ok).map((check) => `${result.id}: ${check.variant}: ${check.detail}`),
+);
 for (const failure of failed) console.error(`FAILED CHECK ${failure}`);
 console.log(`wrote ${resolve(directory, stem)}.{json,md,svg}${quick ? "" : " and the README's Benchmarks section"}`);
 if (failed.length > 0) process.exitCode = 1;

@@ -15,9 +15,7 @@ export function descendantsNamed(pid: number, name: string): number[] {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
       children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      continue;
-    }
+    } catch {}
   }
   const found: number[] = [];
   const queue = [...(children.get(pid) ?? [])];
@@ -26,9 +24,7 @@ export function descendantsNamed(pid: number, name: string): number[] {
     queue.push(...(children.get(next) ?? []));
     try {
       if (readFileSync(`/proc/${next}/comm`, "utf8").trim() === name) found.push(next);
-    } catch {
-      continue;
-    }
+    } catch {}
   }
   return found;
 }
@@ -36,7 +32,7 @@ export function descendantsNamed(pid: number, name: string): number[] {
 /** Resident set size now (`VmRSS`) and at its peak (`VmHWM`), in bytes. */
 export function memoryOf(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s+([0-9]+) kB`, "m").exec(status)?.[1] ?? Number.NaN) * 1024;
+  const field = (name: string) =>
+    Number(new RegExp(`^${name}:\\s+([0-9]+) kB`, "m").exec(status)?.[1] ?? Number.NaN) * 1024;
   return { rss: field("VmRSS"), peak: field("VmHWM") };
 }
-

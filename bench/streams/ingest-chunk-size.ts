@@ -6,9 +6,9 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { fileURLToPath } from "node:url";
 
 const MiB = 1024 * 1024;
 const sizeMiB = Number(process.argv[2] ?? 100);
@@ -38,7 +38,6 @@ const base = await mf.ready;
 const body = new Uint8Array(sizeMiB * MiB);
 for (let i = 0; i < body.length; i += 4096) body[i] = i % 251;
 
-
 const readers = [
   { label: "native default reader", query: "mode=native" },
   { label: "sized 64 KiB", query: `mode=sized&chunk=${64 * 1024}` },
@@ -49,7 +48,11 @@ const readers = [
 ];
 const configs = [
   ...readers.map(({ label, query }) => ({ label: `http: ${label}`, query, upload: body })),
-  ...readers.map(({ label, query }) => ({ label: `memory: ${label}`, query: `${query}&memory=${body.length}`, upload: undefined })),
+  ...readers.map(({ label, query }) => ({
+    label: `memory: ${label}`,
+    query: `${query}&memory=${body.length}`,
+    upload: undefined,
+  })),
 ];
 
 const samples = new Map<string, { clientMs: number; report: WorkerReport }[]>();

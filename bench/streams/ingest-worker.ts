@@ -75,6 +75,14 @@ export default {
         pool?.release(value);
       }
     }
-    return Response.json({ mode, chunk, bytes, reads, nativeReads: nativeReads(), checksum, workerMs: Date.now() - started });
+    return Response.json({
+      mode,
+      chunk,
+      bytes,
+      reads,
+      nativeReads: nativeReads(),
+      checksum,
+      workerMs: Date.now() - started,
+    });
   },
 };

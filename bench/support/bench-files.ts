@@ -21,7 +21,10 @@ export const VITEST_RESULTS_DIR = "bench/.cache/vitest";
  * ```
  */
 export function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }
 
 /**

@@ -34,7 +34,9 @@ function workerdPid(): number {
   const all = descendantsNamed(process.pid, "workerd");
   const runsCode = all.filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--inspector-addr"));
   if (runsCode.length !== 1) {
-    throw new Error(`Cannot find the worker's workerd process: ${all.length} workerd processes (${all.join(", ")}), ${runsCode.length} with an inspector`);
+    throw new Error(
+      `Cannot find the worker's workerd process: ${all.length} workerd processes (${all.join(", ")}), ${runsCode.length} with an inspector`,
+    );
   }
   return runsCode[0]!;
 }
@@ -66,7 +68,12 @@ export async function startIngestWorker(stateDir: string): Promise<RunningWorker
  */
 export async function startRealWorker(stateDir: string): Promise<RunningWorker> {
   const started = await startEmbeddedWorker({ stateDir });
-  return { url: started.url, headers: { Authorization: `Bearer ${started.token}` }, pid: workerdPid, stop: () => started.stop() };
+  return {
+    url: started.url,
+    headers: { Authorization: `Bearer ${started.token}` },
+    pid: workerdPid,
+    stop: () => started.stop(),
+  };
 }
 
 /**
@@ -81,7 +88,6 @@ export function resetPeakRss(pid: number): boolean {
     return false;
   }
 }
-
 
 /** CPU time (user + system) process `pid` has used so far, in clock ticks. */
 function cpuTicks(pid: number): number {

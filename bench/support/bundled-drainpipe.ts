@@ -69,7 +69,8 @@ export function bundledDrainpipe(): Plugin {
     async resolveId(source, importer) {
       if (importer === undefined || resolve(importer.split("?")[0]!) !== IMPORTER) return null;
       if (resolve(dirname(IMPORTER), source) !== ENTRY) return null;
-      return await (built ??= bundleDrainpipeStreams());
+      built ??= bundleDrainpipeStreams();
+      return await built;
     },
   };
 }

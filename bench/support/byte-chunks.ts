@@ -41,7 +41,10 @@ export type ReadableStreamClass<R> = new (
  */
 export function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array>;
 export function streamOf<R>(chunks: readonly Uint8Array[], Readable: ReadableStreamClass<R>): R;
-export function streamOf<R>(chunks: readonly Uint8Array[], Readable?: ReadableStreamClass<R>): R | ReadableStream<Uint8Array> {
+export function streamOf<R>(
+  chunks: readonly Uint8Array[],
+  Readable?: ReadableStreamClass<R>,
+): R | ReadableStream<Uint8Array> {
   let next = 0;
   const source = {
     pull(controller: { enqueue(chunk: Uint8Array): void; close(): void }) {
@@ -50,7 +53,9 @@ export function streamOf<R>(chunks: readonly Uint8Array[], Readable?: ReadableSt
       else controller.close();
     },
   };
-  return Readable ? new Readable(source, { highWaterMark: 0 }) : new ReadableStream<Uint8Array>(source, { highWaterMark: 0 });
+  return Readable
+    ? new Readable(source, { highWaterMark: 0 })
+    : new ReadableStream<Uint8Array>(source, { highWaterMark: 0 });
 }
 
 /**

@@ -99,7 +99,8 @@ export const PIPE_SHAPES: readonly PipeShape[] = [
     extension: false,
     async run(implementation, count) {
       const tally = { count: 0, sum: 0 };
-      for await (const value of numbers(implementation, count) as ReadableStream<number> & AsyncIterable<number>) add(tally, value);
+      for await (const value of numbers(implementation, count) as ReadableStream<number> & AsyncIterable<number>)
+        add(tally, value);
       return tally;
     },
   },
@@ -154,13 +155,18 @@ export interface ShapeEntry {
  * What the comparison of `shape` runs: every implementation that can run it, and for an extension shape
  * also native running the stand-in shape (listed first, as the baseline).
  */
-export function shapeEntries(shape: PipeShape, implementations: readonly StreamsImplementation[], nativeName: string): ShapeEntry[] {
+export function shapeEntries(
+  shape: PipeShape,
+  implementations: readonly StreamsImplementation[],
+  nativeName: string,
+): ShapeEntry[] {
   const entries: ShapeEntry[] = implementations
     .filter((implementation) => shapesFor(implementation).includes(shape))
     .map((implementation) => ({ implementation, runs: shape }));
   const standIn = PIPE_SHAPES.find((candidate) => candidate.name === shape.standIn);
   const native = implementations.find((implementation) => implementation.name === nativeName);
-  if (standIn && native && !entries.some((entry) => entry.implementation === native)) entries.unshift({ implementation: native, runs: standIn });
+  if (standIn && native && !entries.some((entry) => entry.implementation === native))
+    entries.unshift({ implementation: native, runs: standIn });
   return entries;
 }
 

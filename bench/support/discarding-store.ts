@@ -3,7 +3,14 @@
  *
  * @module
  */
-import type { ListOptions, MultipartWrite, ObjectListing, ObjectStore, StoredObject, UploadedSegment } from "../../src/store/object-store.ts";
+import type {
+  ListOptions,
+  MultipartWrite,
+  ObjectListing,
+  ObjectStore,
+  StoredObject,
+  UploadedSegment,
+} from "../../src/store/object-store.ts";
 
 /** What a {@linkcode DiscardingStore} saw of one stored object. */
 export interface DiscardedObject {

@@ -46,7 +46,13 @@ export const STREAM_CONFIGS: readonly StreamConfig[] = [
   { name: "value, HWM 16 KiB", article: "Value_HWM16K", type: "value", highWaterMark: 16 * 1024 },
   { name: "byte, HWM 0", article: "Byte", type: "bytes", highWaterMark: 0 },
   { name: "byte, HWM 16 KiB", article: "Byte_HWM16K", type: "bytes", highWaterMark: 16 * 1024 },
-  { name: "byte, autoAllocate 64 KiB", article: "Byte_Auto64K", type: "bytes", highWaterMark: 0, autoAllocateChunkSize: 64 * 1024 },
+  {
+    name: "byte, autoAllocate 64 KiB",
+    article: "Byte_Auto64K",
+    type: "bytes",
+    highWaterMark: 0,
+    autoAllocateChunkSize: 64 * 1024,
+  },
 ];
 
 /**
@@ -85,7 +91,11 @@ export interface SinkCount {
 }
 
 /** A stream of `size.chunks` chunks of `size.bytes` bytes in the given configuration. */
-function source(implementation: StreamsImplementation, size: ChunkSize, config: StreamConfig): ReadableStream<Uint8Array> {
+function source(
+  implementation: StreamsImplementation,
+  size: ChunkSize,
+  config: StreamConfig,
+): ReadableStream<Uint8Array> {
   const payload = new Uint8Array(size.bytes).fill(0x61);
   let sent = 0;
   if (config.type === "value") {
@@ -135,7 +145,11 @@ function source(implementation: StreamsImplementation, size: ChunkSize, config: 
  * await pumpCase(IMPLEMENTATIONS[0], CHUNK_SIZES[0], STREAM_CONFIGS[0]); // { bytes: 16384, writes: 256 }
  * ```
  */
-export async function pumpCase(implementation: StreamsImplementation, size: ChunkSize, config: StreamConfig): Promise<SinkCount> {
+export async function pumpCase(
+  implementation: StreamsImplementation,
+  size: ChunkSize,
+  config: StreamConfig,
+): Promise<SinkCount> {
   const count = { bytes: 0, writes: 0 };
   const counting = {
     write(chunk: Uint8Array) {
@@ -148,7 +162,9 @@ export async function pumpCase(implementation: StreamsImplementation, size: Chun
     },
   };
   // With the draining extension the sink takes batches (one write call per batch); elsewhere only `write`.
-  const sink = new implementation.WritableStream<Uint8Array>(implementation.extension ? counting : { write: counting.write });
+  const sink = new implementation.WritableStream<Uint8Array>(
+    implementation.extension ? counting : { write: counting.write },
+  );
   await source(implementation, size, config).pipeTo(sink);
   return count;
 }

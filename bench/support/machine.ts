@@ -28,7 +28,9 @@ export interface Machine {
 const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
 function packageVersion(name: string): string {
-  const manifest = JSON.parse(readFileSync(resolve(PROJECT_ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string };
+  const manifest = JSON.parse(readFileSync(resolve(PROJECT_ROOT, "node_modules", name, "package.json"), "utf8")) as {
+    version: string;
+  };
   return manifest.version;
 }
 

@@ -49,7 +49,12 @@ export function machineMarkdown(machine: Machine): string {
 }
 
 /** A whole run: heading, date, machine, chart link and every scenario. */
-export function runMarkdown(results: readonly ScenarioResult[], machine: Machine, date: string, chartFile: string): string {
+export function runMarkdown(
+  results: readonly ScenarioResult[],
+  machine: Machine,
+  date: string,
+  chartFile: string,
+): string {
   return [
     `# drainpipe benchmarks, ${date}`,
     "",

@@ -55,7 +55,8 @@ const SIZES = [
  */
 export async function primesTextOfSize(maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const size = SIZES.find((candidate) => candidate.exceeds >= maxBytes);
-  if (!size) throw new RangeError(`Cannot make ${maxBytes} bytes of primes: at most ${SIZES.at(-1)!.exceeds} are cached`);
+  if (!size)
+    throw new RangeError(`Cannot make ${maxBytes} bytes of primes: at most ${SIZES.at(-1)!.exceeds} are cached`);
   const text = await primesText(size.count);
   const end = text.lastIndexOf(0x0a, maxBytes - 1) + 1;
   return text.slice(0, end);

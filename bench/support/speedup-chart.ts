@@ -15,7 +15,7 @@ const GROUP_GAP = 28;
 /** Half the axis spans this many doublings (1/32× … 32×). */
 const OCTAVES = 5;
 
-function escape(text: string): string {
+function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
@@ -35,21 +35,32 @@ export function speedupChart(results: readonly ScenarioResult[]): string {
   const plotLeft = LABEL_WIDTH;
   const plotWidth = WIDTH - LABEL_WIDTH - 70;
   const centre = plotLeft + plotWidth / 2;
-  const x = (ratio: number) => centre + (Math.max(-OCTAVES, Math.min(OCTAVES, Math.log2(ratio))) / OCTAVES) * (plotWidth / 2);
+  const x = (ratio: number) =>
+    centre + (Math.max(-OCTAVES, Math.min(OCTAVES, Math.log2(ratio))) / OCTAVES) * (plotWidth / 2);
   const parts: string[] = [];
   let y = 40;
   for (const result of results) {
-    parts.push(`<text x="8" y="${y}" font-weight="bold">${escape(result.title)} (${escape(result.runtime)})</text>`);
+    parts.push(
+      `<text x="8" y="${y}" font-weight="bold">${escapeXml(result.title)} (${escapeXml(result.runtime)})</text>`,
+    );
     y += 10;
     for (const speedup of result.speedups) {
       const rowHeight = speedup.published === undefined ? BAR_HEIGHT : BAR_HEIGHT + 6;
       const end = x(speedup.value);
-      parts.push(`<text x="${LABEL_WIDTH - 8}" y="${y + BAR_HEIGHT - 3}" text-anchor="end">${escape(speedup.label)}</text>`);
-      parts.push(`<rect x="${Math.min(centre, end)}" y="${y}" width="${Math.max(1, Math.abs(end - centre))}" height="${BAR_HEIGHT}" fill="${speedup.value >= 1 ? "#2b7a3d" : "#b03a2e"}"/>`);
-      parts.push(`<text x="${Math.max(centre, end) + 4}" y="${y + BAR_HEIGHT - 3}">${formatRatio(speedup.value)}</text>`);
+      parts.push(
+        `<text x="${LABEL_WIDTH - 8}" y="${y + BAR_HEIGHT - 3}" text-anchor="end">${escapeXml(speedup.label)}</text>`,
+      );
+      parts.push(
+        `<rect x="${Math.min(centre, end)}" y="${y}" width="${Math.max(1, Math.abs(end - centre))}" height="${BAR_HEIGHT}" fill="${speedup.value >= 1 ? "#2b7a3d" : "#b03a2e"}"/>`,
+      );
+      parts.push(
+        `<text x="${Math.max(centre, end) + 4}" y="${y + BAR_HEIGHT - 3}">${formatRatio(speedup.value)}</text>`,
+      );
       if (speedup.published !== undefined) {
         const published = x(speedup.published);
-        parts.push(`<rect x="${Math.min(centre, published)}" y="${y + BAR_HEIGHT + 1}" width="${Math.max(1, Math.abs(published - centre))}" height="4" fill="#1f5fa8"/>`);
+        parts.push(
+          `<rect x="${Math.min(centre, published)}" y="${y + BAR_HEIGHT + 1}" width="${Math.max(1, Math.abs(published - centre))}" height="4" fill="#1f5fa8"/>`,
+        );
       }
       y += rowHeight + ROW_GAP;
     }

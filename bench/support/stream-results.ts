@@ -9,7 +9,14 @@ import { resolve } from "node:path";
 import { IMPLEMENTATIONS, NATIVE, type Runtime, type StreamsImplementation } from "../implementations.ts";
 import { slug, VITEST_RESULTS_DIR } from "./bench-files.ts";
 import { chunkCount, expectedTally, PIPE_SHAPES, shapeEntries } from "./chunk-pipe-shapes.ts";
-import { articleKey, CHUNK_SIZES, PUBLISHED_SPEEDUPS, pumpCase, repsPerSample, STREAM_CONFIGS } from "./draining-cases.ts";
+import {
+  articleKey,
+  CHUNK_SIZES,
+  PUBLISHED_SPEEDUPS,
+  pumpCase,
+  repsPerSample,
+  STREAM_CONFIGS,
+} from "./draining-cases.ts";
 import type { OutputCheck, ScenarioResult, Speedup } from "./scenario-result.ts";
 import { significant } from "./stats.ts";
 
@@ -24,7 +31,14 @@ const PROJECTS: Record<Runtime, string> = { node: "bench-node", workerd: "bench-
 
 /** The median sample time in ms of one benchmark, or `undefined` when it did not run. */
 function medianMs(runtime: Runtime, scenario: string, group: string, implementation: string): number | undefined {
-  const path = resolve(PROJECT_ROOT, VITEST_RESULTS_DIR, PROJECTS[runtime], scenario, slug(group), `${slug(implementation)}.json`);
+  const path = resolve(
+    PROJECT_ROOT,
+    VITEST_RESULTS_DIR,
+    PROJECTS[runtime],
+    scenario,
+    slug(group),
+    `${slug(implementation)}.json`,
+  );
   try {
     const data = JSON.parse(readFileSync(path, "utf8")) as { latency: { p50: number } };
     return data.latency.p50;
@@ -41,7 +55,12 @@ function implementationsIn(runtime: Runtime): StreamsImplementation[] {
  * Scenario 1's table for `runtime`: chunks/s per shape and implementation, and each one's ratio to native.
  * `vitestPassed` says whether the vitest run (whose tests check every shape's count and sum) passed.
  */
-export function chunkPipesResult(runtime: Runtime, runtimeLabel: string, quick: boolean, vitestPassed: boolean): ScenarioResult {
+export function chunkPipesResult(
+  runtime: Runtime,
+  runtimeLabel: string,
+  quick: boolean,
+  vitestPassed: boolean,
+): ScenarioResult {
   const count = chunkCount(runtime, quick);
   const implementations = implementationsIn(runtime);
   const others = implementations.filter((implementation) => implementation.name !== NATIVE);
@@ -93,7 +112,12 @@ export function chunkPipesResult(runtime: Runtime, runtimeLabel: string, quick: 
  * Scenario 2's table for `runtime`: µs per stream of every case and implementation, the ratio to native next
  * to the article's published New/Existing ratio, and (Node only) the sink's write calls per stream.
  */
-export async function drainingMatrixResult(runtime: Runtime, runtimeLabel: string, quick: boolean, vitestPassed: boolean): Promise<ScenarioResult> {
+export async function drainingMatrixResult(
+  runtime: Runtime,
+  runtimeLabel: string,
+  quick: boolean,
+  vitestPassed: boolean,
+): Promise<ScenarioResult> {
   const implementations = implementationsIn(runtime);
   const others = implementations.filter((implementation) => implementation.name !== NATIVE);
   const speedups: Speedup[] = [];
@@ -119,19 +143,35 @@ export async function drainingMatrixResult(runtime: Runtime, runtimeLabel: strin
         row[`${implementation.name} µs`] = us === undefined ? "–" : significant(us);
         const ratio = us === undefined || native === undefined || us === 0 ? undefined : significant(native / us);
         row[`${implementation.name} × native`] = ratio ?? "–";
-        if (ratio !== undefined) speedups.push({ label: `${group}: ${implementation.name}`, value: ratio, ...(published === undefined ? {} : { published }) });
+        if (ratio !== undefined)
+          speedups.push({
+            label: `${group}: ${implementation.name}`,
+            value: ratio,
+            ...(published === undefined ? {} : { published }),
+          });
       }
       row["article 002 New/Existing"] = published ?? "–";
       if (runtime === "node") {
-        const counts = await Promise.all(implementations.map((implementation) => pumpCase(implementation, size, config)));
+        const counts = await Promise.all(
+          implementations.map((implementation) => pumpCase(implementation, size, config)),
+        );
         row["writes/stream"] = counts.map((count) => count.writes).join(" / ");
         const ok = counts.every((count) => count.bytes === size.bytes * size.chunks);
-        if (!ok) checks.push({ variant: group, ok, detail: `bytes counted ${counts.map((count) => count.bytes).join(", ")} of ${size.bytes * size.chunks}` });
+        if (!ok)
+          checks.push({
+            variant: group,
+            ok,
+            detail: `bytes counted ${counts.map((count) => count.bytes).join(", ")} of ${size.bytes * size.chunks}`,
+          });
       }
       rows.push(row);
     }
   }
-  checks.push({ variant: `all cases (${runtime})`, ok: vitestPassed, detail: "each implementation's byte count checked with expect before benching" });
+  checks.push({
+    variant: `all cases (${runtime})`,
+    ok: vitestPassed,
+    detail: "each implementation's byte count checked with expect before benching",
+  });
   return {
     id: `draining-matrix-${runtime}`,
     title: `Scenario 2: article 002's matrix (${runtime})`,
@@ -149,7 +189,11 @@ export async function drainingMatrixResult(runtime: Runtime, runtimeLabel: strin
       `vitest bench fixture (project ${PROJECTS[runtime]}): each stream pumped with pipeTo into a discarding WritableStream that counts bytes and write calls; a sample pumps ${quick ? "1 stream" : "20 (Tiny, Medium) or 40 (Small, Large) streams"}; µs per stream from the median of 5 samples after 1 warm-up.`,
       "× native = native's time ÷ the implementation's. The article's column is its published New/Existing speedup (workerd's draining read vs its previous pump, first comment's tables); it compares two workerd internals, ours compares whole JS implementations with the runtime's own, so only the direction and the shape across cases are comparable.",
       BUNDLE_NOTE,
-      ...(runtime === "node" ? [`writes/stream: the sink's write calls per stream, in the order ${implementations.map((implementation) => implementation.name).join(" / ")}.`] : []),
+      ...(runtime === "node"
+        ? [
+            `writes/stream: the sink's write calls per stream, in the order ${implementations.map((implementation) => implementation.name).join(" / ")}.`,
+          ]
+        : []),
     ],
     speedups,
     checks,

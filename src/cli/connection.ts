@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { InvalidArgumentError, Option, type Command } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { CliError } from "./cli-error.ts";
 import { startEmbeddedWorker } from "./embedded-worker.ts";
 import { WorkerClient } from "./worker-client.ts";
@@ -45,8 +45,10 @@ export function addConnectionOptions(command: Command): Command {
     )
     .addOption(new Option("--token <token>", "bearer token sent to the worker at --url").env("DRAINPIPE_TOKEN"))
     .addOption(
-      new Option("--state-dir <dir>", "where the embedded worker persists its local R2 (default: .wrangler/state, shared with npm start)")
-        .conflicts("url"),
+      new Option(
+        "--state-dir <dir>",
+        "where the embedded worker persists its local R2 (default: .wrangler/state, shared with npm start)",
+      ).conflicts("url"),
     );
 }
 
@@ -81,7 +83,10 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
  * const files = await withConnection(options, (client) => client.list());
  * ```
  */
-export async function withConnection<T>(options: ConnectionOptions, work: (client: WorkerClient) => Promise<T>): Promise<T> {
+export async function withConnection<T>(
+  options: ConnectionOptions,
+  work: (client: WorkerClient) => Promise<T>,
+): Promise<T> {
   const connection = await openConnection(options);
   try {
     return await work(connection.client);
@@ -98,7 +103,9 @@ function parseUrl(text: string): string {
     throw new InvalidArgumentError(`Cannot use "${text}" as a URL: expected an absolute http(s) URL.`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new InvalidArgumentError(`Cannot use "${text}" as a URL: the scheme must be http or https, not ${url.protocol}`);
+    throw new InvalidArgumentError(
+      `Cannot use "${text}" as a URL: the scheme must be http or https, not ${url.protocol}`,
+    );
   }
   return url.href;
 }

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { assertValidName, MAX_NAME_LENGTH } from "../files/index.ts";
+import { assertValidName, MAX_NAME_LENGTH } from "../files/file-name.ts";
 import { UsageError } from "./cli-error.ts";
 
 /**

@@ -28,7 +28,9 @@ async function demo(count: number): Promise<void> {
   try {
     const file = join(directory, `primes-${count}.txt`);
     const primes = await writePrimes(count, file, { progress });
-    printLines([`generated the first ${formatCount(count)} primes: ${formatBytes(primes.bytes)} in ${formatSeconds(primes.seconds)} (${file})`]);
+    printLines([
+      `generated the first ${formatCount(count)} primes: ${formatBytes(primes.bytes)} in ${formatSeconds(primes.seconds)} (${file})`,
+    ]);
 
     const connection = await openConnection({});
     try {
@@ -49,7 +51,8 @@ async function demo(count: number): Promise<void> {
 
 function demoCount(text: string | undefined): number {
   const count = Number(text ?? 1_000_000);
-  if (!Number.isSafeInteger(count) || count < 1) throw new UsageError(`Cannot run the demo on DEMO_PRIMES=${text}: expected a positive whole number`);
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new UsageError(`Cannot run the demo on DEMO_PRIMES=${text}: expected a positive whole number`);
   return count;
 }
 

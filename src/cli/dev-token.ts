@@ -28,10 +28,14 @@ async function prepareDevToken(path: string): Promise<void> {
   const existing = await readDevVars(path);
   if (existing === undefined) {
     const token = randomToken();
-    await writeFile(path, `# Local secrets for wrangler dev (npm start). Not committed: .dev.vars is gitignored.\nAPI_TOKEN=${token}\n`, {
-      mode: 0o600,
-      flag: "wx",
-    });
+    await writeFile(
+      path,
+      `# Local secrets for wrangler dev (npm start). Not committed: .dev.vars is gitignored.\nAPI_TOKEN=${token}\n`,
+      {
+        mode: 0o600,
+        flag: "wx",
+      },
+    );
     printLines([`drainpipe: created .dev.vars with a new random API_TOKEN`]);
     printInstructions(token);
     return;

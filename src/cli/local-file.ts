@@ -113,9 +113,16 @@ function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
 function fileError(verb: "read" | "write", path: string, error: unknown): CliError {
   const code = isFileSystemError(error) ? error.code : undefined;
   const reason =
-    code === "ENOENT" ? (verb === "read" ? "no such file" : "its directory does not exist") :
-    code === "EACCES" ? "permission denied" :
-    code === "EISDIR" ? "it is a directory" :
-    error instanceof Error ? error.message : String(error);
+    code === "ENOENT"
+      ? verb === "read"
+        ? "no such file"
+        : "its directory does not exist"
+      : code === "EACCES"
+        ? "permission denied"
+        : code === "EISDIR"
+          ? "it is a directory"
+          : error instanceof Error
+            ? error.message
+            : String(error);
   return new CliError(`Cannot ${verb} "${path}": ${reason}`, { cause: error });
 }

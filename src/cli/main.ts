@@ -23,13 +23,16 @@ import { reportError } from "./report-error.ts";
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 const program = new Command("drainpipe")
-  .description("Store huge newline-separated number files as newline-aligned parts in R2, through the drainpipe worker.")
+  .description(
+    "Store huge newline-separated number files as newline-aligned parts in R2, through the drainpipe worker.",
+  )
   .version(version)
   .option("--debug-rss", "print this process's peak resident memory (maxRSS) on stderr when it exits")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-for (const register of [registerPrimes, registerUpload, registerLs, registerGet, registerVerify, registerRm]) register(program);
+for (const register of [registerPrimes, registerUpload, registerLs, registerGet, registerVerify, registerRm])
+  register(program);
 
 try {
   await program.parseAsync();

@@ -1,5 +1,5 @@
-import type { Manifest } from "../files/index.ts";
-import type { PartRecord } from "../split/index.ts";
+import type { Manifest } from "../files/manifest.ts";
+import type { PartRecord } from "../split/part-splitter.ts";
 import { formatBytes, formatCount } from "./format.ts";
 
 /** How many parts are listed one by one before the list is shortened to its first and last two. */

@@ -5,7 +5,7 @@
  * @module
  */
 import cliProgress from "cli-progress";
-import { formatBytes, formatByteRate, formatCount, formatCountRate, secondsSince } from "./format.ts";
+import { formatByteRate, formatBytes, formatCount, formatCountRate, secondsSince } from "./format.ts";
 
 /** A running progress bar. */
 export interface Progress {
@@ -82,7 +82,10 @@ export function startProgress(options: ProgressOptions): Progress {
  * const counted = countBytes(file.stream, (bytes) => progress.update(bytes));
  * ```
  */
-export function countBytes(stream: ReadableStream<Uint8Array>, onBytes: (bytes: number) => void): ReadableStream<Uint8Array> {
+export function countBytes(
+  stream: ReadableStream<Uint8Array>,
+  onBytes: (bytes: number) => void,
+): ReadableStream<Uint8Array> {
   let bytes = 0;
   return stream.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -107,5 +110,9 @@ function describeBytes(done: number, total: number, seconds: number): Record<str
 }
 
 function describePrimes(done: number, total: number, seconds: number): Record<string, string> {
-  return { done: formatCount(done), size: `${formatCount(total)} primes`, rate: formatCountRate(done, seconds, "primes") };
+  return {
+    done: formatCount(done),
+    size: `${formatCount(total)} primes`,
+    rate: formatCountRate(done, seconds, "primes"),
+  };
 }

@@ -1,5 +1,5 @@
-import type { FileSummary } from "../files/index.ts";
-import type { Manifest } from "../files/index.ts";
+import type { FileSummary } from "../files/file-catalog.ts";
+import type { Manifest } from "../files/manifest.ts";
 import { CliError } from "./cli-error.ts";
 import { WorkerError } from "./worker-error.ts";
 
@@ -134,7 +134,15 @@ function filePath(name: string): string {
 }
 
 /** Error codes that mean the worker could not be reached at all. */
-const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+const UNREACHABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ETIMEDOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 
 function requestFailed(action: string, url: string, error: unknown): CliError {
   const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;

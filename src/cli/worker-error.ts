@@ -33,7 +33,9 @@ export class WorkerError extends CliError {
 
   /** Builds the error for what `action` was trying to do. */
   constructor(action: string, status: number, body: WorkerErrorBody) {
-    super(`Cannot ${action}: the worker answered ${status} ${body.error}: ${body.detail}${position(body)}${hint(status)}`);
+    super(
+      `Cannot ${action}: the worker answered ${status} ${body.error}: ${body.detail}${position(body)}${hint(status)}`,
+    );
     this.status = status;
     this.body = body;
   }

@@ -1,8 +1,8 @@
+import { filePrefix, manifestKey } from "../split/object-keys.ts";
+import { deleteAll } from "../store/list-all.ts";
+import type { ObjectStore, StoredObjectBody } from "../store/object-store.ts";
 import { assertValidName } from "./file-name.ts";
-import { deleteAll } from "../store/index.ts";
 import type { Manifest } from "./manifest.ts";
-import { filePrefix, manifestKey } from "../split/index.ts";
-import type { ObjectStore, StoredObjectBody } from "../store/index.ts";
 import { readManifest } from "./read-manifest.ts";
 
 /** A file as listed by {@linkcode FileCatalog.list}. */

@@ -1,4 +1,4 @@
-import type { PartRecord } from "../split/index.ts";
+import type { PartRecord } from "../split/part-splitter.ts";
 
 /** Manifest format version, bumped on incompatible changes. */
 export const MANIFEST_VERSION = 1;

@@ -1,6 +1,6 @@
+import { manifestKey } from "../split/object-keys.ts";
+import type { ObjectStore } from "../store/object-store.ts";
 import type { Manifest } from "./manifest.ts";
-import { manifestKey } from "../split/index.ts";
-import type { ObjectStore } from "../store/index.ts";
 
 /**
  * Reads and parses the manifest of `name`, or resolves `null` when the file does not exist (no manifest:

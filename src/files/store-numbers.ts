@@ -1,12 +1,12 @@
-import type { ReadableStream } from "../streams/index.ts";
+import { manifestKey, newUploadId, uploadPrefix } from "../split/object-keys.ts";
+import { PartSplitter } from "../split/part-splitter.ts";
+import { type NumberChunk, SplitWritableStream } from "../split/split-writable-stream.ts";
+import { deleteAll } from "../store/list-all.ts";
+import type { ObjectStore } from "../store/object-store.ts";
+import type { ReadableStream } from "../streams/standard/readable-stream.ts";
 import { assertValidName } from "./file-name.ts";
-import { deleteAll } from "../store/index.ts";
 import { buildManifest, type Manifest, type ManifestSource } from "./manifest.ts";
-import { manifestKey, newUploadId, uploadPrefix } from "../split/index.ts";
-import type { ObjectStore } from "../store/index.ts";
-import { PartSplitter } from "../split/index.ts";
 import { readManifestVersion } from "./read-manifest.ts";
-import { type NumberChunk, SplitWritableStream } from "../split/index.ts";
 
 /** Options of {@linkcode storeNumbers}. */
 export interface StoreNumbersOptions {

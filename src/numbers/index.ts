@@ -4,19 +4,20 @@
  *
  * @module
  */
+
+export { LineToNumberBatchStream } from "./line-to-number-batch-stream.ts";
+export type { LineToNumberOptions } from "./line-to-number-options.ts";
+export { LineToNumberStream } from "./line-to-number-stream.ts";
 export { encodedLineLength, encodeNumbers, encodeNumbersInto } from "./number-encoder.ts";
 export { NumberParseError, type NumberParseErrorInit, type NumberParseErrorReason } from "./number-parse-error.ts";
 export { NumberParser, type ParseStats } from "./number-parser.ts";
-export { LineToNumberStream } from "./line-to-number-stream.ts";
-export type { LineToNumberOptions } from "./line-to-number-options.ts";
-export { LineToNumberBatchStream } from "./line-to-number-batch-stream.ts";
+export { primeBatchStream } from "./prime-batch-stream.ts";
 export {
   DEFAULT_PRIME_BATCH_SIZE,
   MAX_PRIME_COUNT,
   nthPrimeUpperBound,
-  primeBatches,
   type PrimeBatchOptions,
+  primeBatches,
 } from "./prime-batches.ts";
 export { primeStream } from "./prime-stream.ts";
-export { primeBatchStream } from "./prime-batch-stream.ts";
-export { DEFAULT_PRIME_TEXT_CHUNK_BYTES, primeTextStream, type PrimeTextStreamOptions } from "./prime-text-stream.ts";
+export { DEFAULT_PRIME_TEXT_CHUNK_BYTES, type PrimeTextStreamOptions, primeTextStream } from "./prime-text-stream.ts";

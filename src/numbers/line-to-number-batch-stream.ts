@@ -1,4 +1,5 @@
-import { TransformStream, type Transformer } from "../streams/index.ts";
+import { TransformStream } from "../streams/standard/transform-stream.ts";
+import type { Transformer } from "../streams/standard/transformer.ts";
 import type { LineToNumberOptions } from "./line-to-number-options.ts";
 import { NumberParser, type ParseStats } from "./number-parser.ts";
 
@@ -32,7 +33,10 @@ export class LineToNumberBatchStream extends TransformStream<Uint8Array, Float64
 }
 
 /** The transformer: each chunk goes through `parser`, and the numbers it completes are enqueued as one copy. */
-function batchTransformer(parser: NumberParser, { releaseChunk }: LineToNumberOptions): Transformer<Uint8Array, Float64Array> {
+function batchTransformer(
+  parser: NumberParser,
+  { releaseChunk }: LineToNumberOptions,
+): Transformer<Uint8Array, Float64Array> {
   return {
     transform(chunk, controller) {
       const numbers = parser.pushView(chunk);

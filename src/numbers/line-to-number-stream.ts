@@ -1,4 +1,5 @@
-import { TransformStream, type Transformer } from "../streams/index.ts";
+import { TransformStream } from "../streams/standard/transform-stream.ts";
+import type { Transformer } from "../streams/standard/transformer.ts";
 import type { LineToNumberOptions } from "./line-to-number-options.ts";
 import { NumberParser, type ParseStats } from "./number-parser.ts";
 
@@ -37,7 +38,10 @@ export class LineToNumberStream extends TransformStream<Uint8Array, number> {
  * would be inlined into a caller that is compiled in a lower tier, and every `enqueue` would cost about twice as
  * much (measured in V8: Node 24).
  */
-function perNumberTransformer(parser: NumberParser, { releaseChunk }: LineToNumberOptions): Transformer<Uint8Array, number> {
+function perNumberTransformer(
+  parser: NumberParser,
+  { releaseChunk }: LineToNumberOptions,
+): Transformer<Uint8Array, number> {
   return {
     transform(chunk, controller) {
       const numbers = parser.pushView(chunk);

@@ -162,7 +162,8 @@ export class NumberParser {
       } else if (byte === CR) {
         canonical = false;
         if (i + 1 === length) this.#pendingCarriageReturn = true;
-        else if (chunk[i + 1] !== LF) this.#fail("stray-carriage-return", base + i, CR, line, lineStart, base + i, count);
+        else if (chunk[i + 1] !== LF)
+          this.#fail("stray-carriage-return", base + i, CR, line, lineStart, base + i, count);
       } else {
         this.#fail("unexpected-byte", base + i, byte, line, lineStart, base + i, count, EXPECTED[state]);
       }

@@ -1,5 +1,5 @@
-import { ReadableStream } from "../streams/index.ts";
-import { primeBatches, type PrimeBatchOptions } from "./prime-batches.ts";
+import { ReadableStream } from "../streams/standard/readable-stream.ts";
+import { type PrimeBatchOptions, primeBatches } from "./prime-batches.ts";
 
 /**
  * A stream of the first `count` primes in `Float64Array` batches (see {@linkcode primeBatches}). A batch is

@@ -29,7 +29,9 @@ export interface PrimeTextStreamOptions {
 export function primeTextStream(count: number, options: PrimeTextStreamOptions = {}): ReadableStream<Uint8Array> {
   const chunkBytes = options.chunkBytes ?? DEFAULT_PRIME_TEXT_CHUNK_BYTES;
   if (!Number.isSafeInteger(chunkBytes) || chunkBytes < MIN_CHUNK_BYTES) {
-    throw new RangeError(`Cannot stream primes as text: chunkBytes must be an integer of at least ${MIN_CHUNK_BYTES}, got ${chunkBytes}`);
+    throw new RangeError(
+      `Cannot stream primes as text: chunkBytes must be an integer of at least ${MIN_CHUNK_BYTES}, got ${chunkBytes}`,
+    );
   }
   const batches = primeBatches(count);
   let batch: Float64Array = new Float64Array(0);

@@ -1,9 +1,9 @@
-import { encodedLineLength, encodeNumbersInto } from "../numbers/index.ts";
+import { encodedLineLength, encodeNumbersInto } from "../numbers/number-encoder.ts";
+import type { ObjectStore } from "../store/object-store.ts";
 import { partKey } from "./object-keys.ts";
-import type { ObjectStore } from "../store/index.ts";
+import { checkMaxPartBytes } from "./part-size.ts";
 import { PartUpload } from "./part-upload.ts";
 import { SegmentBuffers } from "./segment-buffers.ts";
-import { checkMaxPartBytes } from "./part-size.ts";
 import { UploadSlots } from "./upload-slots.ts";
 
 /** The smallest segment R2 and S3 accept for a multipart write (all segments but the last): 5 MiB. */
@@ -104,7 +104,9 @@ export class PartSplitter {
     this.#maxPartBytes = checkMaxPartBytes(options.maxPartBytes);
     const segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
     if (!Number.isSafeInteger(segmentBytes) || segmentBytes < MIN_SEGMENT_BYTES) {
-      throw new RangeError(`Cannot use segmentBytes ${segmentBytes}: expected a whole number of at least ${MIN_SEGMENT_BYTES}`);
+      throw new RangeError(
+        `Cannot use segmentBytes ${segmentBytes}: expected a whole number of at least ${MIN_SEGMENT_BYTES}`,
+      );
     }
     this.#maxNumbers = options.maxNumbers ?? Number.POSITIVE_INFINITY;
     const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
@@ -171,7 +173,10 @@ export class PartSplitter {
           if (wait) return wait.then(() => this.#writeFrom(numbers, i));
           continue;
         }
-        const piece = this.#carry.subarray(this.#carryStart, Math.min(this.#carryEnd, this.#carryStart + window.length));
+        const piece = this.#carry.subarray(
+          this.#carryStart,
+          Math.min(this.#carryEnd, this.#carryStart + window.length),
+        );
         window.set(piece);
         part.commit(piece.length);
         this.#carryStart += piece.length;

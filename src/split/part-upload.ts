@@ -1,4 +1,4 @@
-import type { MultipartWrite, ObjectStore, StoredObject, UploadedSegment } from "../store/index.ts";
+import type { MultipartWrite, ObjectStore, StoredObject, UploadedSegment } from "../store/object-store.ts";
 import type { SegmentBuffers } from "./segment-buffers.ts";
 import type { UploadSlots } from "./upload-slots.ts";
 
@@ -96,7 +96,8 @@ export class PartUpload {
   }
 
   #uploadSegment({ buffer, data }: { buffer: Uint8Array; data: Uint8Array }): void {
-    const multipart = (this.#multipart ??= quiet(this.#store.createMultipartWrite(this.key)));
+    this.#multipart ??= quiet(this.#store.createMultipartWrite(this.key));
+    const multipart = this.#multipart;
     const partNumber = this.#segments.length + 1;
     const uploaded = this.#slots.run(async () => (await multipart).uploadPart(partNumber, data));
     this.#segments.push(quiet(this.#recycle(uploaded, buffer)));
@@ -108,7 +109,12 @@ export class PartUpload {
       this.#uploadSegment(taken);
       this.#complete();
     } else {
-      this.result = quiet(this.#recycle(this.#slots.run(() => this.#store.put(this.key, taken.data)), taken.buffer));
+      this.result = quiet(
+        this.#recycle(
+          this.#slots.run(() => this.#store.put(this.key, taken.data)),
+          taken.buffer,
+        ),
+      );
     }
   }
 

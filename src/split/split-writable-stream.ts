@@ -1,4 +1,4 @@
-import { WritableStream } from "../streams/index.ts";
+import { WritableStream } from "../streams/standard/writable-stream.ts";
 import type { PartRecord, PartSplitter } from "./part-splitter.ts";
 
 /** What a {@linkcode SplitWritableStream} accepts: one number, or a batch of numbers. */
@@ -39,26 +39,29 @@ export class SplitWritableStream<T extends NumberChunk = NumberChunk> extends Wr
       settle = { resolve, reject };
     });
     parts.catch(() => undefined);
-    super({
-      write(chunk) {
-        return splitter.write(typeof chunk === "number" ? [chunk] : chunk);
+    super(
+      {
+        write(chunk) {
+          return splitter.write(typeof chunk === "number" ? [chunk] : chunk);
+        },
+        writev(chunks) {
+          return writeChunks(splitter, chunks as NumberChunk[], 0);
+        },
+        async close() {
+          try {
+            settle.resolve(await splitter.close());
+          } catch (error) {
+            settle.reject(error);
+            throw error;
+          }
+        },
+        async abort(reason) {
+          settle.reject(reason);
+          await splitter.abort();
+        },
       },
-      writev(chunks) {
-        return writeChunks(splitter, chunks as NumberChunk[], 0);
-      },
-      async close() {
-        try {
-          settle.resolve(await splitter.close());
-        } catch (error) {
-          settle.reject(error);
-          throw error;
-        }
-      },
-      async abort(reason) {
-        settle.reject(reason);
-        await splitter.abort();
-      },
-    }, { highWaterMark });
+      { highWaterMark },
+    );
     this.parts = parts;
   }
 }

@@ -99,7 +99,9 @@ export class R2Store implements ObjectStore {
     const page = await attempt("list", prefix, () => this.#bucket.list({ prefix, ...options }));
     const objects = page.objects.map(describe);
     const prefixes = page.delimitedPrefixes;
-    return page.truncated && page.cursor !== undefined ? { objects, prefixes, cursor: page.cursor } : { objects, prefixes };
+    return page.truncated && page.cursor !== undefined
+      ? { objects, prefixes, cursor: page.cursor }
+      : { objects, prefixes };
   }
 
   async delete(keys: string[]): Promise<void> {

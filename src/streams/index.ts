@@ -4,6 +4,24 @@
  * @module
  */
 
+export { BufferPool, type BufferPoolOptions, DEFAULT_MAX_FREE_BUFFERS } from "./adapters/buffer-pool.ts";
+export { collectBytes } from "./adapters/collect-bytes.ts";
+export { type FromNativeOptions, fromNativeStream } from "./adapters/from-native.ts";
+export {
+  DEFAULT_CHUNK_SIZE,
+  type FillResult,
+  type SizedByteSource,
+  type SizedByteStreamOptions,
+  sizedByteStream,
+} from "./adapters/sized-byte-stream.ts";
+export { toFixedLengthNativeStream, toNativeStream } from "./adapters/to-native.ts";
+export { type StreamExtensions, streamExtensions } from "./extensions/extensions.ts";
+export {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_CHUNKS,
+  type ReadManyOptions,
+  type ReadManyResult,
+} from "./extensions/read-many.ts";
 export { ByteLengthQueuingStrategy } from "./standard/byte-length-queuing-strategy.ts";
 export { CountQueuingStrategy } from "./standard/count-queuing-strategy.ts";
 export type { QueuingStrategy, QueuingStrategyInit, QueuingStrategySize } from "./standard/queuing-strategy.ts";
@@ -16,13 +34,20 @@ export {
   type StreamPipeOptions,
 } from "./standard/readable-stream.ts";
 export type { ReadableStreamAsyncIterator } from "./standard/readable-stream-async-iterator.ts";
-export { ReadableStreamBYOBReader, type ReadableStreamBYOBReaderReadOptions } from "./standard/readable-stream-byob-reader.ts";
+export {
+  ReadableStreamBYOBReader,
+  type ReadableStreamBYOBReaderReadOptions,
+} from "./standard/readable-stream-byob-reader.ts";
 export { ReadableStreamBYOBRequest } from "./standard/readable-stream-byob-request.ts";
 export { ReadableStreamDefaultController } from "./standard/readable-stream-default-controller.ts";
-export { ReadableStreamDefaultReader, type ReadableStreamReadResult } from "./standard/readable-stream-default-reader.ts";
+export {
+  ReadableStreamDefaultReader,
+  type ReadableStreamReadResult,
+} from "./standard/readable-stream-default-reader.ts";
 export { TransformStream } from "./standard/transform-stream.ts";
 export { TransformStreamDefaultController } from "./standard/transform-stream-default-controller.ts";
 export type { Transformer } from "./standard/transformer.ts";
+export type { UnderlyingSink } from "./standard/underlying-sink.ts";
 export type {
   UnderlyingByteSource,
   UnderlyingDefaultSource,
@@ -31,20 +56,6 @@ export type {
   UnderlyingSourcePullCallback,
   UnderlyingSourceStartCallback,
 } from "./standard/underlying-source.ts";
-export type { UnderlyingSink } from "./standard/underlying-sink.ts";
 export { WritableStream } from "./standard/writable-stream.ts";
 export { WritableStreamDefaultController } from "./standard/writable-stream-default-controller.ts";
 export { WritableStreamDefaultWriter } from "./standard/writable-stream-default-writer.ts";
-export { DEFAULT_MAX_BYTES, DEFAULT_MAX_CHUNKS, type ReadManyOptions, type ReadManyResult } from "./extensions/read-many.ts";
-export { streamExtensions, type StreamExtensions } from "./extensions/extensions.ts";
-export { BufferPool, DEFAULT_MAX_FREE_BUFFERS, type BufferPoolOptions } from "./adapters/buffer-pool.ts";
-export { collectBytes } from "./adapters/collect-bytes.ts";
-export { fromNativeStream, type FromNativeOptions } from "./adapters/from-native.ts";
-export {
-  DEFAULT_CHUNK_SIZE,
-  sizedByteStream,
-  type FillResult,
-  type SizedByteSource,
-  type SizedByteStreamOptions,
-} from "./adapters/sized-byte-stream.ts";
-export { toFixedLengthNativeStream, toNativeStream } from "./adapters/to-native.ts";

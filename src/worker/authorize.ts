@@ -20,13 +20,19 @@ export async function authorize(request: Request, settings: Settings, access: Ac
   if (settings.authMode === "open") return;
   if (access === "read" && settings.publicReads) return;
   if (settings.apiToken === undefined) {
-    throw new HttpError(503, "auth-not-configured", "Cannot authenticate: the worker has no API_TOKEN configured (set the secret, or AUTH_MODE=open for local development)");
+    throw new HttpError(
+      503,
+      "auth-not-configured",
+      "Cannot authenticate: the worker has no API_TOKEN configured (set the secret, or AUTH_MODE=open for local development)",
+    );
   }
   const header = request.headers.get("Authorization");
   const challenge = { "WWW-Authenticate": 'Bearer realm="drainpipe"' };
   const match = header === null ? null : /^Bearer[ ]+(\S+)\s*$/i.exec(header);
   if (!match) {
-    throw new HttpError(401, "unauthorized", "Cannot authenticate: send Authorization: Bearer <token>", { headers: challenge });
+    throw new HttpError(401, "unauthorized", "Cannot authenticate: send Authorization: Bearer <token>", {
+      headers: challenge,
+    });
   }
   if (!(await sameSecret(match[1]!, settings.apiToken))) {
     throw new HttpError(401, "unauthorized", "Cannot authenticate: the token is not valid", { headers: challenge });

@@ -1,10 +1,10 @@
-import { MAX_PRIME_COUNT } from "../numbers/index.ts";
-import { primeBatchStream } from "../numbers/index.ts";
-import { FileCatalog } from "../files/index.ts";
-import type { Manifest } from "../files/index.ts";
-import { parseMaxPartBytes } from "../split/index.ts";
-import { R2Store } from "../store/index.ts";
-import { storeNumbers } from "../files/index.ts";
+import { FileCatalog } from "../files/file-catalog.ts";
+import type { Manifest } from "../files/manifest.ts";
+import { storeNumbers } from "../files/store-numbers.ts";
+import { primeBatchStream } from "../numbers/prime-batch-stream.ts";
+import { MAX_PRIME_COUNT } from "../numbers/prime-batches.ts";
+import { parseMaxPartBytes } from "../split/part-size.ts";
+import { R2Store } from "../store/r2-store.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { HttpError } from "./http-error.ts";
 import type { Route } from "./router.ts";
@@ -46,7 +46,13 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
       pattern: "/files/:name",
       handler: async (request, { name }, url) => {
         const maxPartBytes = parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
-        const manifest = await storeRequestBody(request, { store, name: name!, maxPartBytes, maxUploadBytes, maxUploadNumbers });
+        const manifest = await storeRequestBody(request, {
+          store,
+          name: name!,
+          maxPartBytes,
+          maxUploadBytes,
+          maxUploadNumbers,
+        });
         return Response.json(manifest, { status: 201 });
       },
     },
@@ -84,12 +90,20 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
         const position = /^[0-9]+$/.test(index!) ? Number(index) : Number.NaN;
         const record = manifest.parts[position];
         if (!record) {
-          throw new HttpError(404, "not-found", `No part "${index}" in "${name}": it has ${manifest.parts.length} parts (0-based)`);
+          throw new HttpError(
+            404,
+            "not-found",
+            `No part "${index}" in "${name}": it has ${manifest.parts.length} parts (0-based)`,
+          );
         }
         const part = await catalog.part(name!, position);
         if (!part) throw new HttpError(404, "not-found", `Part ${position} of "${name}" no longer exists`);
         return new Response(part.body, {
-          headers: { "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(part.size), ETag: `"${part.etag}"` },
+          headers: {
+            "Content-Type": "text/plain; charset=utf-8",
+            "Content-Length": String(part.size),
+            ETag: `"${part.etag}"`,
+          },
         });
       },
     },
@@ -117,7 +131,11 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
 function parseCount(text: string | null, max: number): number {
   const count = text !== null && /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(count) || count < 1 || count > max) {
-    throw new HttpError(400, "invalid-count", `Cannot generate ${text ?? "an unspecified number of"} primes: expected count from 1 to ${max}`);
+    throw new HttpError(
+      400,
+      "invalid-count",
+      `Cannot generate ${text ?? "an unspecified number of"} primes: expected count from 1 to ${max}`,
+    );
   }
   return count;
 }

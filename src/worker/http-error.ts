@@ -1,9 +1,9 @@
-import { NumberParseError } from "../numbers/index.ts";
-import { InvalidNameError } from "../files/index.ts";
-import { PartSizeError } from "../split/index.ts";
-import { NumberLimitError } from "../split/index.ts";
-import { StoreError } from "../store/index.ts";
-import { StoreNumbersError } from "../files/index.ts";
+import { InvalidNameError } from "../files/file-name.ts";
+import { StoreNumbersError } from "../files/store-numbers.ts";
+import { NumberParseError } from "../numbers/number-parse-error.ts";
+import { PartSizeError } from "../split/part-size.ts";
+import { NumberLimitError } from "../split/part-splitter.ts";
+import { StoreError } from "../store/store-error.ts";
 
 /**
  * An error with an HTTP status, rendered as `{ "error": code, "detail": message, ...extra }`.
@@ -53,7 +53,8 @@ export function toHttpError(error: unknown): HttpError {
     });
   }
   if (root instanceof InvalidNameError) return new HttpError(400, "invalid-name", root.message, { cause: error });
-  if (root instanceof PartSizeError) return new HttpError(400, "invalid-max-part-bytes", root.message, { cause: error });
+  if (root instanceof PartSizeError)
+    return new HttpError(400, "invalid-max-part-bytes", root.message, { cause: error });
   if (root instanceof NumberLimitError) return new HttpError(413, "too-many-numbers", root.message, { cause: error });
   if (root instanceof StoreError) return new HttpError(502, "storage-failed", root.message, { cause: error });
   const detail = root instanceof Error ? root.message : String(root);

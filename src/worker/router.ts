@@ -36,9 +36,14 @@ export function createRouter(routes: Route[]): (request: Request) => Promise<Res
       allowed.push(route.method);
     }
     if (allowed.length > 0) {
-      throw new HttpError(405, "method-not-allowed", `Cannot ${request.method} ${url.pathname}: allowed are ${allowed.join(", ")}`, {
-        headers: { Allow: allowed.join(", ") },
-      });
+      throw new HttpError(
+        405,
+        "method-not-allowed",
+        `Cannot ${request.method} ${url.pathname}: allowed are ${allowed.join(", ")}`,
+        {
+          headers: { Allow: allowed.join(", ") },
+        },
+      );
     }
     throw new HttpError(404, "not-found", `No route for ${request.method} ${url.pathname}`);
   };

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_PART_BYTES, parseMaxPartBytes } from "../split/index.ts";
+import { DEFAULT_MAX_PART_BYTES, parseMaxPartBytes } from "../split/part-size.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { HttpError } from "./http-error.ts";
 
@@ -58,7 +58,8 @@ function oneOf<T extends string>(variable: string, value: string | undefined, al
 function positive(variable: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
   const parsed = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(parsed) || parsed < 1) throw misconfigured(variable, `"${value}" is not a positive whole number`);
+  if (!Number.isSafeInteger(parsed) || parsed < 1)
+    throw misconfigured(variable, `"${value}" is not a positive whole number`);
   return parsed;
 }
 

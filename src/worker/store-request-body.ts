@@ -1,8 +1,11 @@
-import { LineToNumberStream } from "../numbers/index.ts";
-import type { Manifest } from "../files/index.ts";
-import type { ObjectStore } from "../store/index.ts";
-import { storeNumbers } from "../files/index.ts";
-import { BufferPool, DEFAULT_CHUNK_SIZE, fromNativeStream, ReadableStream } from "../streams/index.ts";
+import type { Manifest } from "../files/manifest.ts";
+import { storeNumbers } from "../files/store-numbers.ts";
+import { LineToNumberStream } from "../numbers/line-to-number-stream.ts";
+import type { ObjectStore } from "../store/object-store.ts";
+import { BufferPool } from "../streams/adapters/buffer-pool.ts";
+import { fromNativeStream } from "../streams/adapters/from-native.ts";
+import { DEFAULT_CHUNK_SIZE } from "../streams/adapters/sized-byte-stream.ts";
+import { ReadableStream } from "../streams/standard/readable-stream.ts";
 import { declaredLength, limitBytes } from "./upload-limits.ts";
 
 /** Options of {@linkcode storeRequestBody}. */

@@ -1,4 +1,4 @@
-import { TransformStream } from "../streams/index.ts";
+import { TransformStream } from "../streams/standard/transform-stream.ts";
 import { HttpError } from "./http-error.ts";
 
 /**
@@ -21,13 +21,21 @@ export function limitBytes(maxBytes: number, declared: number | undefined): Tran
         throw new HttpError(413, "body-too-large", `Cannot accept more than ${maxBytes} bytes in one upload`);
       }
       if (declared !== undefined && seen > declared) {
-        throw new HttpError(400, "length-mismatch", `Cannot accept the body: it is longer than its Content-Length of ${declared}`);
+        throw new HttpError(
+          400,
+          "length-mismatch",
+          `Cannot accept the body: it is longer than its Content-Length of ${declared}`,
+        );
       }
       controller.enqueue(chunk);
     },
     flush() {
       if (declared !== undefined && seen !== declared) {
-        throw new HttpError(400, "length-mismatch", `Cannot accept the body: it has ${seen} bytes, its Content-Length says ${declared}`);
+        throw new HttpError(
+          400,
+          "length-mismatch",
+          `Cannot accept the body: it has ${seen} bytes, its Content-Length says ${declared}`,
+        );
       }
     },
   });
@@ -42,7 +50,11 @@ export function declaredLength(request: Request, maxBytes: number): number | und
   if (header === null) return undefined;
   const length = /^[0-9]+$/.test(header.trim()) ? Number(header.trim()) : Number.NaN;
   if (!Number.isSafeInteger(length)) {
-    throw new HttpError(400, "length-mismatch", `Cannot accept the body: Content-Length "${header}" is not a byte count`);
+    throw new HttpError(
+      400,
+      "length-mismatch",
+      `Cannot accept the body: Content-Length "${header}" is not a byte count`,
+    );
   }
   if (length > maxBytes) {
     throw new HttpError(413, "body-too-large", `Cannot accept ${length} bytes: at most ${maxBytes} bytes per upload`);

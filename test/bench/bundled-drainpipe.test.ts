@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { bundledDrainpipe, bundleDrainpipeStreams } from "../../bench/support/bundled-drainpipe.ts";
+import { bundleDrainpipeStreams, bundledDrainpipe } from "../../bench/support/bundled-drainpipe.ts";
 import * as source from "../../src/streams/index.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -21,8 +21,14 @@ describe("bundleDrainpipeStreams", () => {
       },
     });
     await readable
-      .pipeThrough(new bundle.TransformStream({ transform: (n: number, c: source.TransformStreamDefaultController<number>) => c.enqueue(n * 2) }))
-      .pipeTo(new bundle.WritableStream({ writev: (chunks: number[]) => void seen.push([...chunks]) }, { highWaterMark: 16 }));
+      .pipeThrough(
+        new bundle.TransformStream({
+          transform: (n: number, c: source.TransformStreamDefaultController<number>) => c.enqueue(n * 2),
+        }),
+      )
+      .pipeTo(
+        new bundle.WritableStream({ writev: (chunks: number[]) => void seen.push([...chunks]) }, { highWaterMark: 16 }),
+      );
     expect(seen.flat()).toEqual([0, 2, 4, 6, 8]);
     expect(readable).not.toBeInstanceOf(source.ReadableStream);
   });

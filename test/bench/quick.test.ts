@@ -21,7 +21,9 @@ describe("bench quick mode", () => {
   test("scenario 1: every shape moves every chunk with every implementation", async () => {
     for (const implementation of implementationsFor("node")) {
       for (const shape of shapesFor(implementation)) {
-        expect(await shape.run(implementation, 2000), `${implementation.name}, ${shape.name}`).toEqual(expectedTally(2000));
+        expect(await shape.run(implementation, 2000), `${implementation.name}, ${shape.name}`).toEqual(
+          expectedTally(2000),
+        );
       }
     }
   });
@@ -45,7 +47,8 @@ describe("bench quick mode", () => {
       expect(entries[0]!.implementation.name).toBe(NATIVE);
       expect(entries[0]!.runs.name).toBe(shape.standIn);
       expect(entries.map((entry) => entry.implementation.name)).toContain("native with adapter");
-      for (const { implementation, runs } of entries) expect(await runs.run(implementation, 500)).toEqual(expectedTally(500));
+      for (const { implementation, runs } of entries)
+        expect(await runs.run(implementation, 500)).toEqual(expectedTally(500));
     }
   });
 
@@ -61,12 +64,16 @@ describe("bench quick mode", () => {
     }
   });
 
-  test("scenario 3: every variant of the number pipeline reproduces its input byte for byte", { timeout: 60_000 }, async () => {
+  test("scenario 3: every variant of the number pipeline reproduces its input byte for byte", {
+    timeout: 60_000,
+  }, async () => {
     const result = await runNumberPipeline({ count: 20_000, runs: 1, maxPartBytes: 16 * 1024 });
     expectAllChecksPass(result, 5);
   });
 
-  test("scenario 4: HTTP ingest stores exactly the body, in the bench worker and the real worker", { timeout: 120_000 }, async () => {
+  test("scenario 4: HTTP ingest stores exactly the body, in the bench worker and the real worker", {
+    timeout: 120_000,
+  }, async () => {
     const result = await runHttpIngest({ bytes: 300_000, runs: 1 });
     expectAllChecksPass(result, 6);
   });

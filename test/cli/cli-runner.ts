@@ -24,24 +24,39 @@ export interface CliRun {
  * Runs `drainpipe ...args` in `cwd` with a clean environment (no `DRAINPIPE_URL` or `DRAINPIPE_TOKEN` unless
  * `env` sets them) and collects its output.
  */
-export function runCli(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<CliRun> {
   return runScript("src/cli/main.ts", args, options);
 }
 
 /** Runs the project's script at `script` (relative to the project root) like {@linkcode runCli} runs the command. */
-export function runScript(script: string, args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliRun> {
+export function runScript(
+  script: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
   if (!options.env?.DRAINPIPE_URL) delete env.DRAINPIPE_URL;
   if (!options.env?.DRAINPIPE_TOKEN) delete env.DRAINPIPE_TOKEN;
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(NODE, [resolve(ROOT, script), ...args], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(NODE, [resolve(ROOT, script), ...args], {
+      cwd: options.cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
     child.on("error", reject);
     child.on("close", (code) => {
-      resolvePromise({ code, stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8") });
+      resolvePromise({
+        code,
+        stdout: Buffer.concat(stdout).toString("utf8"),
+        stderr: Buffer.concat(stderr).toString("utf8"),
+      });
     });
   });
 }

@@ -47,8 +47,20 @@ describe("firstDifference", () => {
   });
 
   test("reports where the shorter stream ends", async () => {
-    expect(await firstDifference(chunked("2\n3\n"), chunked("2\n3\n5\n"))).toEqual({ offset: 4, line: 3, column: 1, expected: undefined, actual: 0x35 });
-    expect(await firstDifference(chunked("2\n3\n5"), chunked("2\n3"))).toEqual({ offset: 3, line: 2, column: 2, expected: 0x0a, actual: undefined });
+    expect(await firstDifference(chunked("2\n3\n"), chunked("2\n3\n5\n"))).toEqual({
+      offset: 4,
+      line: 3,
+      column: 1,
+      expected: undefined,
+      actual: 0x35,
+    });
+    expect(await firstDifference(chunked("2\n3\n5"), chunked("2\n3"))).toEqual({
+      offset: 3,
+      line: 2,
+      column: 2,
+      expected: 0x0a,
+      actual: undefined,
+    });
   });
 
   test("cancels both streams once a difference is found", async () => {

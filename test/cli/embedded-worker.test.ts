@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { FileSummary } from "../../src/files/file-catalog.ts";
 import type { Manifest } from "../../src/files/manifest.ts";
-import { runCli, type CliRun } from "./cli-runner.ts";
+import { type CliRun, runCli } from "./cli-runner.ts";
 
 // The CLI without --url: every run starts the worker embedded in local workerd (a few seconds each) with R2
 // persisted under --state-dir, so separate runs see the same files.
@@ -25,7 +25,9 @@ function embedded(...args: string[]): Promise<CliRun> {
 }
 
 describe("the embedded worker", () => {
-  test("upload, then ls, get, verify and rm in later runs, all on the state persisted on disk", { timeout: 120_000 }, async () => {
+  test("upload, then ls, get, verify and rm in later runs, all on the state persisted on disk", {
+    timeout: 120_000,
+  }, async () => {
     const file = join(directory, "numbers.txt");
     const text = Array.from({ length: 5000 }, (_, i) => `${i * i - 1000}\n`).join("");
     await writeFile(file, text);
@@ -47,7 +49,11 @@ describe("the embedded worker", () => {
 
     const verify = await embedded("verify", "squares", file, "--json");
     expect(verify.code).toBe(0);
-    expect(JSON.parse(verify.stdout)).toMatchObject({ identical: true, localBytes: text.length, storedBytes: text.length });
+    expect(JSON.parse(verify.stdout)).toMatchObject({
+      identical: true,
+      localBytes: text.length,
+      storedBytes: text.length,
+    });
 
     expect((await embedded("rm", "squares")).code).toBe(0);
     const empty = await embedded("ls");

@@ -4,10 +4,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startEmbeddedWorker, type EmbeddedWorker } from "../../src/cli/embedded-worker.ts";
+import { type EmbeddedWorker, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
 import type { FileSummary } from "../../src/files/file-catalog.ts";
 import type { Manifest } from "../../src/files/manifest.ts";
-import { runCli, type CliRun } from "./cli-runner.ts";
+import { type CliRun, runCli } from "./cli-runner.ts";
 
 // One worker for the whole file, started here in local workerd; the CLI talks to it with --url and --token,
 // as it would to a deployed worker. (test/cli/embedded-worker.test.ts covers the CLI's own embedded worker.)
@@ -106,7 +106,9 @@ describe("upload, ls, get, verify, rm", () => {
 
     const verify = await remote("verify", "primes-20k.txt", file);
     expect(verify.code).toBe(0);
-    expect(verify.stdout).toContain(`and stored "primes-20k.txt" are identical: ${text.length.toLocaleString("en")} bytes`);
+    expect(verify.stdout).toContain(
+      `and stored "primes-20k.txt" are identical: ${text.length.toLocaleString("en")} bytes`,
+    );
 
     const rm = await remote("rm", "second", "--json");
     expect(rm.code).toBe(0);
@@ -116,7 +118,9 @@ describe("upload, ls, get, verify, rm", () => {
 
     const again = await remote("rm", "second");
     expect(again.code).toBe(1);
-    expect(again.stderr).toBe(`drainpipe: Cannot remove "second": the worker answered 404 not-found: No file named "second"\n`);
+    expect(again.stderr).toBe(
+      `drainpipe: Cannot remove "second": the worker answered 404 not-found: No file named "second"\n`,
+    );
   });
 });
 
@@ -138,17 +142,31 @@ describe("verify", () => {
     lines[changedLine - 1] = `${original.slice(0, -1)}${original.endsWith("1") ? "3" : "1"}`;
     const changed = join(directory, "changed.txt");
     await writeFile(changed, lines.join("\n"));
-    const offset = text.split("\n").slice(0, changedLine - 1).join("\n").length + 1 + original.length - 1;
+    const offset =
+      text
+        .split("\n")
+        .slice(0, changedLine - 1)
+        .join("\n").length +
+      1 +
+      original.length -
+      1;
 
     const run = await remote("verify", "verify-me", changed);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`at byte offset ${offset.toLocaleString("en")} (line 1,234, column ${original.length})`);
+    expect(run.stdout).toContain(
+      `at byte offset ${offset.toLocaleString("en")} (line 1,234, column ${original.length})`,
+    );
 
     const json = await remote("verify", "verify-me", changed, "--json");
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({
       identical: false,
-      difference: { offset, line: changedLine, column: original.length, expected: lines[changedLine - 1]!.charCodeAt(original.length - 1) },
+      difference: {
+        offset,
+        line: changedLine,
+        column: original.length,
+        expected: lines[changedLine - 1]!.charCodeAt(original.length - 1),
+      },
     });
   });
 
@@ -158,7 +176,12 @@ describe("verify", () => {
     const short = await remote("verify", "verify-me", shorter, "--json");
     expect(short.code).toBe(1);
     const prefix = text.slice(0, 1000);
-    const result = JSON.parse(short.stdout) as { identical: boolean; localBytes: number; storedBytes: number; difference: Record<string, number> };
+    const result = JSON.parse(short.stdout) as {
+      identical: boolean;
+      localBytes: number;
+      storedBytes: number;
+      difference: Record<string, number>;
+    };
     expect(result).toMatchObject({ identical: false, localBytes: 1000, storedBytes: text.length });
     expect(result.difference).toEqual({
       offset: 1000,
@@ -171,7 +194,9 @@ describe("verify", () => {
     await writeFile(longer, `${text}17\n`);
     const long = await remote("verify", "verify-me", longer);
     expect(long.code).toBe(1);
-    expect(long.stdout).toContain(`at byte offset ${text.length.toLocaleString("en")} (line 3,001, column 1): the stored content ends there`);
+    expect(long.stdout).toContain(
+      `at byte offset ${text.length.toLocaleString("en")} (line 3,001, column 1): the stored content ends there`,
+    );
   });
 
   test("fails with a clear message for a stored file that does not exist", async () => {
@@ -188,7 +213,9 @@ describe("errors", () => {
     const run = await remote("upload", file);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toMatch(/^drainpipe: Cannot upload "bad.txt": the worker answered 400 invalid-number: .*line 4, column 2/);
+    expect(run.stderr).toMatch(
+      /^drainpipe: Cannot upload "bad.txt": the worker answered 400 invalid-number: .*line 4, column 2/,
+    );
 
     const json = await remote("ls", "--json");
     expect((JSON.parse(json.stdout) as { files: FileSummary[] }).files.map((f) => f.name)).not.toContain("bad.txt");
@@ -211,7 +238,10 @@ describe("errors", () => {
   });
 
   test("DRAINPIPE_URL and DRAINPIPE_TOKEN stand in for --url and --token", async () => {
-    const run = await runCli(["ls", "--json"], { cwd: directory, env: { DRAINPIPE_URL: worker.url, DRAINPIPE_TOKEN: worker.token } });
+    const run = await runCli(["ls", "--json"], {
+      cwd: directory,
+      env: { DRAINPIPE_URL: worker.url, DRAINPIPE_TOKEN: worker.token },
+    });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toHaveProperty("files");
   });
@@ -282,7 +312,9 @@ describe("against a stand-in HTTP server", () => {
     await writeFile(file, text);
     const run = await cli("upload", file, "--url", url, "--token", "s3cret");
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`drainpipe: Cannot upload "wire.txt": the worker answered 400 invalid-number: Cannot parse: test (line 1, column 1)\n`);
+    expect(run.stderr).toBe(
+      `drainpipe: Cannot upload "wire.txt": the worker answered 400 invalid-number: Cannot parse: test (line 1, column 1)\n`,
+    );
     expect(uploads).toHaveLength(1);
     const [upload] = uploads;
     expect(upload?.bytes).toBe(text.length);
@@ -295,14 +327,18 @@ describe("against a stand-in HTTP server", () => {
     const output = join(directory, "cut.txt");
     const run = await cli("get", "cut", "-o", output, "--url", url);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^drainpipe: Cannot read the content of "cut": the worker at http:\/\/127\.0\.0\.1:\d+\/ failed to answer \(/);
+    expect(run.stderr).toMatch(
+      /^drainpipe: Cannot read the content of "cut": the worker at http:\/\/127\.0\.0\.1:\d+\/ failed to answer \(/,
+    );
     await expect(access(output)).rejects.toThrow(/ENOENT/);
   });
 
   test("an error page that is not the worker's JSON is described by its status and text", async () => {
     const run = await cli("ls", "--url", url);
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe("drainpipe: Cannot list files: the worker answered 502 Bad Gateway: <html>Bad Gateway</html>\n");
+    expect(run.stderr).toBe(
+      "drainpipe: Cannot list files: the worker answered 502 Bad Gateway: <html>Bad Gateway</html>\n",
+    );
   });
 });
 
@@ -316,6 +352,7 @@ describe("--help", () => {
   test("drainpipe --help lists every command", async () => {
     const run = await cli("--help");
     expect(run.code).toBe(0);
-    for (const command of ["primes", "upload", "ls", "get", "verify", "rm"]) expect(run.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
+    for (const command of ["primes", "upload", "ls", "get", "verify", "rm"])
+      expect(run.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
   });
 });

@@ -1,10 +1,10 @@
-import { connect } from "node:net";
 import { mkdtemp, rm } from "node:fs/promises";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getPlatformProxy } from "wrangler";
-import { startEmbeddedWorker, type EmbeddedWorker } from "../../src/cli/embedded-worker.ts";
+import { type EmbeddedWorker, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 
@@ -72,7 +72,9 @@ describe("a client that hangs up mid-body (real HTTP to local workerd)", () => {
     expect(new Uint8Array(await content.arrayBuffer())).toEqual(previous);
   });
 
-  test("with a Content-Length the body never reaches: no new version, the previous one intact", { timeout: 60_000 }, async () => {
+  test("with a Content-Length the body never reaches: no new version, the previous one intact", {
+    timeout: 60_000,
+  }, async () => {
     await postAndHangUp(
       "/files/hangup?maxPartBytes=65536",
       { "Content-Length": String(next.length) },
@@ -86,7 +88,9 @@ describe("a client that hangs up mid-body (real HTTP to local workerd)", () => {
   test("leaves no orphan objects in the bucket", { timeout: 60_000 }, async () => {
     const manifest = (await (await api("/files/hangup")).json()) as { parts: { key: string }[] };
     await worker.stop();
-    const proxy = await getPlatformProxy<{ BUCKET: { list(options: { prefix: string }): Promise<{ objects: { key: string }[] }> } }>({ configPath: "wrangler.toml", persist: { path: join(stateDir, "v3") } });
+    const proxy = await getPlatformProxy<{
+      BUCKET: { list(options: { prefix: string }): Promise<{ objects: { key: string }[] }> };
+    }>({ configPath: "wrangler.toml", persist: { path: join(stateDir, "v3") } });
     try {
       const listed = await proxy.env.BUCKET.list({ prefix: "hangup/" });
       expect(listed.objects.map((object) => object.key).sort()).toEqual(

@@ -1,6 +1,6 @@
-import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/index.ts";
 import { describe, expect, test } from "vitest";
 import * as numbers from "../../src/numbers/index.ts";
+import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/index.ts";
 
 describe("numbers index", () => {
   test("re-exports the public API", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { ReadableStream } from "../../src/streams/index.ts";
 import { LineToNumberStream } from "../../src/numbers/line-to-number-stream.ts";
 import { NumberParseError } from "../../src/numbers/number-parse-error.ts";
+import { ReadableStream } from "../../src/streams/index.ts";
 import { ascii, collect, streamOf } from "./support.ts";
 
 describe("LineToNumberStream", () => {

@@ -149,9 +149,27 @@ describe("NumberParser", () => {
   });
 
   test("rejects a lone '-' at the '-', naming the byte that followed", () => {
-    expect(position(parseError("1\n-\n2\n"))).toEqual({ reason: "lone-minus", line: 2, column: 1, offset: 2, byte: 0x0a });
-    expect(position(parseError("1\r\n-\r\n"))).toEqual({ reason: "lone-minus", line: 2, column: 1, offset: 3, byte: 0x0d });
-    expect(position(parseError("1\n-"))).toEqual({ reason: "lone-minus", line: 2, column: 1, offset: 2, byte: undefined });
+    expect(position(parseError("1\n-\n2\n"))).toEqual({
+      reason: "lone-minus",
+      line: 2,
+      column: 1,
+      offset: 2,
+      byte: 0x0a,
+    });
+    expect(position(parseError("1\r\n-\r\n"))).toEqual({
+      reason: "lone-minus",
+      line: 2,
+      column: 1,
+      offset: 3,
+      byte: 0x0d,
+    });
+    expect(position(parseError("1\n-"))).toEqual({
+      reason: "lone-minus",
+      line: 2,
+      column: 1,
+      offset: 2,
+      byte: undefined,
+    });
     expect(position(parseError("1\n-\n", [3]))).toMatchObject({ reason: "lone-minus", offset: 2, byte: 0x0a });
     expect(parseError("1\n-").message).toBe("Cannot parse line 2, column 1: '-' without digits");
   });
@@ -165,7 +183,12 @@ describe("NumberParser", () => {
       byte: 0x0d,
     });
     expect(position(parseError("1\n\r\r\n"))).toMatchObject({ reason: "stray-carriage-return", line: 2, column: 1 });
-    expect(position(parseError("1\n2\r"))).toMatchObject({ reason: "stray-carriage-return", line: 2, column: 2, offset: 3 });
+    expect(position(parseError("1\n2\r"))).toMatchObject({
+      reason: "stray-carriage-return",
+      line: 2,
+      column: 2,
+      offset: 3,
+    });
   });
 
   test("rejects a stray CR that ends a chunk once the next chunk starts", () => {

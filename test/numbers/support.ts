@@ -1,5 +1,5 @@
-import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/index.ts";
 import { NumberParser } from "../../src/numbers/number-parser.ts";
+import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/index.ts";
 
 /** The bytes of an ASCII (or UTF-8) string. */
 export function ascii(text: string): Uint8Array {
@@ -17,7 +17,9 @@ export function parseChunks(chunks: readonly Uint8Array[]): { numbers: number[];
 
 /** Splits `bytes` at the given cut positions (taken modulo the length, any order, duplicates allowed). */
 export function splitAt(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((cut) => (bytes.length === 0 ? 0 : cut % (bytes.length + 1))))].sort((a, b) => a - b);
+  const points = [...new Set(cuts.map((cut) => (bytes.length === 0 ? 0 : cut % (bytes.length + 1))))].sort(
+    (a, b) => a - b,
+  );
   const chunks: Uint8Array[] = [];
   let from = 0;
   for (const point of points) {

@@ -6,6 +6,8 @@
 
 import { collectBytes } from "../../src/streams/adapters/collect-bytes.ts";
 import { fromNativeStream } from "../../src/streams/adapters/from-native.ts";
+import { sizedByteStream } from "../../src/streams/adapters/sized-byte-stream.ts";
+import { toNativeStream } from "../../src/streams/adapters/to-native.ts";
 import {
   ByteLengthQueuingStrategy,
   CountQueuingStrategy,
@@ -21,8 +23,6 @@ import {
   WritableStreamDefaultController,
   WritableStreamDefaultWriter,
 } from "../../src/streams/index.ts";
-import { sizedByteStream } from "../../src/streams/adapters/sized-byte-stream.ts";
-import { toNativeStream } from "../../src/streams/adapters/to-native.ts";
 
 /** One named check; `run` rejects when the check fails. */
 export interface SmokeCheck {
@@ -90,17 +90,31 @@ export const smokeChecks: readonly SmokeCheck[] = [
       let byobRequest: unknown;
       let writableController: unknown;
       let transformController: unknown;
-      const readable = new ReadableStream({ start: (c) => void (defaultController = c) });
+      const readable = new ReadableStream({
+        start: (c) => {
+          defaultController = c;
+        },
+      });
       const bytes = new ReadableStream({
         type: "bytes",
-        start: (c) => void (byteController = c),
+        start: (c) => {
+          byteController = c;
+        },
         pull: (c) => {
           byobRequest = c.byobRequest;
           c.byobRequest!.respond(1);
         },
       });
-      const writable = new WritableStream({ start: (c) => void (writableController = c) });
-      new TransformStream({ start: (c) => void (transformController = c) });
+      const writable = new WritableStream({
+        start: (c) => {
+          writableController = c;
+        },
+      });
+      new TransformStream({
+        start: (c) => {
+          transformController = c;
+        },
+      });
       check(readable.getReader() instanceof ReadableStreamDefaultReader, "getReader() gives a default reader");
       const byobReader = bytes.getReader({ mode: "byob" });
       check(byobReader instanceof ReadableStreamBYOBReader, "getReader({ mode: 'byob' }) gives a BYOB reader");
@@ -113,7 +127,10 @@ export const smokeChecks: readonly SmokeCheck[] = [
       check(transformController instanceof TransformStreamDefaultController, "transform controller");
       checkEqual(new CountQueuingStrategy({ highWaterMark: 3 }).size(), 1, "CountQueuingStrategy size");
       checkEqual(new ByteLengthQueuingStrategy({ highWaterMark: 3 }).size(new Uint8Array(5)), 5, "ByteLength size");
-      checkThrows(() => Reflect.construct(ReadableStreamDefaultController, []), "new ReadableStreamDefaultController()");
+      checkThrows(
+        () => Reflect.construct(ReadableStreamDefaultController, []),
+        "new ReadableStreamDefaultController()",
+      );
     },
   },
   {
@@ -132,14 +149,19 @@ export const smokeChecks: readonly SmokeCheck[] = [
       const sink = new WritableStream<number>(
         {
           write: (n) => void seen.push(n),
-          close: () => void (closed = true),
+          close: () => {
+            closed = true;
+          },
         },
         new CountQueuingStrategy({ highWaterMark: 16 }),
       );
       await source.pipeThrough(doubled).pipeTo(sink);
       check(closed, "sink closed");
       checkEqual(seen.length, CHUNKS, "chunks written");
-      check(seen.every((n, i) => n === i * 2), "chunks arrive transformed and in order");
+      check(
+        seen.every((n, i) => n === i * 2),
+        "chunks arrive transformed and in order",
+      );
     },
   },
   {
@@ -203,7 +225,9 @@ export const smokeChecks: readonly SmokeCheck[] = [
       let next = 0;
       const stream = new ReadableStream<number>({
         pull: (controller) => controller.enqueue(next++),
-        cancel: () => void (cancelled = true),
+        cancel: () => {
+          cancelled = true;
+        },
       });
       const seen: number[] = [];
       for await (const n of stream) {
@@ -223,17 +247,23 @@ export const smokeChecks: readonly SmokeCheck[] = [
       let written = 0;
       const source = new ReadableStream<number>({
         pull: (controller) => controller.enqueue(written),
-        cancel: (reason) => void (cancelReason = reason),
+        cancel: (reason) => {
+          cancelReason = reason;
+        },
       });
       const controller = new AbortController();
       const sink = new WritableStream<number>({
         write() {
           if (++written === 100) controller.abort(new Error("stop here"));
         },
-        abort: (reason) => void (abortReason = reason),
+        abort: (reason) => {
+          abortReason = reason;
+        },
       });
       let pipeError: unknown;
-      await source.pipeTo(sink, { signal: controller.signal }).catch((error: unknown) => void (pipeError = error));
+      await source.pipeTo(sink, { signal: controller.signal }).catch((error: unknown) => {
+        pipeError = error;
+      });
       check(pipeError === controller.signal.reason, "pipeTo rejects with the signal's reason");
       check(cancelReason === controller.signal.reason, "source cancelled with the reason");
       check(abortReason === controller.signal.reason, "sink aborted with the reason");

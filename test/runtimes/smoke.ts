@@ -9,7 +9,9 @@ import { runSmokeChecks } from "./smoke-checks.ts";
 
 const results = await runSmokeChecks();
 for (const { name, error } of results) {
-  console.log(error === undefined ? `ok ${name}` : `not ok ${name}: ${error instanceof Error ? error.stack : String(error)}`);
+  console.log(
+    error === undefined ? `ok ${name}` : `not ok ${name}: ${error instanceof Error ? error.stack : String(error)}`,
+  );
 }
 const passed = results.filter((result) => result.error === undefined).length;
 console.log(`smoke: ${passed}/${results.length} passed on ${navigator.userAgent}`);

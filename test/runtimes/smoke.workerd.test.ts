@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, test } from "vitest";
 import { collectBytes } from "../../src/streams/adapters/collect-bytes.ts";
 import { fromNativeStream } from "../../src/streams/adapters/from-native.ts";
-import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/index.ts";
 import { toFixedLengthNativeStream, toNativeStream } from "../../src/streams/adapters/to-native.ts";
+import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/index.ts";
 import { smokeChecks } from "./smoke-checks.ts";
 
 const MiB = 1024 * 1024;

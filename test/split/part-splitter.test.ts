@@ -1,14 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/index.ts";
+import { FileCatalog } from "../../src/files/file-catalog.ts";
+import { storeNumbers } from "../../src/files/store-numbers.ts";
 import { LineToNumberBatchStream } from "../../src/numbers/line-to-number-batch-stream.ts";
 import { LineToNumberStream } from "../../src/numbers/line-to-number-stream.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
-import { FileCatalog } from "../../src/files/file-catalog.ts";
-import { MemoryStore } from "../../src/store/memory-store.ts";
 import { newUploadId } from "../../src/split/object-keys.ts";
 import { NumberLimitError, PartSplitter } from "../../src/split/part-splitter.ts";
-import { storeNumbers } from "../../src/files/store-numbers.ts";
+import { MemoryStore } from "../../src/store/memory-store.ts";
+import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/index.ts";
 import { chunkedStream, readBytes } from "../support/bytes.ts";
 
 const safeInteger = fc.oneof(
@@ -35,15 +35,30 @@ describe("parse → encode → split round trips", () => {
             store,
             name: "prop",
             maxPartBytes,
-            source: () => ({ kind: "upload", bytes: parser.stats.bytes, lines: parser.stats.lines, canonical: parser.stats.canonical }) as const,
+            source: () =>
+              ({
+                kind: "upload",
+                bytes: parser.stats.bytes,
+                lines: parser.stats.lines,
+                canonical: parser.stats.canonical,
+              }) as const,
           };
           const manifest =
             parser instanceof LineToNumberStream
               ? await storeNumbers(bytes.pipeThrough(parser), options)
               : await storeNumbers(bytes.pipeThrough(parser), options);
-          expect(manifest.source).toEqual({ kind: "upload", bytes: input.length, lines: numbers.length, canonical: true });
+          expect(manifest.source).toEqual({
+            kind: "upload",
+            bytes: input.length,
+            lines: numbers.length,
+            canonical: true,
+          });
           expect(await readBytes(new FileCatalog(store).content(manifest))).toEqual(input);
-          expect(manifest.totals).toEqual({ parts: manifest.parts.length, bytes: input.length, numbers: numbers.length });
+          expect(manifest.totals).toEqual({
+            parts: manifest.parts.length,
+            bytes: input.length,
+            numbers: numbers.length,
+          });
           let index = 0;
           for (const part of manifest.parts) {
             expect(part.bytes).toBeLessThanOrEqual(maxPartBytes);

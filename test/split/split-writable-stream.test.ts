@@ -1,16 +1,21 @@
 import { describe, expect, test } from "vitest";
 import { LineToNumberStream } from "../../src/numbers/line-to-number-stream.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
-import { MemoryStore } from "../../src/store/memory-store.ts";
 import { newUploadId } from "../../src/split/object-keys.ts";
 import { PartSplitter } from "../../src/split/part-splitter.ts";
 import { SplitWritableStream } from "../../src/split/split-writable-stream.ts";
+import { MemoryStore } from "../../src/store/memory-store.ts";
 import { ReadableStream } from "../../src/streams/index.ts";
 import { chunkedStream } from "../support/bytes.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 
 function countingSplitter(): { splitter: PartSplitter; calls: () => number } {
-  const splitter = new PartSplitter({ store: new MemoryStore(), name: "w", uploadId: newUploadId(), maxPartBytes: 1 << 20 });
+  const splitter = new PartSplitter({
+    store: new MemoryStore(),
+    name: "w",
+    uploadId: newUploadId(),
+    maxPartBytes: 1 << 20,
+  });
   let calls = 0;
   const write = splitter.write.bind(splitter);
   splitter.write = (numbers) => {
@@ -30,14 +35,23 @@ describe("SplitWritableStream", () => {
     await ReadableStream.from(chunkedStream(input, chunks)).pipeThrough(new LineToNumberStream()).pipeTo(sink);
     const parts = await sink.parts;
     expect(parts.reduce((sum, part) => sum + part.numbers, 0)).toBe(numbers.length);
-    expect(calls()).toBeLessThanOrEqual(2 * Math.ceil(numbers.length / 65_536) + 2 * Math.ceil(input.length / (1 << 20)));
+    expect(calls()).toBeLessThanOrEqual(
+      2 * Math.ceil(numbers.length / 65_536) + 2 * Math.ceil(input.length / (1 << 20)),
+    );
   });
 
   test("mixed chunks keep their order", async () => {
     const { splitter } = countingSplitter();
     const sink = new SplitWritableStream(splitter);
     const writer = sink.getWriter();
-    await Promise.all([writer.write(1), writer.write([2, 3]), writer.write(4), writer.write(5), writer.write(new Float64Array([6])), writer.close()]);
+    await Promise.all([
+      writer.write(1),
+      writer.write([2, 3]),
+      writer.write(4),
+      writer.write(5),
+      writer.write(new Float64Array([6])),
+      writer.close(),
+    ]);
     const parts = await sink.parts;
     expect(parts).toHaveLength(1);
     expect(parts[0]).toMatchObject({ numbers: 6, first: 1, last: 6, bytes: 12 });

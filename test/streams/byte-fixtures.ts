@@ -1,5 +1,5 @@
-import type { ReadableStream } from "../../src/streams/index.ts";
 import type { SizedByteSource } from "../../src/streams/adapters/sized-byte-stream.ts";
+import type { ReadableStream } from "../../src/streams/index.ts";
 
 /** `length` bytes of a pattern that differs from one offset to the next within 251 bytes. */
 export function patternBytes(length: number, seed = 0): Uint8Array<ArrayBuffer> {

@@ -73,7 +73,10 @@ describe("cost shape of a per-number transform piped into a writev sink", () => 
     const slice = vi.spyOn(Array.prototype, "slice");
     const { received } = await runPipeline(false);
     expect(received.length).toBe(CHUNK_NUMBERS * INPUT_CHUNKS);
-    const copied = slice.mock.results.reduce((sum, result) => sum + ((result.value as unknown[] | undefined)?.length ?? 0), 0);
+    const copied = slice.mock.results.reduce(
+      (sum, result) => sum + ((result.value as unknown[] | undefined)?.length ?? 0),
+      0,
+    );
     // Numbers leave the readable side's queue by one copy; none are copied again on the way to the sink.
     expect(copied).toBeLessThanOrEqual(CHUNK_NUMBERS * INPUT_CHUNKS + HIGH_WATER_MARK);
   });

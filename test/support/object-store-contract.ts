@@ -11,7 +11,10 @@ const SLOW = { timeout: 60_000 };
  * The behaviour every ObjectStore implementation must have; run against MemoryStore in Node and against
  * R2Store over a real miniflare R2 binding in workerd. `createStore` must return an empty store.
  */
-export function describeObjectStoreContract(label: string, createStore: () => ObjectStore | Promise<ObjectStore>): void {
+export function describeObjectStoreContract(
+  label: string,
+  createStore: () => ObjectStore | Promise<ObjectStore>,
+): void {
   describe(`ObjectStore contract: ${label}`, () => {
     test("put then get returns the same bytes, size and etag", async () => {
       const store = await createStore();

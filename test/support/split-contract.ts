@@ -1,14 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { ReadableStream } from "../../src/streams/index.ts";
-import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { FileCatalog } from "../../src/files/file-catalog.ts";
-import { listAll } from "../../src/store/list-all.ts";
+import { StoreNumbersError, storeNumbers } from "../../src/files/store-numbers.ts";
+import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { manifestKey } from "../../src/split/object-keys.ts";
-import type { ObjectStore } from "../../src/store/object-store.ts";
-import { storeNumbers, StoreNumbersError } from "../../src/files/store-numbers.ts";
 import type { NumberChunk } from "../../src/split/split-writable-stream.ts";
+import { listAll } from "../../src/store/list-all.ts";
+import type { ObjectStore } from "../../src/store/object-store.ts";
+import { ReadableStream } from "../../src/streams/index.ts";
 import { readBytes } from "./bytes.ts";
-import { FaultyStore, type FaultRule } from "./faulty-store.ts";
+import { type FaultRule, FaultyStore } from "./faulty-store.ts";
 
 const MiB = 1024 * 1024;
 /** Multi-megabyte cases write to local R2 at tens of MB/s on a shared 2-core machine: allow them time. */
@@ -74,7 +74,11 @@ export function describeSplitContract(label: string, createStore: () => Promise<
       const expected = encodeNumbers(numbers);
       const catalog = new FileCatalog(store);
       expect(await readBytes(catalog.content(manifest))).toEqual(expected);
-      expect(manifest.totals).toEqual({ parts: manifest.parts.length, bytes: expected.length, numbers: numbers.length });
+      expect(manifest.totals).toEqual({
+        parts: manifest.parts.length,
+        bytes: expected.length,
+        numbers: numbers.length,
+      });
       let offset = 0;
       let index = 0;
       for (const part of manifest.parts) {
@@ -96,7 +100,12 @@ export function describeSplitContract(label: string, createStore: () => Promise<
 
     test("an empty stream stores a manifest with no parts", async () => {
       const store = await createStore();
-      const manifest = await storeNumbers(numberStream(new Float64Array(0)), { store, name: "empty", maxPartBytes: 1024, source });
+      const manifest = await storeNumbers(numberStream(new Float64Array(0)), {
+        store,
+        name: "empty",
+        maxPartBytes: 1024,
+        source,
+      });
       expect(manifest.totals).toEqual({ parts: 0, bytes: 0, numbers: 0 });
       expect(await keysUnder(store, "empty/")).toEqual([manifestKey("empty")]);
     });
@@ -128,7 +137,12 @@ export function describeSplitContract(label: string, createStore: () => Promise<
       test(`a failure of ${what} leaves no manifest and no parts, and keeps the previous version`, HEAVY, async () => {
         const inner = await createStore();
         const before = sampleNumbers(500, 3);
-        const previous = await storeNumbers(numberStream(before), { store: inner, name: "f", maxPartBytes: 1024, source });
+        const previous = await storeNumbers(numberStream(before), {
+          store: inner,
+          name: "f",
+          maxPartBytes: 1024,
+          source,
+        });
         const store = new FaultyStore(inner, rules);
         const numbers = sampleNumbers(maxPartBytes > MiB ? 1_000_000 : 5_000, 4);
         const attempt = storeNumbers(numberStream(numbers, 10_000), {
@@ -170,7 +184,9 @@ export function describeSplitContract(label: string, createStore: () => Promise<
       const store = await createStore();
       const inputs = [sampleNumbers(4_000, 8), sampleNumbers(3_000, 9), sampleNumbers(5_000, 10)];
       const manifests = await Promise.all(
-        inputs.map((numbers) => storeNumbers(numberStream(numbers, 500), { store, name: "many", maxPartBytes: 1024, source })),
+        inputs.map((numbers) =>
+          storeNumbers(numberStream(numbers, 500), { store, name: "many", maxPartBytes: 1024, source }),
+        ),
       );
       const catalog = new FileCatalog(store);
       const final = (await catalog.manifest("many"))!;
@@ -183,14 +199,24 @@ export function describeSplitContract(label: string, createStore: () => Promise<
 
     test("a source that errors midway leaves nothing behind", async () => {
       const store = await createStore();
-      const attempt = storeNumbers(failingAfter(sampleNumbers(5_000), 5_000), { store, name: "broken", maxPartBytes: 1024, source });
+      const attempt = storeNumbers(failingAfter(sampleNumbers(5_000), 5_000), {
+        store,
+        name: "broken",
+        maxPartBytes: 1024,
+        source,
+      });
       await expect(attempt).rejects.toThrow(/source broke/);
       expect(await keysUnder(store, "broken/")).toEqual([]);
     });
 
     test("replacing a file swaps the manifest and deletes the previous parts", async () => {
       const store = await createStore();
-      const first = await storeNumbers(numberStream(sampleNumbers(3_000, 1)), { store, name: "r", maxPartBytes: 2048, source });
+      const first = await storeNumbers(numberStream(sampleNumbers(3_000, 1)), {
+        store,
+        name: "r",
+        maxPartBytes: 2048,
+        source,
+      });
       const secondNumbers = sampleNumbers(2_000, 2);
       const second = await storeNumbers(numberStream(secondNumbers), { store, name: "r", maxPartBytes: 4096, source });
       expect(second.uploadId).not.toBe(first.uploadId);

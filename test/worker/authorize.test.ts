@@ -7,11 +7,17 @@ import { readSettings, type Settings } from "../../src/worker/settings.ts";
 const base: Settings = readSettings({ BUCKET: undefined as never, API_TOKEN: "s3cret" });
 
 function request(authorization?: string): Request {
-  return new Request("http://x/files", authorization === undefined ? {} : { headers: { Authorization: authorization } });
+  return new Request(
+    "http://x/files",
+    authorization === undefined ? {} : { headers: { Authorization: authorization } },
+  );
 }
 
 async function refusal(promise: Promise<void>): Promise<HttpError> {
-  const error = await promise.then(() => undefined, (reason: unknown) => reason);
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
   expect(error).toBeInstanceOf(HttpError);
   return error as HttpError;
 }
@@ -57,7 +63,12 @@ describe("authorize", () => {
 describe("readSettings", () => {
   test("defaults", () => {
     const settings = readSettings({ BUCKET: undefined as never });
-    expect(settings).toMatchObject({ authMode: "token", apiToken: undefined, publicReads: false, defaultMaxPartBytes: 10 * 1024 * 1024 });
+    expect(settings).toMatchObject({
+      authMode: "token",
+      apiToken: undefined,
+      publicReads: false,
+      defaultMaxPartBytes: 10 * 1024 * 1024,
+    });
   });
 
   test.each([
@@ -80,7 +91,12 @@ describe("readSettings", () => {
 
 describe("the worker", () => {
   test("refuses unauthenticated requests before routing", async () => {
-    for (const [method, path] of [["GET", "/files"], ["POST", "/files/x"], ["DELETE", "/files/x"], ["GET", "/nope"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/files"],
+      ["POST", "/files/x"],
+      ["DELETE", "/files/x"],
+      ["GET", "/nope"],
+    ] as const) {
       const response = await exports.default.fetch(new Request(`http://x${path}`, { method }));
       expect(response.status, `${method} ${path}`).toBe(401);
       expect(await response.json()).toMatchObject({ error: "unauthorized" });

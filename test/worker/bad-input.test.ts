@@ -1,13 +1,15 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
 import type { Manifest } from "../../src/files/manifest.ts";
-import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { utf8 } from "../support/bytes.ts";
+import { emptyR2Store } from "../support/empty-r2-store.ts";
 
 const headers = { Authorization: "Bearer test-token" };
 
 function post(body: BodyInit, query = ""): Promise<Response> {
-  return exports.default.fetch(new Request(`http://drainpipe.test/files/input${query}`, { method: "POST", body, headers }));
+  return exports.default.fetch(
+    new Request(`http://drainpipe.test/files/input${query}`, { method: "POST", body, headers }),
+  );
 }
 
 async function bucketIsEmpty(): Promise<boolean> {
@@ -45,7 +47,12 @@ describe("bad input is a 400 naming line and column, and writes nothing", () => 
     body[body.length - 1] = 10;
     const response = await post(body);
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: "invalid-number", line: 1, column: 16, reason: "unsafe-integer" });
+    expect(await response.json()).toMatchObject({
+      error: "invalid-number",
+      line: 1,
+      column: 16,
+      reason: "unsafe-integer",
+    });
     expect(await bucketIsEmpty()).toBe(true);
   });
 });

@@ -1,12 +1,12 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
+import type { Manifest } from "../../src/files/manifest.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { listAll } from "../../src/store/list-all.ts";
-import type { Manifest } from "../../src/files/manifest.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
+import { text, utf8 } from "../support/bytes.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
-import { text, utf8 } from "../support/bytes.ts";
 
 const origin = "http://drainpipe.test";
 
@@ -59,7 +59,9 @@ describe("POST /files/:name", () => {
     expect(response.status).toBe(201);
     const manifest = (await response.json()) as Manifest;
     expect(manifest.source).toMatchObject({ kind: "upload", canonical: false, lines: 5 });
-    expect(text(new Uint8Array(await (await call("GET", "/files/messy/content")).arrayBuffer()))).toBe("7\n0\n12\n-5\n");
+    expect(text(new Uint8Array(await (await call("GET", "/files/messy/content")).arrayBuffer()))).toBe(
+      "7\n0\n12\n-5\n",
+    );
   });
 
   test("an empty body stores an empty file", async () => {
@@ -143,7 +145,13 @@ describe("reading and removing", () => {
 
   test("GET of a manifest, a part and the content of a missing file are 404s", async () => {
     await call("POST", "/files/one", utf8("1\n"));
-    for (const path of ["/files/none", "/files/none/content", "/files/none/parts/0", "/files/one/parts/1", "/files/one/parts/x"]) {
+    for (const path of [
+      "/files/none",
+      "/files/none/content",
+      "/files/none/parts/0",
+      "/files/one/parts/1",
+      "/files/one/parts/x",
+    ]) {
       const response = await call("GET", path);
       expect(response.status, path).toBe(404);
       expect(await response.json()).toMatchObject({ error: "not-found" });

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
-import worker from "../../src/worker/index.ts";
 import type { DrainpipeEnv } from "../../src/worker/env.ts";
+import worker from "../../src/worker/index.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { HttpError } from "../../src/worker/http-error.ts";
 import { ReadableStream } from "../../src/streams/index.ts";
+import { HttpError } from "../../src/worker/http-error.ts";
 import { declaredLength, limitBytes } from "../../src/worker/upload-limits.ts";
 
 function bytesOf(...sizes: number[]): ReadableStream<Uint8Array> {

@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import type { Implementation } from "./implementation.ts";
 import { IMPLEMENTATIONS } from "./implementation.ts";
 import { DEFAULT_JOBS } from "./run-suite.ts";
@@ -37,6 +37,17 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
+/** The options `run.ts` accepts, in `parseArgs` form. */
+const OPTIONS = {
+  impl: { type: "string", default: "drainpipe" },
+  filter: { type: "string", default: "" },
+  json: { type: "string" },
+  "list-failures": { type: "boolean", default: false },
+  expect: { type: "string" },
+  jobs: { type: "string", default: String(DEFAULT_JOBS) },
+  help: { type: "boolean", default: false },
+} as const satisfies ParseArgsOptionsConfig;
+
 /**
  * Parses `run.ts`'s command-line arguments.
  *
@@ -46,19 +57,13 @@ export class UsageError extends Error {
  * ```
  */
 export function parseCliOptions(args: readonly string[]): CliOptions {
-  let values;
+  let values: ReturnType<
+    typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: false }>
+  >["values"];
   try {
     ({ values } = parseArgs({
       args: [...args],
-      options: {
-        impl: { type: "string", default: "drainpipe" },
-        filter: { type: "string", default: "" },
-        json: { type: "string" },
-        "list-failures": { type: "boolean", default: false },
-        expect: { type: "string" },
-        jobs: { type: "string", default: String(DEFAULT_JOBS) },
-        help: { type: "boolean", default: false },
-      },
+      options: OPTIONS,
       strict: true,
       allowPositionals: false,
     }));

@@ -51,7 +51,16 @@ describe("compareWithExpectations", () => {
   });
 
   test("reports listed subtests that pass or no longer exist as stale", () => {
-    const expectations = new Map([[FILE, new Map([["passes", "old"], ["renamed", "old"], ["listed", "known"]])]]);
+    const expectations = new Map([
+      [
+        FILE,
+        new Map([
+          ["passes", "old"],
+          ["renamed", "old"],
+          ["listed", "known"],
+        ]),
+      ],
+    ]);
     const { staleExpectations } = compareWithExpectations(run, expectations);
     expect(staleExpectations.map((deviation) => [deviation.name, deviation.status])).toEqual([
       ["passes", "PASS"],

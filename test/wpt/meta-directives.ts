@@ -42,7 +42,10 @@ export function parseMetaDirectives(source: string): MetaDirectives {
     const key = match[1];
     const value = (match[2] ?? "").trim();
     if (key === "global") {
-      globals = value.split(",").map((scope) => scope.trim()).filter((scope) => scope !== "");
+      globals = value
+        .split(",")
+        .map((scope) => scope.trim())
+        .filter((scope) => scope !== "");
     } else if (key === "script") {
       scripts.push(value);
     } else if (key === "timeout") {

@@ -43,7 +43,8 @@ export function tallyByDirectory(files: readonly FileResult[]): Map<string, Tall
 /** One line for a finished file: counts, name, and the harness status when it is not `OK`. */
 export function formatFileLine(file: FileResult): string {
   const { passed, total } = tally([file]);
-  const harness = file.harnessStatus === "OK" ? "" : `  [harness ${file.harnessStatus}: ${oneLine(file.harnessMessage)}]`;
+  const harness =
+    file.harnessStatus === "OK" ? "" : `  [harness ${file.harnessStatus}: ${oneLine(file.harnessMessage)}]`;
   return `${String(passed).padStart(4)}/${String(total).padEnd(4)} ${file.file}${harness}`;
 }
 

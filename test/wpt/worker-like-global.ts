@@ -60,13 +60,14 @@ export function presentAsDedicatedWorker(): void {
 }
 
 function illegalConstructor(name: string, parentPrototype: object): { prototype: object } {
-  const constructor = {
+  const illegal = {
+    // biome-ignore lint/complexity/useArrowFunction: an interface object needs a `prototype`, which arrows lack
     [name]: function () {
       throw new TypeError(`Cannot construct ${name}: it is not a constructor`);
     },
   }[name] as unknown as { prototype: object };
-  Object.setPrototypeOf(constructor.prototype, parentPrototype);
-  return constructor;
+  Object.setPrototypeOf(illegal.prototype, parentPrototype);
+  return illegal;
 }
 
 /**

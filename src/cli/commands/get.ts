@@ -4,8 +4,8 @@
  * @module
  */
 import type { Command } from "commander";
-import { addConnectionOptions, withConnection, type ConnectionOptions } from "../connection.ts";
-import { formatBytes, formatByteRate, formatSeconds, secondsSince } from "../format.ts";
+import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
+import { formatByteRate, formatBytes, formatSeconds, secondsSince } from "../format.ts";
 import { writeStream } from "../local-file.ts";
 import { printJson, printLines } from "../output.ts";
 import { countBytes, progressEnabled, startProgress } from "../progress.ts";
@@ -42,7 +42,12 @@ export async function downloadFile(
 ): Promise<DownloadResult> {
   const start = performance.now();
   const content = await client.content(name);
-  const progress = startProgress({ label: "get", total: content.size ?? 0, unit: "bytes", enabled: options.progress && content.size !== undefined });
+  const progress = startProgress({
+    label: "get",
+    total: content.size ?? 0,
+    unit: "bytes",
+    enabled: options.progress && content.size !== undefined,
+  });
   let bytes = 0;
   try {
     await writeStream(
@@ -69,14 +74,18 @@ export function registerGet(program: Command): void {
       .option("--json", "print a summary as JSON (on stderr when the content goes to stdout)")
       .option("--progress", "show a progress bar on stderr even when it is not a terminal")
       .option("--no-progress", "never show a progress bar"),
-  ).action(async (name: string, options: ConnectionOptions & { output?: string; json?: boolean; progress?: boolean }) => {
-    const result = await withConnection(options, (client) =>
-      downloadFile(client, name, options.output, { progress: progressEnabled(options.progress) }),
-    );
-    const stream = options.output === undefined ? process.stderr : process.stdout;
-    if (options.json) printJson(result, stream);
-    else if (options.output !== undefined) {
-      printLines([`wrote "${name}" (${formatBytes(result.bytes)}) to ${options.output} in ${formatSeconds(result.seconds)}: ${formatByteRate(result.bytes, result.seconds)}`]);
-    }
-  });
+  ).action(
+    async (name: string, options: ConnectionOptions & { output?: string; json?: boolean; progress?: boolean }) => {
+      const result = await withConnection(options, (client) =>
+        downloadFile(client, name, options.output, { progress: progressEnabled(options.progress) }),
+      );
+      const stream = options.output === undefined ? process.stderr : process.stdout;
+      if (options.json) printJson(result, stream);
+      else if (options.output !== undefined) {
+        printLines([
+          `wrote "${name}" (${formatBytes(result.bytes)}) to ${options.output} in ${formatSeconds(result.seconds)}: ${formatByteRate(result.bytes, result.seconds)}`,
+        ]);
+      }
+    },
+  );
 }

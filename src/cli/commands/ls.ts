@@ -4,8 +4,8 @@
  * @module
  */
 import type { Command } from "commander";
-import type { FileSummary } from "../../files/index.ts";
-import { addConnectionOptions, withConnection, type ConnectionOptions } from "../connection.ts";
+import type { FileSummary } from "../../files/file-catalog.ts";
+import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
 import { formatBytes, formatCount } from "../format.ts";
 import { printJson, printLines } from "../output.ts";
 
@@ -23,7 +23,13 @@ export function formatFileTable(files: readonly FileSummary[]): string[] {
   if (files.length === 0) return ["no files"];
   const rows = [
     ["NAME", "NUMBERS", "SIZE", "PARTS", "CREATED"],
-    ...files.map((file) => [file.name, formatCount(file.totals.numbers), formatBytes(file.totals.bytes), formatCount(file.totals.parts), file.createdAt]),
+    ...files.map((file) => [
+      file.name,
+      formatCount(file.totals.numbers),
+      formatBytes(file.totals.bytes),
+      formatCount(file.totals.parts),
+      file.createdAt,
+    ]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const leftAligned = new Set([0, 4]);
@@ -38,7 +44,10 @@ export function formatFileTable(files: readonly FileSummary[]): string[] {
 /** Registers `ls` on `program`. */
 export function registerLs(program: Command): void {
   addConnectionOptions(
-    program.command("ls").description("list the complete files the worker stores").option("--json", "print { files: [...] } as JSON"),
+    program
+      .command("ls")
+      .description("list the complete files the worker stores")
+      .option("--json", "print { files: [...] } as JSON"),
   ).action(async (options: ConnectionOptions & { json?: boolean }) => {
     const files = await withConnection(options, (client) => client.list());
     if (options.json) printJson({ files });

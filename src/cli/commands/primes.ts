@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { InvalidArgumentError, type Command } from "commander";
-import { MAX_PRIME_COUNT } from "../../numbers/index.ts";
-import { primeTextStream } from "../../numbers/index.ts";
+import { type Command, InvalidArgumentError } from "commander";
+import { MAX_PRIME_COUNT } from "../../numbers/prime-batches.ts";
+import { primeTextStream } from "../../numbers/prime-text-stream.ts";
 import { formatBytes, formatCount, formatSeconds, secondsSince } from "../format.ts";
 import { READ_CHUNK_BYTES, writeStream } from "../local-file.ts";
 import { printLines } from "../output.ts";
@@ -30,7 +30,11 @@ export interface PrimesResult {
  * const { bytes } = await writePrimes(1_000_000, "primes.txt", { progress: false }); // 8,245,905 bytes
  * ```
  */
-export async function writePrimes(count: number, output: string | undefined, options: { progress: boolean }): Promise<PrimesResult> {
+export async function writePrimes(
+  count: number,
+  output: string | undefined,
+  options: { progress: boolean },
+): Promise<PrimesResult> {
   const start = performance.now();
   const progress = startProgress({ label: "primes", total: count, unit: "primes", enabled: options.progress });
   let bytes = 0;
@@ -58,7 +62,11 @@ export function registerPrimes(program: Command): void {
   program
     .command("primes")
     .description("write the first <count> primes, one per line, to a file or stdout")
-    .argument("<count>", `how many primes (0 to ${formatCount(MAX_PRIME_COUNT)}; 1e6 and 1_000_000 work too)`, parseCount)
+    .argument(
+      "<count>",
+      `how many primes (0 to ${formatCount(MAX_PRIME_COUNT)}; 1e6 and 1_000_000 work too)`,
+      parseCount,
+    )
     .option("-o, --output <file>", "write to this file instead of stdout")
     .option("--progress", "show a progress bar on stderr even when it is not a terminal")
     .option("--no-progress", "never show a progress bar")
@@ -81,7 +89,9 @@ function parseCount(text: string): number {
   const cleaned = text.replace(/[_,]/g, "");
   const count = /^[0-9]+(\.[0-9]+)?(e[0-9]+)?$/i.test(cleaned) ? Number(cleaned) : Number.NaN;
   if (!Number.isSafeInteger(count) || count > MAX_PRIME_COUNT) {
-    throw new InvalidArgumentError(`Cannot generate "${text}" primes: expected a whole number from 0 to ${formatCount(MAX_PRIME_COUNT)}.`);
+    throw new InvalidArgumentError(
+      `Cannot generate "${text}" primes: expected a whole number from 0 to ${formatCount(MAX_PRIME_COUNT)}.`,
+    );
   }
   return count;
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Command } from "commander";
-import { addConnectionOptions, withConnection, type ConnectionOptions } from "../connection.ts";
+import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
 import { printJson, printLines } from "../output.ts";
 
 /** Registers `rm` on `program`. */

@@ -4,14 +4,14 @@
  *
  * @module
  */
-import { InvalidArgumentError, type Command } from "commander";
-import { assertValidName, InvalidNameError } from "../../files/index.ts";
-import type { Manifest } from "../../files/index.ts";
-import { parseMaxPartBytes, PartSizeError } from "../../split/index.ts";
-import { addConnectionOptions, withConnection, type ConnectionOptions } from "../connection.ts";
+import { type Command, InvalidArgumentError } from "commander";
+import { assertValidName, InvalidNameError } from "../../files/file-name.ts";
+import type { Manifest } from "../../files/manifest.ts";
+import { PartSizeError, parseMaxPartBytes } from "../../split/part-size.ts";
+import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
 import { defaultName } from "../default-name.ts";
-import { formatBytes, formatByteRate, formatCountRate, formatSeconds, secondsSince } from "../format.ts";
-import { openFileStream, type FileStream } from "../local-file.ts";
+import { formatByteRate, formatBytes, formatCountRate, formatSeconds, secondsSince } from "../format.ts";
+import { type FileStream, openFileStream } from "../local-file.ts";
 import { summarizeManifest } from "../manifest-summary.ts";
 import { printJson, printLines } from "../output.ts";
 import { countBytes, progressEnabled, startProgress } from "../progress.ts";
@@ -55,7 +55,11 @@ export interface UploadResult {
  * const { manifest } = await uploadFile(client, await openFileStream("primes.txt"), { progress: false });
  * ```
  */
-export async function uploadFile(client: WorkerClient, source: FileStream, options: UploadFileOptions): Promise<UploadResult> {
+export async function uploadFile(
+  client: WorkerClient,
+  source: FileStream,
+  options: UploadFileOptions,
+): Promise<UploadResult> {
   const { path, stream, size } = source;
   const name = options.name ?? defaultName(path);
   const progress = startProgress({ label: "upload", total: size, unit: "bytes", enabled: options.progress });
@@ -99,19 +103,32 @@ export function registerUpload(program: Command): void {
       .description("stream a newline-separated numbers file to the worker and print its manifest")
       .argument("<file>", "the file to upload")
       .option("--name <name>", "store it under this name (default: the file's base name, sanitised)", parseName)
-      .option("--max-part-bytes <bytes>", "size limit of each stored part (1024 to 1073741824; default: the worker's)", parsePartBytes)
+      .option(
+        "--max-part-bytes <bytes>",
+        "size limit of each stored part (1024 to 1073741824; default: the worker's)",
+        parsePartBytes,
+      )
       .option("--json", "print the manifest and throughput as JSON")
       .option("--progress", "show a progress bar on stderr even when it is not a terminal")
       .option("--no-progress", "never show a progress bar"),
-  ).action(async (file: string, options: ConnectionOptions & { name?: string; maxPartBytes?: number; json?: boolean; progress?: boolean }) => {
-    const name = options.name ?? defaultName(file);
-    const source = await openFileStream(file);
-    const result = await withConnection(options, (client) =>
-      uploadFile(client, source, { name, maxPartBytes: options.maxPartBytes, progress: progressEnabled(options.progress) }),
-    );
-    if (options.json) printJson(result);
-    else printLines([...summarizeManifest(result.manifest), describeThroughput(result)]);
-  });
+  ).action(
+    async (
+      file: string,
+      options: ConnectionOptions & { name?: string; maxPartBytes?: number; json?: boolean; progress?: boolean },
+    ) => {
+      const name = options.name ?? defaultName(file);
+      const source = await openFileStream(file);
+      const result = await withConnection(options, (client) =>
+        uploadFile(client, source, {
+          name,
+          maxPartBytes: options.maxPartBytes,
+          progress: progressEnabled(options.progress),
+        }),
+      );
+      if (options.json) printJson(result);
+      else printLines([...summarizeManifest(result.manifest), describeThroughput(result)]);
+    },
+  );
 }
 
 function parseName(text: string): string {

@@ -5,12 +5,12 @@
  * @module
  */
 import type { Command } from "commander";
-import type { Manifest } from "../../files/index.ts";
+import type { Manifest } from "../../files/manifest.ts";
 import { EXIT_FAILURE } from "../cli-error.ts";
 import { firstDifference, type StreamDifference } from "../compare-streams.ts";
-import { addConnectionOptions, withConnection, type ConnectionOptions } from "../connection.ts";
+import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
 import { formatCount, formatSeconds, secondsSince } from "../format.ts";
-import { openFileStream, type FileStream } from "../local-file.ts";
+import { type FileStream, openFileStream } from "../local-file.ts";
 import { printJson, printLines } from "../output.ts";
 import { countBytes, progressEnabled, startProgress } from "../progress.ts";
 import type { FileContent, WorkerClient } from "../worker-client.ts";
@@ -45,7 +45,12 @@ export interface VerifyResult {
  * const { identical } = await verifyFile(client, "primes", await openFileStream("primes.txt"), { progress: false });
  * ```
  */
-export async function verifyFile(client: WorkerClient, name: string, local: FileStream, options: { progress: boolean }): Promise<VerifyResult> {
+export async function verifyFile(
+  client: WorkerClient,
+  name: string,
+  local: FileStream,
+  options: { progress: boolean },
+): Promise<VerifyResult> {
   const start = performance.now();
   let manifest: Manifest;
   let content: FileContent;
@@ -59,7 +64,10 @@ export async function verifyFile(client: WorkerClient, name: string, local: File
   const progress = startProgress({ label: "verify", total: local.size, unit: "bytes", enabled: options.progress });
   let difference: StreamDifference | null;
   try {
-    difference = await firstDifference(countBytes(local.stream, (bytes) => progress.update(bytes)), content.body);
+    difference = await firstDifference(
+      countBytes(local.stream, (bytes) => progress.update(bytes)),
+      content.body,
+    );
   } finally {
     progress.stop();
   }
@@ -87,12 +95,16 @@ export async function verifyFile(client: WorkerClient, name: string, local: File
 export function describeVerification(result: VerifyResult): string[] {
   const { difference, file, name } = result;
   if (difference === null) {
-    return [`"${file}" and stored "${name}" are identical: ${formatCount(result.localBytes)} bytes compared in ${formatSeconds(result.seconds)}`];
+    return [
+      `"${file}" and stored "${name}" are identical: ${formatCount(result.localBytes)} bytes compared in ${formatSeconds(result.seconds)}`,
+    ];
   }
   const where = `at byte offset ${formatCount(difference.offset)} (line ${formatCount(difference.line)}, column ${difference.column})`;
   const lines = [`"${file}" differs from stored "${name}" ${where}: ${describeBytes(result, difference)}`];
   if (result.canonicalInput === false) {
-    lines.push(`  note: "${name}" was uploaded from non-canonical text, which the worker stores normalised (see its manifest)`);
+    lines.push(
+      `  note: "${name}" was uploaded from non-canonical text, which the worker stores normalised (see its manifest)`,
+    );
   }
   return lines;
 }
@@ -127,7 +139,9 @@ export function registerVerify(program: Command): void {
       .option("--no-progress", "never show a progress bar"),
   ).action(async (name: string, file: string, options: ConnectionOptions & { json?: boolean; progress?: boolean }) => {
     const local = await openFileStream(file);
-    const result = await withConnection(options, (client) => verifyFile(client, name, local, { progress: progressEnabled(options.progress) }));
+    const result = await withConnection(options, (client) =>
+      verifyFile(client, name, local, { progress: progressEnabled(options.progress) }),
+    );
     if (options.json) printJson(result);
     else printLines(describeVerification(result));
     if (!result.identical) process.exitCode = EXIT_FAILURE;

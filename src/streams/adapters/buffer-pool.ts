@@ -46,10 +46,14 @@ export class BufferPool {
   constructor(options: BufferPoolOptions) {
     const { bufferSize, maxFree = DEFAULT_MAX_FREE_BUFFERS } = options;
     if (!Number.isSafeInteger(bufferSize) || bufferSize <= 0) {
-      throw new RangeError(`Cannot create a BufferPool: bufferSize must be a positive integer, current value is ${bufferSize}`);
+      throw new RangeError(
+        `Cannot create a BufferPool: bufferSize must be a positive integer, current value is ${bufferSize}`,
+      );
     }
     if (!Number.isSafeInteger(maxFree) || maxFree < 0) {
-      throw new RangeError(`Cannot create a BufferPool: maxFree must be a non-negative integer, current value is ${maxFree}`);
+      throw new RangeError(
+        `Cannot create a BufferPool: maxFree must be a non-negative integer, current value is ${maxFree}`,
+      );
     }
     this.bufferSize = bufferSize;
     this.maxFree = maxFree;

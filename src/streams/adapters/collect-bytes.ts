@@ -17,7 +17,10 @@ import type { ReadableStream } from "../standard/readable-stream.ts";
  * const bytes = await collectBytes(partStream, 10 * 1024 * 1024);
  * await upload.uploadPart(partNumber, bytes);
  */
-export async function collectBytes(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+export async function collectBytes(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer>> {
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
     throw new RangeError(`Cannot collect bytes: maxBytes must be a non-negative integer, current value is ${maxBytes}`);
   }

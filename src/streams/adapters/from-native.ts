@@ -4,9 +4,9 @@
  * @module
  */
 
-import type { BufferPool } from "./buffer-pool.ts";
 import type { ReadableStream as DrainpipeReadableStream } from "../standard/readable-stream.ts";
-import { sizedByteStream, type FillResult, type SizedByteSource } from "./sized-byte-stream.ts";
+import type { BufferPool } from "./buffer-pool.ts";
+import { type FillResult, type SizedByteSource, sizedByteStream } from "./sized-byte-stream.ts";
 
 /** Options of {@link fromNativeStream}. */
 export interface FromNativeOptions {

@@ -3,10 +3,10 @@
  * @module
  */
 
-import type { BufferPool } from "./buffer-pool.ts";
 import type { ReadableByteStreamController } from "../standard/readable-byte-stream-controller.ts";
-import type { ReadableStreamBYOBRequest } from "../standard/readable-stream-byob-request.ts";
 import { ReadableStream } from "../standard/readable-stream.ts";
+import type { ReadableStreamBYOBRequest } from "../standard/readable-stream-byob-request.ts";
+import type { BufferPool } from "./buffer-pool.ts";
 
 /**
  * Default chunk size of {@link sizedByteStream}: 1 MiB. Reading 100 MiB request bodies in workerd
@@ -68,12 +68,18 @@ export interface SizedByteStreamOptions {
  *   },
  * }, { chunkSize: 256 * 1024 });
  */
-export function sizedByteStream(source: SizedByteSource, options: SizedByteStreamOptions = {}): ReadableStream<Uint8Array> {
+export function sizedByteStream(
+  source: SizedByteSource,
+  options: SizedByteStreamOptions = {},
+): ReadableStream<Uint8Array> {
   const { pool, highWaterMark = 0 } = options;
   const chunkSize = resolveChunkSize(options.chunkSize, pool);
   let finished = false;
 
-  const fillRequest = async (controller: ReadableByteStreamController, request: ReadableStreamBYOBRequest): Promise<void> => {
+  const fillRequest = async (
+    controller: ReadableByteStreamController,
+    request: ReadableStreamBYOBRequest,
+  ): Promise<void> => {
     const view = request.view as Uint8Array<ArrayBuffer>;
     const region = regionOf(view);
     const result = await source.fill(view);
@@ -113,7 +119,9 @@ export function sizedByteStream(source: SizedByteSource, options: SizedByteStrea
 function resolveChunkSize(chunkSize: number | undefined, pool: BufferPool | undefined): number {
   const size = chunkSize ?? pool?.bufferSize ?? DEFAULT_CHUNK_SIZE;
   if (!Number.isSafeInteger(size) || size <= 0) {
-    throw new RangeError(`Cannot create a sized byte stream: chunkSize must be a positive integer, current value is ${size}`);
+    throw new RangeError(
+      `Cannot create a sized byte stream: chunkSize must be a positive integer, current value is ${size}`,
+    );
   }
   if (pool !== undefined && pool.bufferSize !== size) {
     throw new RangeError(
@@ -145,7 +153,9 @@ function filledView(region: Region, result: FillResult): Uint8Array<ArrayBuffer>
       );
     }
     if (region.buffer.byteLength !== region.bufferByteLength) {
-      throw new TypeError("Cannot use the source's fill result: the view's buffer was detached; return the filled view instead");
+      throw new TypeError(
+        "Cannot use the source's fill result: the view's buffer was detached; return the filled view instead",
+      );
     }
     return new Uint8Array(region.buffer, region.byteOffset, result);
   }
@@ -155,7 +165,9 @@ function filledView(region: Region, result: FillResult): Uint8Array<ArrayBuffer>
     result.buffer.byteLength === region.bufferByteLength &&
     (result.buffer === region.buffer || region.buffer.byteLength === 0);
   if (!sameMemory) {
-    throw new TypeError("Cannot use the source's fill result: it is not a view over the memory of the view it was given");
+    throw new TypeError(
+      "Cannot use the source's fill result: it is not a view over the memory of the view it was given",
+    );
   }
   if (result.byteLength > region.byteLength) {
     throw new RangeError(

@@ -39,7 +39,9 @@ export function toFixedLengthNativeStream(
   length: number,
 ): ReadableStream<Uint8Array> {
   if (!Number.isSafeInteger(length) || length < 0) {
-    throw new RangeError(`Cannot create a fixed-length stream: length must be a non-negative integer, current value is ${length}`);
+    throw new RangeError(
+      `Cannot create a fixed-length stream: length must be a non-negative integer, current value is ${length}`,
+    );
   }
   const FixedLengthStream = (globalThis as { FixedLengthStream?: FixedLengthStreamConstructor }).FixedLengthStream;
   const checked = nativeStreamOf(stream, length);
@@ -50,7 +52,10 @@ export function toFixedLengthNativeStream(
   return fixed.readable;
 }
 
-function nativeStreamOf(stream: DrainpipeReadableStream<Uint8Array>, length: number | undefined): ReadableStream<Uint8Array> {
+function nativeStreamOf(
+  stream: DrainpipeReadableStream<Uint8Array>,
+  length: number | undefined,
+): ReadableStream<Uint8Array> {
   const reader = stream.getReader();
   let total = 0;
   return new ReadableStream<Uint8Array>(
@@ -66,7 +71,9 @@ function nativeStreamOf(stream: DrainpipeReadableStream<Uint8Array>, length: num
         }
         total += value.byteLength;
         if (length !== undefined && total > length) {
-          const error = new RangeError(`Cannot pass more bytes: the stream is longer than its declared length of ${length}`);
+          const error = new RangeError(
+            `Cannot pass more bytes: the stream is longer than its declared length of ${length}`,
+          );
           await reader.cancel(error);
           throw error;
         }

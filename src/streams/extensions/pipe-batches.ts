@@ -20,19 +20,19 @@
 
 import { isCountOne } from "../standard/queuing-strategy.ts";
 import {
+  type WritableStream,
+  WritableStreamCloseQueuedOrInFlight,
+  WritableStreamUpdateBackpressure,
+  type WriteRequest,
+} from "../standard/writable-stream.ts";
+import {
   WritableStreamDefaultControllerAdvanceQueueIfNeeded,
   WritableStreamDefaultControllerGetBackpressure,
 } from "../standard/writable-stream-default-controller.ts";
 import {
-  WritableStreamDefaultWriterWriteWithRequest,
   type WritableStreamDefaultWriter,
+  WritableStreamDefaultWriterWriteWithRequest,
 } from "../standard/writable-stream-default-writer.ts";
-import {
-  WritableStreamCloseQueuedOrInFlight,
-  WritableStreamUpdateBackpressure,
-  type WritableStream,
-  type WriteRequest,
-} from "../standard/writable-stream.ts";
 
 /**
  * How many chunks a pipe may read for a destination whose `desiredSize` is `desiredSize` (> 0): enough to fill

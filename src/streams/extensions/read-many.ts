@@ -13,9 +13,17 @@
  * @module
  */
 
-import { Deferred, promiseRejectedWith, promiseResolvedWith, reactTo } from "../standard/promise-helpers.ts";
-import { ReadableByteStreamController } from "../standard/readable-byte-stream-controller.ts";
+import {
+  callForCompletion,
+  Deferred,
+  promiseRejectedWith,
+  promiseResolvedWith,
+  queueMicrotaskInternal,
+  reactTo,
+} from "../standard/promise-helpers.ts";
 import type { QueueWithSizes } from "../standard/queue-with-sizes.ts";
+import { ReadableByteStreamController } from "../standard/readable-byte-stream-controller.ts";
+import { type ReadableStream, ReadableStreamGetNumReadRequests } from "../standard/readable-stream.ts";
 import { DequeueMany, NO_CHUNK, TryDequeue } from "../standard/readable-stream-controller-steps.ts";
 import {
   ReadableStreamDefaultController,
@@ -29,8 +37,6 @@ import {
   ReadableStreamDefaultReaderRead,
   type ReadRequest,
 } from "../standard/readable-stream-default-reader.ts";
-import { callForCompletion, queueMicrotaskInternal } from "../standard/promise-helpers.ts";
-import { ReadableStreamGetNumReadRequests, type ReadableStream } from "../standard/readable-stream.ts";
 import { assertDictionary, convertEnforceRangeUnsignedLongLong } from "../standard/webidl.ts";
 
 /** Options of `readMany`. */
@@ -186,7 +192,9 @@ function drainDefaultController<R>(
   collector: ChunkSink<R>,
 ): boolean {
   const canPullSynchronously =
-    controller._underlyingPull !== undefined && controller._started && (!controller._pulling || controller._pullSettled);
+    controller._underlyingPull !== undefined &&
+    controller._started &&
+    (!controller._pulling || controller._pullSettled);
   if (canPullSynchronously) {
     if (controller._pulling) {
       controller._staleReactions += 1;
@@ -210,7 +218,10 @@ function drainDefaultController<R>(
         break;
       }
       stream._disturbed = true;
-      const count = collector.acceptCount === undefined ? 1 : bulkDequeueCount(stream, controller, collector.acceptCount(controller._queue));
+      const count =
+        collector.acceptCount === undefined
+          ? 1
+          : bulkDequeueCount(stream, controller, collector.acceptCount(controller._queue));
       if (count > 1) {
         const chunks = controller[DequeueMany](count);
         (collector.chunksSteps as (chunks: R[]) => void)(chunks);
@@ -256,7 +267,11 @@ function drainDefaultController<R>(
  * positive: with every size 1, at dequeue number floor(queueTotalSize - highWaterMark) + 1, so the range stops
  * there. Returns 1 (dequeue one chunk) when nothing larger is known to be equivalent.
  */
-function bulkDequeueCount<R>(stream: ReadableStream<R>, controller: ReadableStreamDefaultController<R>, wanted: number): number {
+function bulkDequeueCount<R>(
+  stream: ReadableStream<R>,
+  controller: ReadableStreamDefaultController<R>,
+  wanted: number,
+): number {
   if (wanted <= 1) return 1;
   if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(controller) || !controller._started) return wanted;
   if (ReadableStreamGetNumReadRequests(stream) > 0) return 1;
@@ -346,7 +361,10 @@ function convertLimit(value: unknown, fallback: number, name: string): number {
  *   if (done) break;
  * }
  */
-export function readMany<R>(this: ReadableStreamDefaultReader<R>, options: ReadManyOptions | undefined = undefined): Promise<ReadManyResult<R>> {
+export function readMany<R>(
+  this: ReadableStreamDefaultReader<R>,
+  options: ReadManyOptions | undefined = undefined,
+): Promise<ReadManyResult<R>> {
   if (!IsReadableStreamDefaultReader(this)) {
     return promiseRejectedWith(new TypeError("Cannot use readMany: receiver is not a ReadableStreamDefaultReader"));
   }
@@ -362,14 +380,16 @@ export function readMany<R>(this: ReadableStreamDefaultReader<R>, options: ReadM
   }
   const reader = this as ReadableStreamDefaultReader<R>;
   const stream = reader._ownerReadableStream;
-  if (stream === undefined) return promiseRejectedWith(new TypeError("Cannot read from a stream using a released reader"));
+  if (stream === undefined)
+    return promiseRejectedWith(new TypeError("Cannot read from a stream using a released reader"));
   const collector = new ChunkCollector<R>(maxChunks, maxBytes);
   drainSynchronously(reader, collector);
   if (collector.chunks.length > 0) {
     return promiseResolvedWith(toResult(collector));
   }
   if (collector.errored) return promiseRejectedWith(collector.error);
-  if (collector.closed || stream._state === "closed") return promiseResolvedWith<ReadManyResult<R>>({ chunks: [], done: true });
+  if (collector.closed || stream._state === "closed")
+    return promiseResolvedWith<ReadManyResult<R>>({ chunks: [], done: true });
   const waiting = new WaitingReadMany<R>(reader, maxChunks, maxBytes);
   ReadableStreamDefaultReaderRead(reader, waiting);
   return waiting.deferred.promise;

@@ -17,7 +17,10 @@ export type WritevAlgorithm<W> = (chunks: W[]) => Completion;
  * marks their write requests in flight as one batch (settling it settles each of them, see
  * `WriteRequestRuns`) and calls the sink's `writev`, returning its completion.
  */
-export function WritableStreamDefaultControllerProcessWritev<W>(controller: WritableStreamDefaultController<W>, chunks: W[]): Completion {
+export function WritableStreamDefaultControllerProcessWritev<W>(
+  controller: WritableStreamDefaultController<W>,
+  chunks: W[],
+): Completion {
   const stream = controller._controlledWritableStream;
   stream._inFlightWriteRequest = stream._writeRequests.takeRuns(chunks.length);
   controller._inFlightCount = chunks.length;

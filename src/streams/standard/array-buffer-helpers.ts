@@ -118,5 +118,7 @@ export function assertArrayBufferView(value: unknown, context: string): asserts 
 }
 
 function isSharedArrayBuffer(buffer: ArrayBufferLike): boolean {
-  return typeof SharedArrayBuffer === "function" && Object.prototype.toString.call(buffer) === "[object SharedArrayBuffer]";
+  return (
+    typeof SharedArrayBuffer === "function" && Object.prototype.toString.call(buffer) === "[object SharedArrayBuffer]"
+  );
 }

@@ -4,12 +4,7 @@
  */
 
 import { convertQueuingStrategyInit, type QueuingStrategy, type QueuingStrategyInit } from "./queuing-strategy.ts";
-import {
-  hasOwnSlot,
-  makeEnumerable,
-  setFunctionName,
-  setToStringTag,
-} from "./webidl.ts";
+import { hasOwnSlot, makeEnumerable, setFunctionName, setToStringTag } from "./webidl.ts";
 
 const byteLengthSizeFunction = (chunk: ArrayBufferView): number => chunk.byteLength;
 setFunctionName(byteLengthSizeFunction, "size");
@@ -44,7 +39,9 @@ function isByteLengthQueuingStrategy(value: unknown): value is ByteLengthQueuing
 }
 
 function brandCheckError(name: string): TypeError {
-  return new TypeError(`Cannot read ByteLengthQueuingStrategy.prototype.${name}: receiver is not a ByteLengthQueuingStrategy`);
+  return new TypeError(
+    `Cannot read ByteLengthQueuingStrategy.prototype.${name}: receiver is not a ByteLengthQueuingStrategy`,
+  );
 }
 
 makeEnumerable(ByteLengthQueuingStrategy, ["highWaterMark", "size"]);

@@ -4,12 +4,7 @@
  */
 
 import { convertQueuingStrategyInit, type QueuingStrategy, type QueuingStrategyInit } from "./queuing-strategy.ts";
-import {
-  hasOwnSlot,
-  makeEnumerable,
-  setFunctionName,
-  setToStringTag,
-} from "./webidl.ts";
+import { hasOwnSlot, makeEnumerable, setFunctionName, setToStringTag } from "./webidl.ts";
 
 const countSizeFunction = (): number => 1;
 setFunctionName(countSizeFunction, "size");

@@ -119,10 +119,20 @@ export class LazyDeferred<T> {
       return;
     }
     const fulfilled = this.onFulfilled;
-    this.onFulfilled = fulfilled === undefined ? onFulfilled : typeof fulfilled === "function" ? [fulfilled, onFulfilled] : [...fulfilled, onFulfilled];
+    this.onFulfilled =
+      fulfilled === undefined
+        ? onFulfilled
+        : typeof fulfilled === "function"
+          ? [fulfilled, onFulfilled]
+          : [...fulfilled, onFulfilled];
     if (onRejected !== undefined) {
       const rejected = this.onRejected;
-      this.onRejected = rejected === undefined ? onRejected : typeof rejected === "function" ? [rejected, onRejected] : [...rejected, onRejected];
+      this.onRejected =
+        rejected === undefined
+          ? onRejected
+          : typeof rejected === "function"
+            ? [rejected, onRejected]
+            : [...rejected, onRejected];
     }
   }
 

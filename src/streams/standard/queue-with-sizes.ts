@@ -266,7 +266,11 @@ export class QueueWithSizes<T> {
     let capacity = Math.max(MIN_CAPACITY, this.capacity);
     while (capacity < needed) capacity *= 2;
     const sizes = this.unitSizes ? this.sizes : packedArray(capacity, 1);
-    for (let i = 0, slot = this.head; !this.unitSizes && i < this.count; i++, slot = slot + 1 === this.capacity ? 0 : slot + 1) {
+    for (
+      let i = 0, slot = this.head;
+      !this.unitSizes && i < this.count;
+      i++, slot = slot + 1 === this.capacity ? 0 : slot + 1
+    ) {
       sizes[i] = this.sizes[slot] as number;
     }
     this.values = packedArray<T | typeof EMPTY>(capacity, EMPTY);

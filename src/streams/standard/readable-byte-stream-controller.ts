@@ -4,22 +4,29 @@
  */
 
 import {
+  type ArrayBufferViewConstructor,
+  type ArrayBufferViewLike,
   arrayBufferSlice,
+  assertArrayBufferView,
   canCopyDataBlockBytes,
   copyDataBlockBytes,
   elementSizeOf,
   isDetachedBuffer,
   transferArrayBuffer,
   viewConstructorOf,
-  type ArrayBufferViewConstructor,
-  type ArrayBufferViewLike,
 } from "./array-buffer-helpers.ts";
-import { callForCompletion, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
-import type { ReadIntoRequest } from "./readable-stream-byob-reader.ts";
-import { ReadableStreamBYOBRequest } from "./readable-stream-byob-request.ts";
-import { CancelSteps, NO_CHUNK, PullSteps, ReleaseSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
-import type { ReadRequest } from "./readable-stream-default-reader.ts";
 import {
+  callForCompletion,
+  promiseCall,
+  promiseResolvedWith,
+  reactTo,
+  resolvedUndefined,
+  uponPromise,
+} from "./promise-helpers.ts";
+import {
+  type CancelAlgorithm,
+  type PullAlgorithm,
+  type ReadableStream,
   ReadableStreamAddReadIntoRequest,
   ReadableStreamAddReadRequest,
   ReadableStreamClose,
@@ -30,14 +37,14 @@ import {
   ReadableStreamGetNumReadRequests,
   ReadableStreamHasBYOBReader,
   ReadableStreamHasDefaultReader,
-  type CancelAlgorithm,
-  type PullAlgorithm,
-  type ReadableStream,
   type StartAlgorithm,
 } from "./readable-stream.ts";
+import type { ReadIntoRequest } from "./readable-stream-byob-reader.ts";
+import { ReadableStreamBYOBRequest } from "./readable-stream-byob-request.ts";
+import { CancelSteps, NO_CHUNK, PullSteps, ReleaseSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
+import type { ReadRequest } from "./readable-stream-default-reader.ts";
 import { SimpleQueue } from "./simple-queue.ts";
 import type { ConvertedUnderlyingSource } from "./underlying-source.ts";
-import { assertArrayBufferView } from "./array-buffer-helpers.ts";
 import { assertRequiredArgument, hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
 
 /** A readable byte stream queue entry. */
@@ -295,14 +302,19 @@ export function ReadableByteStreamControllerCommitPullIntoDescriptor(
 }
 
 /** ReadableByteStreamControllerConvertPullIntoDescriptor */
-export function ReadableByteStreamControllerConvertPullIntoDescriptor(pullIntoDescriptor: PullIntoDescriptor): ArrayBufferViewLike {
+export function ReadableByteStreamControllerConvertPullIntoDescriptor(
+  pullIntoDescriptor: PullIntoDescriptor,
+): ArrayBufferViewLike {
   const { bytesFilled, elementSize } = pullIntoDescriptor;
   const buffer = transferArrayBuffer(pullIntoDescriptor.buffer);
   return new pullIntoDescriptor.viewConstructor(buffer, pullIntoDescriptor.byteOffset, bytesFilled / elementSize);
 }
 
 /** ReadableByteStreamControllerEnqueue */
-export function ReadableByteStreamControllerEnqueue(controller: ReadableByteStreamController, chunk: ArrayBufferViewLike): void {
+export function ReadableByteStreamControllerEnqueue(
+  controller: ReadableByteStreamController,
+  chunk: ArrayBufferViewLike,
+): void {
   const stream = controller._controlledReadableByteStream;
   if (controller._closeRequested || stream._state !== "readable") return;
   const { buffer, byteOffset, byteLength } = chunk;
@@ -428,7 +440,15 @@ export function ReadableByteStreamControllerFillPullIntoDescriptorFromQueue(
     const headOfQueue = queue.peek();
     const bytesToCopy = Math.min(totalBytesToCopyRemaining, headOfQueue.byteLength);
     const destStart = pullIntoDescriptor.byteOffset + pullIntoDescriptor.bytesFilled;
-    if (!canCopyDataBlockBytes(pullIntoDescriptor.buffer, destStart, headOfQueue.buffer, headOfQueue.byteOffset, bytesToCopy)) {
+    if (
+      !canCopyDataBlockBytes(
+        pullIntoDescriptor.buffer,
+        destStart,
+        headOfQueue.buffer,
+        headOfQueue.byteOffset,
+        bytesToCopy,
+      )
+    ) {
       throw new TypeError("Cannot copy queued bytes into the pending read: a buffer is detached or too small");
     }
     copyDataBlockBytes(pullIntoDescriptor.buffer, destStart, headOfQueue.buffer, headOfQueue.byteOffset, bytesToCopy);
@@ -458,10 +478,16 @@ export function ReadableByteStreamControllerFillReadRequestFromQueue(
 }
 
 /** ReadableByteStreamControllerGetBYOBRequest */
-export function ReadableByteStreamControllerGetBYOBRequest(controller: ReadableByteStreamController): ReadableStreamBYOBRequest | null {
+export function ReadableByteStreamControllerGetBYOBRequest(
+  controller: ReadableByteStreamController,
+): ReadableStreamBYOBRequest | null {
   if (controller._byobRequest === null && controller._pendingPullIntos.length > 0) {
     const first = controller._pendingPullIntos.peek();
-    const view = new Uint8Array(first.buffer, first.byteOffset + first.bytesFilled, first.byteLength - first.bytesFilled);
+    const view = new Uint8Array(
+      first.buffer,
+      first.byteOffset + first.bytesFilled,
+      first.byteLength - first.bytesFilled,
+    );
     const byobRequest = Object.create(ReadableStreamBYOBRequest.prototype) as ReadableStreamBYOBRequest;
     byobRequest._associatedReadableByteStreamController = controller;
     byobRequest._view = view;
@@ -514,7 +540,9 @@ export function ReadableByteStreamControllerProcessPullIntoDescriptorsUsingQueue
 }
 
 /** ReadableByteStreamControllerProcessReadRequestsUsingQueue */
-export function ReadableByteStreamControllerProcessReadRequestsUsingQueue(controller: ReadableByteStreamController): void {
+export function ReadableByteStreamControllerProcessReadRequestsUsingQueue(
+  controller: ReadableByteStreamController,
+): void {
   const stream = controller._controlledReadableByteStream;
   const reader = stream._reader as { _readRequests: SimpleQueue<ReadRequest<Uint8Array>> };
   while (reader._readRequests.length > 0) {
@@ -584,7 +612,10 @@ export function ReadableByteStreamControllerPullInto(
 }
 
 /** ReadableByteStreamControllerRespond */
-export function ReadableByteStreamControllerRespond(controller: ReadableByteStreamController, bytesWritten: number): void {
+export function ReadableByteStreamControllerRespond(
+  controller: ReadableByteStreamController,
+  bytesWritten: number,
+): void {
   const first = controller._pendingPullIntos.peek();
   const state = controller._controlledReadableByteStream._state;
   if (state === "closed") {
@@ -640,7 +671,12 @@ export function ReadableByteStreamControllerRespondInReadableState(
   const remainderSize = pullIntoDescriptor.bytesFilled % pullIntoDescriptor.elementSize;
   if (remainderSize > 0) {
     const end = pullIntoDescriptor.byteOffset + pullIntoDescriptor.bytesFilled;
-    ReadableByteStreamControllerEnqueueClonedChunkToQueue(controller, pullIntoDescriptor.buffer, end - remainderSize, remainderSize);
+    ReadableByteStreamControllerEnqueueClonedChunkToQueue(
+      controller,
+      pullIntoDescriptor.buffer,
+      end - remainderSize,
+      remainderSize,
+    );
   }
   pullIntoDescriptor.bytesFilled -= remainderSize;
   const filledPullIntos = ReadableByteStreamControllerProcessPullIntoDescriptorsUsingQueue(controller);
@@ -651,7 +687,10 @@ export function ReadableByteStreamControllerRespondInReadableState(
 }
 
 /** ReadableByteStreamControllerRespondInternal */
-export function ReadableByteStreamControllerRespondInternal(controller: ReadableByteStreamController, bytesWritten: number): void {
+export function ReadableByteStreamControllerRespondInternal(
+  controller: ReadableByteStreamController,
+  bytesWritten: number,
+): void {
   const first = controller._pendingPullIntos.peek();
   ReadableByteStreamControllerInvalidateBYOBRequest(controller);
   const state = controller._controlledReadableByteStream._state;
@@ -664,7 +703,10 @@ export function ReadableByteStreamControllerRespondInternal(controller: Readable
 }
 
 /** ReadableByteStreamControllerRespondWithNewView */
-export function ReadableByteStreamControllerRespondWithNewView(controller: ReadableByteStreamController, view: ArrayBufferViewLike): void {
+export function ReadableByteStreamControllerRespondWithNewView(
+  controller: ReadableByteStreamController,
+  view: ArrayBufferViewLike,
+): void {
   const first = controller._pendingPullIntos.peek();
   const state = controller._controlledReadableByteStream._state;
   if (state === "closed") {
@@ -689,7 +731,9 @@ export function ReadableByteStreamControllerRespondWithNewView(controller: Reada
 }
 
 /** ReadableByteStreamControllerShiftPendingPullInto */
-export function ReadableByteStreamControllerShiftPendingPullInto(controller: ReadableByteStreamController): PullIntoDescriptor {
+export function ReadableByteStreamControllerShiftPendingPullInto(
+  controller: ReadableByteStreamController,
+): PullIntoDescriptor {
   return controller._pendingPullIntos.shift();
 }
 

@@ -5,15 +5,15 @@
  */
 
 import { Deferred, promiseRejectedWith, promiseResolvedWith, transformPromiseWith } from "./promise-helpers.ts";
+import { AcquireReadableStreamDefaultReader, type ReadableStream } from "./readable-stream.ts";
+import { NO_CHUNK, TryDequeue } from "./readable-stream-controller-steps.ts";
 import {
+  type ReadableStreamDefaultReader,
   ReadableStreamDefaultReaderRead,
   ReadableStreamDefaultReaderRelease,
-  type ReadableStreamDefaultReader,
   type ReadRequest,
 } from "./readable-stream-default-reader.ts";
-import { NO_CHUNK, TryDequeue } from "./readable-stream-controller-steps.ts";
 import { ReadableStreamReaderGenericCancel } from "./readable-stream-generic-reader.ts";
-import { AcquireReadableStreamDefaultReader, type ReadableStream } from "./readable-stream.ts";
 import { hasOwnSlot, setFunctionName } from "./webidl.ts";
 
 /** The iterator `ReadableStream.prototype.values()` returns. */
@@ -130,7 +130,8 @@ const methods = {
       return asyncIteratorReturn(this, value) as unknown as Promise<IteratorResult<R, undefined>>;
     };
     const ongoing = this._ongoingPromise;
-    this._ongoingPromise = ongoing === undefined ? returnSteps() : transformPromiseWith(ongoing, returnSteps, returnSteps);
+    this._ongoingPromise =
+      ongoing === undefined ? returnSteps() : transformPromiseWith(ongoing, returnSteps, returnSteps);
     return transformPromiseWith(this._ongoingPromise, () => ({ value: value as undefined, done: true }));
   },
 };
@@ -156,7 +157,10 @@ setFunctionName(methods.next, "next");
 setFunctionName(methods.return, "return");
 
 /** Creates the async iterator for `stream` (locks it with a default reader). */
-export function createReadableStreamAsyncIterator<R>(stream: ReadableStream<R>, preventCancel: boolean): ReadableStreamAsyncIterator<R> {
+export function createReadableStreamAsyncIterator<R>(
+  stream: ReadableStream<R>,
+  preventCancel: boolean,
+): ReadableStreamAsyncIterator<R> {
   const reader = AcquireReadableStreamDefaultReader(stream);
   const iterator = Object.create(ReadableStreamAsyncIteratorPrototype) as IteratorSlots<R>;
   iterator._asyncIteratorReader = reader;

@@ -3,19 +3,19 @@
  * @module
  */
 
-import { assertArrayBufferView, isDetachedBuffer, type ArrayBufferViewLike } from "./array-buffer-helpers.ts";
+import { type ArrayBufferViewLike, assertArrayBufferView, isDetachedBuffer } from "./array-buffer-helpers.ts";
 import { Deferred, promiseRejectedWith } from "./promise-helpers.ts";
 import {
   ReadableByteStreamController,
   ReadableByteStreamControllerPullInto,
 } from "./readable-byte-stream-controller.ts";
+import { IsReadableStream, IsReadableStreamLocked, type ReadableStream } from "./readable-stream.ts";
 import type { ReadableStreamReadResult } from "./readable-stream-default-reader.ts";
 import {
   ReadableStreamReaderGenericCancel,
   ReadableStreamReaderGenericInitialize,
   ReadableStreamReaderGenericRelease,
 } from "./readable-stream-generic-reader.ts";
-import { IsReadableStream, IsReadableStreamLocked, type ReadableStream } from "./readable-stream.ts";
 import { SimpleQueue } from "./simple-queue.ts";
 import {
   assertDictionary,
@@ -161,7 +161,9 @@ export function IsReadableStreamBYOBReader(value: unknown): value is ReadableStr
 export function ReadableStreamBYOBReaderErrorReadIntoRequests(reader: ReadableStreamBYOBReader, error: unknown): void {
   const requests = reader._readIntoRequests;
   reader._readIntoRequests = new SimpleQueue();
-  requests.forEach((request) => request.errorSteps(error));
+  requests.forEach((request) => {
+    request.errorSteps(error);
+  });
 }
 
 /** ReadableStreamBYOBReaderRead */
@@ -195,7 +197,10 @@ export function ReadableStreamBYOBReaderRelease(reader: ReadableStreamBYOBReader
 }
 
 /** SetUpReadableStreamBYOBReader */
-export function SetUpReadableStreamBYOBReader(reader: ReadableStreamBYOBReader, stream: ReadableStream<Uint8Array>): void {
+export function SetUpReadableStreamBYOBReader(
+  reader: ReadableStreamBYOBReader,
+  stream: ReadableStream<Uint8Array>,
+): void {
   if (IsReadableStreamLocked(stream)) {
     throw new TypeError("Cannot get a BYOB reader: the stream is already locked");
   }

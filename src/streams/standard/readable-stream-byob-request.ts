@@ -5,9 +5,9 @@
 
 import { assertArrayBufferView, isDetachedBuffer } from "./array-buffer-helpers.ts";
 import {
+  type ReadableByteStreamController,
   ReadableByteStreamControllerRespond,
   ReadableByteStreamControllerRespondWithNewView,
-  type ReadableByteStreamController,
 } from "./readable-byte-stream-controller.ts";
 import {
   assertRequiredArgument,

@@ -3,23 +3,38 @@
  * @module
  */
 
-import { callForCompletion, LazyDeferred, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
+import {
+  callForCompletion,
+  LazyDeferred,
+  promiseCall,
+  promiseResolvedWith,
+  reactTo,
+  resolvedUndefined,
+  uponPromise,
+} from "./promise-helpers.ts";
 import { QueueWithSizes } from "./queue-with-sizes.ts";
 import { isCountOne, type SizeAlgorithm } from "./queuing-strategy.ts";
-import { CancelSteps, DequeueMany, NO_CHUNK, PullSteps, ReleaseSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
-import type { ReadRequest } from "./readable-stream-default-reader.ts";
 import {
+  type CancelAlgorithm,
   IsReadableStreamLocked,
+  type PullAlgorithm,
+  type ReadableStream,
   ReadableStreamAddReadRequest,
   ReadableStreamClose,
   ReadableStreamError,
   ReadableStreamFulfillReadRequest,
   ReadableStreamGetNumReadRequests,
-  type CancelAlgorithm,
-  type PullAlgorithm,
-  type ReadableStream,
   type StartAlgorithm,
 } from "./readable-stream.ts";
+import {
+  CancelSteps,
+  DequeueMany,
+  NO_CHUNK,
+  PullSteps,
+  ReleaseSteps,
+  TryDequeue,
+} from "./readable-stream-controller-steps.ts";
+import type { ReadRequest } from "./readable-stream-default-reader.ts";
 import type { ConvertedUnderlyingSource } from "./underlying-source.ts";
 import { hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
 
@@ -79,7 +94,9 @@ export class ReadableStreamDefaultController<R = unknown> {
    * @internal The underlying source's own `pull` and the source object, when the stream was built from one;
    * lets `readMany` see whether a pull completed synchronously.
    */
-  declare _underlyingPull: { fn: (controller: ReadableStreamDefaultController<R>) => unknown; source: unknown } | undefined;
+  declare _underlyingPull:
+    | { fn: (controller: ReadableStreamDefaultController<R>) => unknown; source: unknown }
+    | undefined;
 
   constructor() {
     throw new TypeError("Illegal constructor: ReadableStreamDefaultController instances are created by ReadableStream");
@@ -187,7 +204,9 @@ export function IsReadableStreamDefaultController(value: unknown): value is Read
 }
 
 /** ReadableStreamDefaultControllerCallPullIfNeeded */
-export function ReadableStreamDefaultControllerCallPullIfNeeded<R>(controller: ReadableStreamDefaultController<R>): void {
+export function ReadableStreamDefaultControllerCallPullIfNeeded<R>(
+  controller: ReadableStreamDefaultController<R>,
+): void {
   if (!ReadableStreamDefaultControllerShouldCallPull(controller)) return;
   if (controller._pulling) {
     controller._pullAgain = true;
@@ -207,7 +226,9 @@ export function ReadableStreamDefaultControllerCallPullIfNeeded<R>(controller: R
 }
 
 /** ReadableStreamDefaultControllerShouldCallPull */
-export function ReadableStreamDefaultControllerShouldCallPull<R>(controller: ReadableStreamDefaultController<R>): boolean {
+export function ReadableStreamDefaultControllerShouldCallPull<R>(
+  controller: ReadableStreamDefaultController<R>,
+): boolean {
   const stream = controller._controlledReadableStream;
   if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(controller)) return false;
   if (!controller._started) return false;
@@ -216,7 +237,9 @@ export function ReadableStreamDefaultControllerShouldCallPull<R>(controller: Rea
 }
 
 /** ReadableStreamDefaultControllerClearAlgorithms */
-export function ReadableStreamDefaultControllerClearAlgorithms<R>(controller: ReadableStreamDefaultController<R>): void {
+export function ReadableStreamDefaultControllerClearAlgorithms<R>(
+  controller: ReadableStreamDefaultController<R>,
+): void {
   controller._appendOnly = false;
   controller._pullAlgorithm = undefined;
   controller._cancelAlgorithm = undefined;
@@ -236,7 +259,10 @@ export function ReadableStreamDefaultControllerClose<R>(controller: ReadableStre
 }
 
 /** ReadableStreamDefaultControllerEnqueue */
-export function ReadableStreamDefaultControllerEnqueue<R>(controller: ReadableStreamDefaultController<R>, chunk: R): void {
+export function ReadableStreamDefaultControllerEnqueue<R>(
+  controller: ReadableStreamDefaultController<R>,
+  chunk: R,
+): void {
   if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(controller)) return;
   const stream = controller._controlledReadableStream;
   if (IsReadableStreamLocked(stream) && ReadableStreamGetNumReadRequests(stream) > 0) {
@@ -269,7 +295,10 @@ export function ReadableStreamDefaultControllerEnqueue<R>(controller: ReadableSt
  * case does not apply; the caller then runs ReadableStreamDefaultControllerEnqueue. Sets `_appendOnly` when,
  * after the append, no pull is due: from then on an enqueue needs nothing but the append.
  */
-export function ReadableStreamDefaultControllerAppendUnit<R>(controller: ReadableStreamDefaultController<R>, chunk: R): boolean | undefined {
+export function ReadableStreamDefaultControllerAppendUnit<R>(
+  controller: ReadableStreamDefaultController<R>,
+  chunk: R,
+): boolean | undefined {
   const stream = controller._controlledReadableStream;
   const sizeAlgorithm = controller._strategySizeAlgorithm;
   if (
@@ -289,7 +318,10 @@ export function ReadableStreamDefaultControllerAppendUnit<R>(controller: Readabl
 }
 
 /** ReadableStreamDefaultControllerError */
-export function ReadableStreamDefaultControllerError<R>(controller: ReadableStreamDefaultController<R>, e: unknown): void {
+export function ReadableStreamDefaultControllerError<R>(
+  controller: ReadableStreamDefaultController<R>,
+  e: unknown,
+): void {
   const stream = controller._controlledReadableStream;
   if (stream._state !== "readable") return;
   controller._queue.reset();
@@ -298,7 +330,9 @@ export function ReadableStreamDefaultControllerError<R>(controller: ReadableStre
 }
 
 /** ReadableStreamDefaultControllerGetDesiredSize */
-export function ReadableStreamDefaultControllerGetDesiredSize<R>(controller: ReadableStreamDefaultController<R>): number | null {
+export function ReadableStreamDefaultControllerGetDesiredSize<R>(
+  controller: ReadableStreamDefaultController<R>,
+): number | null {
   const state = controller._controlledReadableStream._state;
   if (state === "errored") return null;
   if (state === "closed") return 0;
@@ -306,12 +340,16 @@ export function ReadableStreamDefaultControllerGetDesiredSize<R>(controller: Rea
 }
 
 /** ReadableStreamDefaultControllerHasBackpressure */
-export function ReadableStreamDefaultControllerHasBackpressure<R>(controller: ReadableStreamDefaultController<R>): boolean {
+export function ReadableStreamDefaultControllerHasBackpressure<R>(
+  controller: ReadableStreamDefaultController<R>,
+): boolean {
   return !ReadableStreamDefaultControllerShouldCallPull(controller);
 }
 
 /** ReadableStreamDefaultControllerCanCloseOrEnqueue */
-export function ReadableStreamDefaultControllerCanCloseOrEnqueue<R>(controller: ReadableStreamDefaultController<R>): boolean {
+export function ReadableStreamDefaultControllerCanCloseOrEnqueue<R>(
+  controller: ReadableStreamDefaultController<R>,
+): boolean {
   return !controller._closeRequested && controller._controlledReadableStream._state === "readable";
 }
 
@@ -394,6 +432,8 @@ export function SetUpReadableStreamDefaultControllerFromUnderlyingSource<R>(
     cancelAlgorithm,
     highWaterMark,
     sizeAlgorithm,
-    pull === undefined ? undefined : { fn: pull as (c: ReadableStreamDefaultController<R>) => unknown, source: underlyingSource },
+    pull === undefined
+      ? undefined
+      : { fn: pull as (c: ReadableStreamDefaultController<R>) => unknown, source: underlyingSource },
   );
 }

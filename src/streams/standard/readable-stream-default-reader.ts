@@ -4,20 +4,18 @@
  */
 
 import { Deferred, promiseRejectedWith, promiseResolvedWith } from "./promise-helpers.ts";
+import { IsReadableStream, IsReadableStreamLocked, type ReadableStream } from "./readable-stream.ts";
 import { NO_CHUNK, PullSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
 import {
   ReadableStreamReaderGenericCancel,
   ReadableStreamReaderGenericInitialize,
   ReadableStreamReaderGenericRelease,
 } from "./readable-stream-generic-reader.ts";
-import { IsReadableStream, IsReadableStreamLocked, type ReadableStream } from "./readable-stream.ts";
 import { SimpleQueue } from "./simple-queue.ts";
 import { assertRequiredArgument, hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
 
 /** The result of a read: a chunk, or `done: true` once the stream has closed. */
-export type ReadableStreamReadResult<T> =
-  | { done: false; value: T }
-  | { done: true; value: T | undefined };
+export type ReadableStreamReadResult<T> = { done: false; value: T } | { done: true; value: T | undefined };
 
 /** A read request: the three ways a pending read can end. */
 export interface ReadRequest<R> {
@@ -124,15 +122,23 @@ export function IsReadableStreamDefaultReader(value: unknown): value is Readable
 }
 
 /** ReadableStreamDefaultReaderErrorReadRequests */
-export function ReadableStreamDefaultReaderErrorReadRequests<R>(reader: ReadableStreamDefaultReader<R>, error: unknown): void {
+export function ReadableStreamDefaultReaderErrorReadRequests<R>(
+  reader: ReadableStreamDefaultReader<R>,
+  error: unknown,
+): void {
   const readRequests = reader._readRequests;
   if (readRequests.length === 0) return;
   reader._readRequests = new SimpleQueue();
-  readRequests.forEach((request) => request.errorSteps(error));
+  readRequests.forEach((request) => {
+    request.errorSteps(error);
+  });
 }
 
 /** ReadableStreamDefaultReaderRead */
-export function ReadableStreamDefaultReaderRead<R>(reader: ReadableStreamDefaultReader<R>, readRequest: ReadRequest<R>): void {
+export function ReadableStreamDefaultReaderRead<R>(
+  reader: ReadableStreamDefaultReader<R>,
+  readRequest: ReadRequest<R>,
+): void {
   const stream = reader._ownerReadableStream as ReadableStream<R>;
   stream._disturbed = true;
   if (stream._state === "closed") {
@@ -154,7 +160,10 @@ export function ReadableStreamDefaultReaderRelease<R>(reader: ReadableStreamDefa
 }
 
 /** SetUpReadableStreamDefaultReader */
-export function SetUpReadableStreamDefaultReader<R>(reader: ReadableStreamDefaultReader<R>, stream: ReadableStream<R>): void {
+export function SetUpReadableStreamDefaultReader<R>(
+  reader: ReadableStreamDefaultReader<R>,
+  stream: ReadableStream<R>,
+): void {
   if (IsReadableStreamLocked(stream)) {
     throw new TypeError("Cannot get a reader: the stream is already locked");
   }

@@ -4,13 +4,18 @@
  * @module
  */
 
-import { promiseRejectedWith, promiseResolvedWith, resolvedUndefined, transformPromiseWith } from "./promise-helpers.ts";
 import {
+  promiseRejectedWith,
+  promiseResolvedWith,
+  resolvedUndefined,
+  transformPromiseWith,
+} from "./promise-helpers.ts";
+import { CreateReadableStream, type ReadableStream } from "./readable-stream.ts";
+import {
+  type ReadableStreamDefaultController,
   ReadableStreamDefaultControllerClose,
   ReadableStreamDefaultControllerEnqueue,
-  type ReadableStreamDefaultController,
 } from "./readable-stream-default-controller.ts";
-import { CreateReadableStream, type ReadableStream } from "./readable-stream.ts";
 import { isObject } from "./webidl.ts";
 
 /** An iterator record: the iterator and its `next` method, read once. */
@@ -26,7 +31,10 @@ function getMethod(object: unknown, key: symbol | string): ((...args: unknown[])
   return method as (...args: unknown[]) => unknown;
 }
 
-function iteratorFromMethod(object: unknown, method: (...args: unknown[]) => unknown): { iterator: object; next: unknown } {
+function iteratorFromMethod(
+  object: unknown,
+  method: (...args: unknown[]) => unknown,
+): { iterator: object; next: unknown } {
   const iterator = Reflect.apply(method, object, []);
   if (!isObject(iterator)) throw new TypeError("Cannot iterate: the iterator method did not return an object");
   return { iterator, next: (iterator as { next?: unknown }).next };
@@ -138,7 +146,8 @@ export function ReadableStreamFromIterable<R>(asyncIterable: unknown): ReadableS
     }
     if (returnPromise === undefined) return resolvedUndefined;
     return transformPromiseWith(returnPromise, (returnResult) => {
-      if (!isObject(returnResult)) throw new TypeError("Cannot cancel the iterator: its return() result is not an object");
+      if (!isObject(returnResult))
+        throw new TypeError("Cannot cancel the iterator: its return() result is not an object");
       return undefined;
     });
   };

@@ -4,8 +4,8 @@
  */
 
 import { Deferred, setPromiseIsHandledToTrue } from "./promise-helpers.ts";
+import { type ReadableStream, ReadableStreamCancel, type ReadableStreamReader } from "./readable-stream.ts";
 import { ReleaseSteps } from "./readable-stream-controller-steps.ts";
-import { ReadableStreamCancel, type ReadableStream, type ReadableStreamReader } from "./readable-stream.ts";
 
 /** The internal slots both reader classes carry. */
 export interface GenericReaderSlots<R> {
@@ -16,12 +16,18 @@ export interface GenericReaderSlots<R> {
 }
 
 /** ReadableStreamReaderGenericCancel */
-export function ReadableStreamReaderGenericCancel<R>(reader: GenericReaderSlots<R>, reason: unknown): Promise<undefined> {
+export function ReadableStreamReaderGenericCancel<R>(
+  reader: GenericReaderSlots<R>,
+  reason: unknown,
+): Promise<undefined> {
   return ReadableStreamCancel(reader._ownerReadableStream as ReadableStream<R>, reason);
 }
 
 /** ReadableStreamReaderGenericInitialize */
-export function ReadableStreamReaderGenericInitialize<R>(reader: ReadableStreamReader<R>, stream: ReadableStream<R>): void {
+export function ReadableStreamReaderGenericInitialize<R>(
+  reader: ReadableStreamReader<R>,
+  stream: ReadableStream<R>,
+): void {
   reader._ownerReadableStream = stream as never;
   stream._reader = reader;
   const closed = new Deferred<undefined>();

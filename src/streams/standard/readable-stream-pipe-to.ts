@@ -5,35 +5,41 @@
  * @module
  */
 
-import { Deferred, promiseResolvedWith, queueMicrotaskInternal, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
-import {
-  ReadableStreamDefaultReaderRead,
-  ReadableStreamDefaultReaderRelease,
-  type ReadableStreamDefaultReader,
-  type ReadRequest,
-} from "./readable-stream-default-reader.ts";
-import { ChunkCollector, drainSynchronously, type ChunkSink } from "../extensions/read-many.ts";
 import { batchLimit, writeBatch } from "../extensions/pipe-batches.ts";
-import { ReadableStreamDefaultController } from "./readable-stream-default-controller.ts";
+import { ChunkCollector, type ChunkSink, drainSynchronously } from "../extensions/read-many.ts";
+import {
+  Deferred,
+  promiseResolvedWith,
+  queueMicrotaskInternal,
+  resolvedUndefined,
+  uponPromise,
+} from "./promise-helpers.ts";
 import {
   AcquireReadableStreamDefaultReader,
+  type ReadableStream,
   ReadableStreamAddReadRequest,
   ReadableStreamCancel,
-  type ReadableStream,
 } from "./readable-stream.ts";
+import { ReadableStreamDefaultController } from "./readable-stream-default-controller.ts";
 import {
+  type ReadableStreamDefaultReader,
+  ReadableStreamDefaultReaderRead,
+  ReadableStreamDefaultReaderRelease,
+  type ReadRequest,
+} from "./readable-stream-default-reader.ts";
+import {
+  AcquireWritableStreamDefaultWriter,
+  type WritableStream,
+  WritableStreamAbort,
+  WritableStreamCloseQueuedOrInFlight,
+} from "./writable-stream.ts";
+import {
+  type WritableStreamDefaultWriter,
   WritableStreamDefaultWriterCloseWithErrorPropagation,
   WritableStreamDefaultWriterGetDesiredSize,
   WritableStreamDefaultWriterRelease,
   WritableStreamDefaultWriterWriteWithRequest,
-  type WritableStreamDefaultWriter,
 } from "./writable-stream-default-writer.ts";
-import {
-  AcquireWritableStreamDefaultWriter,
-  WritableStreamAbort,
-  WritableStreamCloseQueuedOrInFlight,
-  type WritableStream,
-} from "./writable-stream.ts";
 import type { RunWriteRequest } from "./write-request-queue.ts";
 
 type Action = () => Promise<unknown>;
@@ -197,29 +203,37 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
       else this.shutdown(true, storedError);
     };
     const destErrored = (storedError: unknown): void => {
-      if (!this.preventCancel) this.shutdownWithAction(() => ReadableStreamCancel(source, storedError), true, storedError);
+      if (!this.preventCancel)
+        this.shutdownWithAction(() => ReadableStreamCancel(source, storedError), true, storedError);
       else this.shutdown(true, storedError);
     };
     const sourceClosed = (): void => {
       if (!this.preventClose) {
-        this.shutdownWithAction(() => WritableStreamDefaultWriterCloseWithErrorPropagation(this.writer), false, undefined);
+        this.shutdownWithAction(
+          () => WritableStreamDefaultWriterCloseWithErrorPropagation(this.writer),
+          false,
+          undefined,
+        );
       } else {
         this.shutdown(false, undefined);
       }
     };
     if (source._state === "errored") sourceErrored(source._storedError);
-    else uponPromise(this.reader._closedPromise.promise, undefined, () => {
-      if (source._state === "errored") sourceErrored(source._storedError);
-    });
+    else
+      uponPromise(this.reader._closedPromise.promise, undefined, () => {
+        if (source._state === "errored") sourceErrored(source._storedError);
+      });
     if (dest._state === "errored") destErrored(dest._storedError);
-    else uponPromise(this.writer._closedPromise.promise, undefined, () => {
-      if (dest._state === "errored" || dest._state === "erroring") destErrored(dest._storedError);
-    });
+    else
+      uponPromise(this.writer._closedPromise.promise, undefined, () => {
+        if (dest._state === "errored" || dest._state === "erroring") destErrored(dest._storedError);
+      });
     if (source._state === "closed") sourceClosed();
     else uponPromise(this.reader._closedPromise.promise, () => sourceClosed());
     if (WritableStreamCloseQueuedOrInFlight(dest) || dest._state === "closed") {
       const destClosed = new TypeError("Cannot pipe to a stream that is closing or closed");
-      if (!this.preventCancel) this.shutdownWithAction(() => ReadableStreamCancel(source, destClosed), true, destClosed);
+      if (!this.preventCancel)
+        this.shutdownWithAction(() => ReadableStreamCancel(source, destClosed), true, destClosed);
       else this.shutdown(true, destClosed);
     }
   }

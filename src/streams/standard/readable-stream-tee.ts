@@ -3,7 +3,7 @@
  * @module
  */
 
-import { cloneAsUint8Array, type ArrayBufferViewLike } from "./array-buffer-helpers.ts";
+import { type ArrayBufferViewLike, cloneAsUint8Array } from "./array-buffer-helpers.ts";
 import { Deferred, queueMicrotaskInternal, resolvedUndefined, uponRejection } from "./promise-helpers.ts";
 import {
   ReadableByteStreamController,
@@ -15,16 +15,24 @@ import {
   ReadableByteStreamControllerRespondWithNewView,
 } from "./readable-byte-stream-controller.ts";
 import {
+  AcquireReadableStreamBYOBReader,
+  AcquireReadableStreamDefaultReader,
+  CreateReadableByteStream,
+  CreateReadableStream,
+  type ReadableStream,
+  ReadableStreamCancel,
+} from "./readable-stream.ts";
+import {
   ReadableStreamBYOBReader,
   ReadableStreamBYOBReaderRead,
   ReadableStreamBYOBReaderRelease,
   type ReadIntoRequest,
 } from "./readable-stream-byob-reader.ts";
 import {
+  type ReadableStreamDefaultController,
   ReadableStreamDefaultControllerClose,
   ReadableStreamDefaultControllerEnqueue,
   ReadableStreamDefaultControllerError,
-  type ReadableStreamDefaultController,
 } from "./readable-stream-default-controller.ts";
 import {
   ReadableStreamDefaultReader,
@@ -32,17 +40,12 @@ import {
   ReadableStreamDefaultReaderRelease,
   type ReadRequest,
 } from "./readable-stream-default-reader.ts";
-import {
-  AcquireReadableStreamBYOBReader,
-  AcquireReadableStreamDefaultReader,
-  CreateReadableByteStream,
-  CreateReadableStream,
-  ReadableStreamCancel,
-  type ReadableStream,
-} from "./readable-stream.ts";
 
 /** ReadableStreamTee: splits `stream` into two branches. */
-export function ReadableStreamTee<R>(stream: ReadableStream<R>, cloneForBranch2: boolean): [ReadableStream<R>, ReadableStream<R>] {
+export function ReadableStreamTee<R>(
+  stream: ReadableStream<R>,
+  cloneForBranch2: boolean,
+): [ReadableStream<R>, ReadableStream<R>] {
   if (stream._readableStreamController instanceof ReadableByteStreamController) {
     return ReadableByteStreamTee(stream as unknown as ReadableStream<Uint8Array>) as unknown as [
       ReadableStream<R>,
@@ -53,7 +56,10 @@ export function ReadableStreamTee<R>(stream: ReadableStream<R>, cloneForBranch2:
 }
 
 /** ReadableStreamDefaultTee */
-export function ReadableStreamDefaultTee<R>(stream: ReadableStream<R>, cloneForBranch2: boolean): [ReadableStream<R>, ReadableStream<R>] {
+export function ReadableStreamDefaultTee<R>(
+  stream: ReadableStream<R>,
+  cloneForBranch2: boolean,
+): [ReadableStream<R>, ReadableStream<R>] {
   const reader = AcquireReadableStreamDefaultReader(stream);
   let reading = false;
   let readAgain = false;
@@ -138,8 +144,11 @@ export function ReadableStreamDefaultTee<R>(stream: ReadableStream<R>, cloneForB
 }
 
 /** ReadableByteStreamTee */
-export function ReadableByteStreamTee(stream: ReadableStream<Uint8Array>): [ReadableStream<Uint8Array>, ReadableStream<Uint8Array>] {
-  let reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader = AcquireReadableStreamDefaultReader(stream);
+export function ReadableByteStreamTee(
+  stream: ReadableStream<Uint8Array>,
+): [ReadableStream<Uint8Array>, ReadableStream<Uint8Array>] {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader =
+    AcquireReadableStreamDefaultReader(stream);
   let reading = false;
   let readAgainForBranch1 = false;
   let readAgainForBranch2 = false;
@@ -196,8 +205,10 @@ export function ReadableByteStreamTee(stream: ReadableStream<Uint8Array>): [Read
         reading = false;
         if (!canceled1) ReadableByteStreamControllerClose(controllerOf(branch1));
         if (!canceled2) ReadableByteStreamControllerClose(controllerOf(branch2));
-        if (controllerOf(branch1)._pendingPullIntos.length > 0) ReadableByteStreamControllerRespond(controllerOf(branch1), 0);
-        if (controllerOf(branch2)._pendingPullIntos.length > 0) ReadableByteStreamControllerRespond(controllerOf(branch2), 0);
+        if (controllerOf(branch1)._pendingPullIntos.length > 0)
+          ReadableByteStreamControllerRespond(controllerOf(branch1), 0);
+        if (controllerOf(branch2)._pendingPullIntos.length > 0)
+          ReadableByteStreamControllerRespond(controllerOf(branch2), 0);
         if (!canceled1 || !canceled2) cancelPromise.resolve(undefined);
       },
       errorSteps() {

@@ -3,31 +3,6 @@
  * @module
  */
 
-import { ReadableByteStreamController, SetUpReadableByteStreamControllerFromUnderlyingSource, SetUpReadableByteStreamController } from "./readable-byte-stream-controller.ts";
-import {
-  ReadableStreamBYOBReader,
-  ReadableStreamBYOBReaderErrorReadIntoRequests,
-  SetUpReadableStreamBYOBReader,
-  type ReadIntoRequest,
-} from "./readable-stream-byob-reader.ts";
-import {
-  ReadableStreamDefaultController,
-  SetUpReadableStreamDefaultController,
-  SetUpReadableStreamDefaultControllerFromUnderlyingSource,
-} from "./readable-stream-default-controller.ts";
-import {
-  ReadableStreamDefaultReader,
-  ReadableStreamDefaultReaderErrorReadRequests,
-  SetUpReadableStreamDefaultReader,
-  type ReadRequest,
-} from "./readable-stream-default-reader.ts";
-import { ReadableStreamFromIterable } from "./readable-stream-from.ts";
-import { ReadableStreamPipeTo } from "./readable-stream-pipe-to.ts";
-import { ReadableStreamTee } from "./readable-stream-tee.ts";
-import {
-  createReadableStreamAsyncIterator,
-  type ReadableStreamAsyncIterator,
-} from "./readable-stream-async-iterator.ts";
 import {
   type Completion,
   promiseRejectedWith,
@@ -42,7 +17,36 @@ import {
   type QueuingStrategy,
   type SizeAlgorithm,
 } from "./queuing-strategy.ts";
+import {
+  ReadableByteStreamController,
+  SetUpReadableByteStreamController,
+  SetUpReadableByteStreamControllerFromUnderlyingSource,
+} from "./readable-byte-stream-controller.ts";
+import {
+  createReadableStreamAsyncIterator,
+  type ReadableStreamAsyncIterator,
+} from "./readable-stream-async-iterator.ts";
+import {
+  ReadableStreamBYOBReader,
+  ReadableStreamBYOBReaderErrorReadIntoRequests,
+  type ReadIntoRequest,
+  SetUpReadableStreamBYOBReader,
+} from "./readable-stream-byob-reader.ts";
 import { CancelSteps } from "./readable-stream-controller-steps.ts";
+import {
+  ReadableStreamDefaultController,
+  SetUpReadableStreamDefaultController,
+  SetUpReadableStreamDefaultControllerFromUnderlyingSource,
+} from "./readable-stream-default-controller.ts";
+import {
+  ReadableStreamDefaultReader,
+  ReadableStreamDefaultReaderErrorReadRequests,
+  type ReadRequest,
+  SetUpReadableStreamDefaultReader,
+} from "./readable-stream-default-reader.ts";
+import { ReadableStreamFromIterable } from "./readable-stream-from.ts";
+import { ReadableStreamPipeTo } from "./readable-stream-pipe-to.ts";
+import { ReadableStreamTee } from "./readable-stream-tee.ts";
 import { SimpleQueue } from "./simple-queue.ts";
 import {
   convertUnderlyingSource,
@@ -137,7 +141,10 @@ export class ReadableStream<R = unknown> {
   constructor(underlyingSource: UnderlyingByteSource, strategy?: { highWaterMark?: number });
   constructor(underlyingSource?: UnderlyingDefaultSource<R>, strategy?: QueuingStrategy<R>);
   constructor(underlyingSource?: UnderlyingSource<R> | null, strategy?: QueuingStrategy<R>);
-  constructor(underlyingSource: object | null | undefined = undefined, strategy: QueuingStrategy<R> | undefined = undefined) {
+  constructor(
+    underlyingSource: object | null | undefined = undefined,
+    strategy: QueuingStrategy<R> | undefined = undefined,
+  ) {
     if (underlyingSource !== undefined && !isObject(underlyingSource)) {
       throw new TypeError("Cannot construct ReadableStream: first parameter is not an object");
     }
@@ -203,7 +210,10 @@ export class ReadableStream<R = unknown> {
   }
 
   /** Pipes this stream through a transform pair and returns its readable side. */
-  pipeThrough<T>(transform: ReadableWritablePair<T, R>, options: StreamPipeOptions | undefined = undefined): ReadableStream<T> {
+  pipeThrough<T>(
+    transform: ReadableWritablePair<T, R>,
+    options: StreamPipeOptions | undefined = undefined,
+  ): ReadableStream<T> {
     if (!IsReadableStream<R>(this)) throw streamBrandCheckError("pipeThrough");
     assertRequiredArgument(transform, 1, "pipeThrough");
     assertDictionary(transform, "First parameter");
@@ -312,9 +322,10 @@ export function convertPipeOptions(options: unknown): ConvertedPipeOptions {
   return { preventAbort, preventCancel, preventClose, signal };
 }
 
-const abortedGetter = typeof AbortSignal === "function"
-  ? Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborted")?.get
-  : undefined;
+const abortedGetter =
+  typeof AbortSignal === "function"
+    ? Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborted")?.get
+    : undefined;
 
 function isAbortSignal(value: unknown): value is AbortSignal {
   if (!isObject(value)) return false;
@@ -407,7 +418,10 @@ export function IsReadableStreamLocked<R>(stream: ReadableStream<R>): boolean {
 // Abstract operations: interfacing with controllers
 
 /** ReadableStreamAddReadIntoRequest */
-export function ReadableStreamAddReadIntoRequest(stream: ReadableStream<Uint8Array>, readIntoRequest: ReadIntoRequest): void {
+export function ReadableStreamAddReadIntoRequest(
+  stream: ReadableStream<Uint8Array>,
+  readIntoRequest: ReadIntoRequest,
+): void {
   (stream._reader as ReadableStreamBYOBReader)._readIntoRequests.push(readIntoRequest);
 }
 
@@ -430,7 +444,9 @@ export function ReadableStreamCancel<R>(stream: ReadableStream<R>, reason: unkno
   if (reader !== undefined && reader instanceof ReadableStreamBYOBReader) {
     const readIntoRequests = reader._readIntoRequests;
     reader._readIntoRequests = new SimpleQueue();
-    readIntoRequests.forEach((request) => request.closeSteps(undefined));
+    readIntoRequests.forEach((request) => {
+      request.closeSteps(undefined);
+    });
   }
   const sourceCancelPromise = stream._readableStreamController[CancelSteps](reason);
   return transformPromiseWith(sourceCancelPromise, returnUndefined);
@@ -446,7 +462,9 @@ export function ReadableStreamClose<R>(stream: ReadableStream<R>): void {
     const readRequests = reader._readRequests;
     if (readRequests.length === 0) return;
     reader._readRequests = new SimpleQueue();
-    readRequests.forEach((request) => request.closeSteps());
+    readRequests.forEach((request) => {
+      request.closeSteps();
+    });
   }
 }
 
@@ -478,7 +496,11 @@ export function ReadableStreamFulfillReadIntoRequest(
 }
 
 /** ReadableStreamFulfillReadRequest */
-export function ReadableStreamFulfillReadRequest<R>(stream: ReadableStream<R>, chunk: R | undefined, done: boolean): void {
+export function ReadableStreamFulfillReadRequest<R>(
+  stream: ReadableStream<R>,
+  chunk: R | undefined,
+  done: boolean,
+): void {
   const reader = stream._reader as ReadableStreamDefaultReader<R>;
   const readRequest = reader._readRequests.shift();
   if (done) readRequest.closeSteps();
@@ -506,4 +528,3 @@ export function ReadableStreamHasDefaultReader<R>(stream: ReadableStream<R>): bo
   const reader = stream._reader;
   return reader !== undefined && reader instanceof ReadableStreamDefaultReader;
 }
-

@@ -4,14 +4,14 @@
  */
 
 import {
+  type Completion,
   callForCompletion2,
   completionToPromise,
-  Deferred,
+  type Deferred,
   promiseCall,
   promiseRejectedWith,
   resolvedUndefined,
   transformPromiseWith,
-  type Completion,
 } from "./promise-helpers.ts";
 import {
   ReadableStreamDefaultControllerAppendUnit,
@@ -21,15 +21,14 @@ import {
   ReadableStreamDefaultControllerEnqueue,
   ReadableStreamDefaultControllerGetDesiredSize,
   ReadableStreamDefaultControllerHasBackpressure,
-  type ReadableStreamDefaultController,
 } from "./readable-stream-default-controller.ts";
 import {
   IsWritableSidePiped,
   readableController,
+  type TransformStream,
   TransformStreamError,
   TransformStreamErrorWritableAndUnblockWrite,
   TransformStreamSetBackpressure,
-  type TransformStream,
 } from "./transform-stream.ts";
 import type { ConvertedTransformer } from "./transformer.ts";
 import { createBrand, makeEnumerable, setToStringTag } from "./webidl.ts";
@@ -58,7 +57,9 @@ export class TransformStreamDefaultController<O = unknown> {
   declare _onTransformRejected: (reason: unknown) => never;
 
   constructor() {
-    throw new TypeError("Illegal constructor: TransformStreamDefaultController instances are created by TransformStream");
+    throw new TypeError(
+      "Illegal constructor: TransformStreamDefaultController instances are created by TransformStream",
+    );
   }
 
   /** The readable side's desired size. */
@@ -143,14 +144,19 @@ export function SetUpTransformStreamDefaultControllerFromTransformer<I, O>(
           }
         }
       : (chunk) => callForCompletion2(transform, transformer, chunk, controller);
-  const flushAlgorithm = flush === undefined ? () => resolvedUndefined : () => promiseCall(flush, transformer, controller as never);
+  const flushAlgorithm =
+    flush === undefined ? () => resolvedUndefined : () => promiseCall(flush, transformer, controller as never);
   const cancelAlgorithm =
-    cancel === undefined ? () => resolvedUndefined : (reason: unknown) => promiseCall(cancel, transformer, reason as never);
+    cancel === undefined
+      ? () => resolvedUndefined
+      : (reason: unknown) => promiseCall(cancel, transformer, reason as never);
   SetUpTransformStreamDefaultController(stream, controller, transformAlgorithm, flushAlgorithm, cancelAlgorithm);
 }
 
 /** TransformStreamDefaultControllerClearAlgorithms */
-export function TransformStreamDefaultControllerClearAlgorithms<O>(controller: TransformStreamDefaultController<O>): void {
+export function TransformStreamDefaultControllerClearAlgorithms<O>(
+  controller: TransformStreamDefaultController<O>,
+): void {
   controller._transformAlgorithm = undefined;
   controller._flushAlgorithm = undefined;
   controller._cancelAlgorithm = undefined;
@@ -164,7 +170,10 @@ export function TransformStreamDefaultControllerClearAlgorithms<O>(controller: T
  * rather than tested for truthiness: [[backpressure]] starts out undefined, so an engine cannot assume a boolean
  * there and would run a full truthiness test on every chunk.
  */
-export function TransformStreamDefaultControllerEnqueue<O>(controller: TransformStreamDefaultController<O>, chunk: O): void {
+export function TransformStreamDefaultControllerEnqueue<O>(
+  controller: TransformStreamDefaultController<O>,
+  chunk: O,
+): void {
   const stream = controller._controlledTransformStream;
   const readableSide = readableController(stream);
   if (readableSide._appendOnly === true && stream._backpressure === true) {
@@ -203,7 +212,10 @@ function enqueueInFull<O>(stream: TransformStream<unknown, O>, chunk: O, appende
 }
 
 /** TransformStreamDefaultControllerError */
-export function TransformStreamDefaultControllerError<O>(controller: TransformStreamDefaultController<O>, e: unknown): void {
+export function TransformStreamDefaultControllerError<O>(
+  controller: TransformStreamDefaultController<O>,
+  e: unknown,
+): void {
   TransformStreamError(controller._controlledTransformStream, e);
 }
 

@@ -3,24 +3,30 @@
  * @module
  */
 
-import { Deferred, LazyDeferred, reactTo, uponPromise, type Completion } from "./promise-helpers.ts";
-import { convertQueuingStrategy, extractHighWaterMark, extractSizeAlgorithm, type QueuingStrategy, type SizeAlgorithm } from "./queuing-strategy.ts";
+import { type Completion, Deferred, LazyDeferred, reactTo, uponPromise } from "./promise-helpers.ts";
 import {
-  ReadableStreamDefaultControllerClose,
-  ReadableStreamDefaultControllerError,
-  type ReadableStreamDefaultController,
-} from "./readable-stream-default-controller.ts";
+  convertQueuingStrategy,
+  extractHighWaterMark,
+  extractSizeAlgorithm,
+  type QueuingStrategy,
+  type SizeAlgorithm,
+} from "./queuing-strategy.ts";
 import { CreateReadableStream, type ReadableStream } from "./readable-stream.ts";
 import {
+  type ReadableStreamDefaultController,
+  ReadableStreamDefaultControllerClose,
+  ReadableStreamDefaultControllerError,
+} from "./readable-stream-default-controller.ts";
+import {
   SetUpTransformStreamDefaultControllerFromTransformer,
+  type TransformStreamDefaultController,
   TransformStreamDefaultControllerClearAlgorithms,
   TransformStreamDefaultControllerPerformTransform,
-  type TransformStreamDefaultController,
 } from "./transform-stream-default-controller.ts";
 import { convertTransformer, type Transformer } from "./transformer.ts";
 import { hasOwnSlot, isObject, makeEnumerable, setToStringTag } from "./webidl.ts";
-import { WritableStreamDefaultControllerErrorIfNeeded } from "./writable-stream-default-controller.ts";
 import { CreateWritableStream, type WritableStream } from "./writable-stream.ts";
+import { WritableStreamDefaultControllerErrorIfNeeded } from "./writable-stream-default-controller.ts";
 
 /**
  * A writable side and a readable side joined by a transformer: chunks written are transformed and read.
@@ -169,7 +175,10 @@ export function TransformStreamErrorWritableAndUnblockWrite<I, O>(stream: Transf
  * last: a synchronous observer of it (a piped readable's pull, a piped write waiting for backpressure to lift)
  * may change the backpressure again, and must find the new state already in place.
  */
-export function TransformStreamSetBackpressure<I, O>(stream: TransformStream<I, O>, backpressure: boolean): LazyDeferred<undefined> {
+export function TransformStreamSetBackpressure<I, O>(
+  stream: TransformStream<I, O>,
+  backpressure: boolean,
+): LazyDeferred<undefined> {
   const previous = stream._backpressureChangePromise;
   const created = new LazyDeferred<undefined>();
   stream._backpressureChangePromise = created;
@@ -197,17 +206,26 @@ export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: Transform
       }
       const transformed = TransformStreamDefaultControllerPerformTransform(controller, chunk);
       if (transformed === undefined) result.resolve(undefined);
-      else reactTo(transformed, () => result.resolve(undefined), (reason) => result.reject(reason));
+      else
+        reactTo(
+          transformed,
+          () => result.resolve(undefined),
+          (reason) => result.reject(reason),
+        );
     };
     const bothSidesPiped = IsWritableSidePiped(stream) && readableController(stream)._pipedFrom;
-    if (!bothSidesPiped || !backpressureChange.observeFulfilment(afterBackpressure)) backpressureChange.react(afterBackpressure);
+    if (!bothSidesPiped || !backpressureChange.observeFulfilment(afterBackpressure))
+      backpressureChange.react(afterBackpressure);
     return result;
   }
   return TransformStreamDefaultControllerPerformTransform(controller, chunk);
 }
 
 /** TransformStreamDefaultSinkAbortAlgorithm */
-export function TransformStreamDefaultSinkAbortAlgorithm<I, O>(stream: TransformStream<I, O>, reason: unknown): Promise<unknown> {
+export function TransformStreamDefaultSinkAbortAlgorithm<I, O>(
+  stream: TransformStream<I, O>,
+  reason: unknown,
+): Promise<unknown> {
   const controller = stream._transformStreamController;
   if (controller._finishPromise !== undefined) return controller._finishPromise.promise;
   const readable = stream._readable;
@@ -261,7 +279,10 @@ export function TransformStreamDefaultSinkCloseAlgorithm<I, O>(stream: Transform
 }
 
 /** TransformStreamDefaultSourceCancelAlgorithm */
-export function TransformStreamDefaultSourceCancelAlgorithm<I, O>(stream: TransformStream<I, O>, reason: unknown): Promise<unknown> {
+export function TransformStreamDefaultSourceCancelAlgorithm<I, O>(
+  stream: TransformStream<I, O>,
+  reason: unknown,
+): Promise<unknown> {
   const controller = stream._transformStreamController;
   if (controller._finishPromise !== undefined) return controller._finishPromise.promise;
   const writable = stream._writable;

@@ -4,7 +4,7 @@
  */
 
 import type { TransformStreamDefaultController } from "./transform-stream-default-controller.ts";
-import { assertDictionary, assertFunction, type AnyFunction } from "./webidl.ts";
+import { type AnyFunction, assertDictionary, assertFunction } from "./webidl.ts";
 
 /** Describes how a `TransformStream` turns written chunks into readable ones. */
 export interface Transformer<I = unknown, O = unknown> {
@@ -36,15 +36,15 @@ export interface ConvertedTransformer {
 export function convertTransformer(value: unknown, context: string): ConvertedTransformer {
   assertDictionary(value, context);
   const transformer = value as Record<string, unknown> | null | undefined;
-  const cancel = transformer?.["cancel"];
+  const cancel = transformer?.cancel;
   if (cancel !== undefined) assertFunction(cancel, `${context} has member 'cancel' that`);
-  const flush = transformer?.["flush"];
+  const flush = transformer?.flush;
   if (flush !== undefined) assertFunction(flush, `${context} has member 'flush' that`);
-  const readableType = transformer?.["readableType"];
-  const start = transformer?.["start"];
+  const readableType = transformer?.readableType;
+  const start = transformer?.start;
   if (start !== undefined) assertFunction(start, `${context} has member 'start' that`);
-  const transform = transformer?.["transform"];
+  const transform = transformer?.transform;
   if (transform !== undefined) assertFunction(transform, `${context} has member 'transform' that`);
-  const writableType = transformer?.["writableType"];
+  const writableType = transformer?.writableType;
   return { cancel, flush, readableType, start, transform, writableType };
 }

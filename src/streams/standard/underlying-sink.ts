@@ -3,8 +3,8 @@
  * @module
  */
 
+import { type AnyFunction, assertDictionary, assertFunction } from "./webidl.ts";
 import type { WritableStreamDefaultController } from "./writable-stream-default-controller.ts";
-import { assertDictionary, assertFunction, type AnyFunction } from "./webidl.ts";
 
 /** An underlying sink: where a `WritableStream`'s chunks go. */
 export interface UnderlyingSink<W = unknown> {
@@ -40,16 +40,16 @@ export interface ConvertedUnderlyingSink {
 export function convertUnderlyingSink(value: unknown, context: string): ConvertedUnderlyingSink {
   assertDictionary(value, context);
   const sink = value as Record<string, unknown> | null | undefined;
-  const abort = sink?.["abort"];
+  const abort = sink?.abort;
   if (abort !== undefined) assertFunction(abort, `${context} has member 'abort' that`);
-  const close = sink?.["close"];
+  const close = sink?.close;
   if (close !== undefined) assertFunction(close, `${context} has member 'close' that`);
-  const start = sink?.["start"];
+  const start = sink?.start;
   if (start !== undefined) assertFunction(start, `${context} has member 'start' that`);
-  const type = sink?.["type"];
-  const write = sink?.["write"];
+  const type = sink?.type;
+  const write = sink?.write;
   if (write !== undefined) assertFunction(write, `${context} has member 'write' that`);
-  const writev = sink?.["writev"];
+  const writev = sink?.writev;
   if (writev !== undefined) assertFunction(writev, `${context} has member 'writev' that`);
   return { abort, close, start, type, write, writev };
 }

@@ -6,17 +6,15 @@
 import type { ReadableByteStreamController } from "./readable-byte-stream-controller.ts";
 import type { ReadableStreamDefaultController } from "./readable-stream-default-controller.ts";
 import {
+  type AnyFunction,
   assertDictionary,
   assertFunction,
   convertDOMString,
   convertEnforceRangeUnsignedLongLong,
-  type AnyFunction,
 } from "./webidl.ts";
 
 /** Either kind of readable stream controller. */
-export type ReadableStreamController<R = unknown> =
-  | ReadableStreamDefaultController<R>
-  | ReadableByteStreamController;
+export type ReadableStreamController<R = unknown> = ReadableStreamDefaultController<R> | ReadableByteStreamController;
 
 /** Called once when the stream is constructed. */
 export type UnderlyingSourceStartCallback<R> = (controller: ReadableStreamController<R>) => unknown;
@@ -78,18 +76,18 @@ export interface ConvertedUnderlyingSource {
 export function convertUnderlyingSource(value: unknown, context: string): ConvertedUnderlyingSource {
   assertDictionary(value, context);
   const source = value as Record<string, unknown> | null | undefined;
-  const rawChunkSize = source?.["autoAllocateChunkSize"];
+  const rawChunkSize = source?.autoAllocateChunkSize;
   const autoAllocateChunkSize =
     rawChunkSize === undefined
       ? undefined
       : convertEnforceRangeUnsignedLongLong(rawChunkSize, `${context} has member 'autoAllocateChunkSize' that`);
-  const cancel = source?.["cancel"];
+  const cancel = source?.cancel;
   if (cancel !== undefined) assertFunction(cancel, `${context} has member 'cancel' that`);
-  const pull = source?.["pull"];
+  const pull = source?.pull;
   if (pull !== undefined) assertFunction(pull, `${context} has member 'pull' that`);
-  const start = source?.["start"];
+  const start = source?.start;
   if (start !== undefined) assertFunction(start, `${context} has member 'start' that`);
-  const type = source?.["type"];
+  const type = source?.type;
   let convertedType: "bytes" | undefined;
   if (type !== undefined) {
     const typeString = convertDOMString(type);

@@ -109,6 +109,7 @@ export interface Brand {
  */
 class ReturnTarget {
   constructor(target: object) {
+    // biome-ignore lint/correctness/noConstructorReturn: returning `target` is how the brand stamps an existing object
     return target;
   }
 }
@@ -150,5 +151,5 @@ export function createBrand(): Brand {
 
 /** Own-property test used for brand checks: only objects set up by this implementation carry `slot`. */
 export function hasOwnSlot(value: unknown, slot: string): boolean {
-  return isObject(value) && Object.prototype.hasOwnProperty.call(value, slot);
+  return isObject(value) && Object.hasOwn(value, slot);
 }

@@ -3,13 +3,22 @@
  * @module
  */
 
-import { callForCompletion2, promiseCall, promiseResolvedWith, reactTo, resolvedUndefined, uponPromise, type Completion } from "./promise-helpers.ts";
+import { WritableStreamDefaultControllerProcessWritev, type WritevAlgorithm } from "../extensions/writev.ts";
+import {
+  type Completion,
+  callForCompletion2,
+  promiseCall,
+  promiseResolvedWith,
+  reactTo,
+  resolvedUndefined,
+  uponPromise,
+} from "./promise-helpers.ts";
 import { QueueWithSizes } from "./queue-with-sizes.ts";
 import type { SizeAlgorithm } from "./queuing-strategy.ts";
 import type { ConvertedUnderlyingSink } from "./underlying-sink.ts";
 import { hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
-import { AbortSteps, ErrorSteps } from "./writable-stream-controller-steps.ts";
 import {
+  type WritableStream,
   WritableStreamCloseQueuedOrInFlight,
   WritableStreamDealWithRejection,
   WritableStreamFinishErroring,
@@ -21,9 +30,8 @@ import {
   WritableStreamMarkFirstWriteRequestInFlight,
   WritableStreamStartErroring,
   WritableStreamUpdateBackpressure,
-  type WritableStream,
 } from "./writable-stream.ts";
-import { WritableStreamDefaultControllerProcessWritev, type WritevAlgorithm } from "../extensions/writev.ts";
+import { AbortSteps, ErrorSteps } from "./writable-stream-controller-steps.ts";
 
 /** The close sentinel placed in the queue by close(). */
 const closeSentinel: unique symbol = Symbol("close sentinel");
@@ -181,7 +189,8 @@ export function SetUpWritableStreamDefaultControllerFromUnderlyingSink<W>(
 ): void {
   const controller = Object.create(WritableStreamDefaultController.prototype) as WritableStreamDefaultController<W>;
   const { start, write, writev, close, abort } = underlyingSinkDict;
-  const startAlgorithm = start === undefined ? () => undefined : () => Reflect.apply(start, underlyingSink, [controller]);
+  const startAlgorithm =
+    start === undefined ? () => undefined : () => Reflect.apply(start, underlyingSink, [controller]);
   const writeAlgorithm: WriteAlgorithm<W> =
     write !== undefined
       ? (chunk) => callForCompletion2(write, underlyingSink, chunk, controller)
@@ -192,7 +201,9 @@ export function SetUpWritableStreamDefaultControllerFromUnderlyingSink<W>(
     writev === undefined ? undefined : (chunks) => callForCompletion2(writev, underlyingSink, chunks, controller);
   const closeAlgorithm = close === undefined ? () => resolvedUndefined : () => promiseCall(close, underlyingSink);
   const abortAlgorithm =
-    abort === undefined ? () => resolvedUndefined : (reason: unknown) => promiseCall(abort, underlyingSink, reason as never);
+    abort === undefined
+      ? () => resolvedUndefined
+      : (reason: unknown) => promiseCall(abort, underlyingSink, reason as never);
   SetUpWritableStreamDefaultController(
     stream,
     controller,
@@ -226,7 +237,9 @@ export function WritableStreamDefaultControllerFinishWrite<W>(controller: Writab
  * WritableStreamDefaultControllerAdvanceQueueIfNeeded. Written as a loop so that, while a pipe holds the lock,
  * writes the sink completes synchronously are finished and followed by the next one without a microtask each.
  */
-export function WritableStreamDefaultControllerAdvanceQueueIfNeeded<W>(controller: WritableStreamDefaultController<W>): void {
+export function WritableStreamDefaultControllerAdvanceQueueIfNeeded<W>(
+  controller: WritableStreamDefaultController<W>,
+): void {
   const stream = controller._controlledWritableStream;
   for (;;) {
     if (!controller._started || controller._corked) return;
@@ -259,7 +272,9 @@ export function WritableStreamDefaultControllerAdvanceQueueIfNeeded<W>(controlle
 }
 
 /** WritableStreamDefaultControllerClearAlgorithms */
-export function WritableStreamDefaultControllerClearAlgorithms<W>(controller: WritableStreamDefaultController<W>): void {
+export function WritableStreamDefaultControllerClearAlgorithms<W>(
+  controller: WritableStreamDefaultController<W>,
+): void {
   controller._writeAlgorithm = undefined;
   controller._writevAlgorithm = undefined;
   controller._closeAlgorithm = undefined;
@@ -274,25 +289,36 @@ export function WritableStreamDefaultControllerClose<W>(controller: WritableStre
 }
 
 /** WritableStreamDefaultControllerError */
-export function WritableStreamDefaultControllerError<W>(controller: WritableStreamDefaultController<W>, error: unknown): void {
+export function WritableStreamDefaultControllerError<W>(
+  controller: WritableStreamDefaultController<W>,
+  error: unknown,
+): void {
   WritableStreamDefaultControllerClearAlgorithms(controller);
   WritableStreamStartErroring(controller._controlledWritableStream, error);
 }
 
 /** WritableStreamDefaultControllerErrorIfNeeded */
-export function WritableStreamDefaultControllerErrorIfNeeded<W>(controller: WritableStreamDefaultController<W>, error: unknown): void {
+export function WritableStreamDefaultControllerErrorIfNeeded<W>(
+  controller: WritableStreamDefaultController<W>,
+  error: unknown,
+): void {
   if (controller._controlledWritableStream._state === "writable") {
     WritableStreamDefaultControllerError(controller, error);
   }
 }
 
 /** WritableStreamDefaultControllerGetBackpressure */
-export function WritableStreamDefaultControllerGetBackpressure<W>(controller: WritableStreamDefaultController<W>): boolean {
+export function WritableStreamDefaultControllerGetBackpressure<W>(
+  controller: WritableStreamDefaultController<W>,
+): boolean {
   return WritableStreamDefaultControllerGetDesiredSize(controller) <= 0;
 }
 
 /** WritableStreamDefaultControllerGetChunkSize */
-export function WritableStreamDefaultControllerGetChunkSize<W>(controller: WritableStreamDefaultController<W>, chunk: W): number {
+export function WritableStreamDefaultControllerGetChunkSize<W>(
+  controller: WritableStreamDefaultController<W>,
+  chunk: W,
+): number {
   const sizeAlgorithm = controller._strategySizeAlgorithm;
   if (sizeAlgorithm === undefined) return 1;
   try {
@@ -304,7 +330,9 @@ export function WritableStreamDefaultControllerGetChunkSize<W>(controller: Writa
 }
 
 /** WritableStreamDefaultControllerGetDesiredSize */
-export function WritableStreamDefaultControllerGetDesiredSize<W>(controller: WritableStreamDefaultController<W>): number {
+export function WritableStreamDefaultControllerGetDesiredSize<W>(
+  controller: WritableStreamDefaultController<W>,
+): number {
   return controller._strategyHWM - controller._queue.totalSize;
 }
 
@@ -330,7 +358,10 @@ export function WritableStreamDefaultControllerProcessClose<W>(controller: Writa
  * WritableStreamDefaultControllerProcessWrite, up to calling the sink: returns the sink's completion, to which
  * the caller ({@link WritableStreamDefaultControllerAdvanceQueueIfNeeded}) reacts.
  */
-export function WritableStreamDefaultControllerProcessWrite<W>(controller: WritableStreamDefaultController<W>, chunk: W): Completion {
+export function WritableStreamDefaultControllerProcessWrite<W>(
+  controller: WritableStreamDefaultController<W>,
+  chunk: W,
+): Completion {
   const stream = controller._controlledWritableStream;
   WritableStreamMarkFirstWriteRequestInFlight(stream);
   controller._inFlightCount = 1;
@@ -338,7 +369,11 @@ export function WritableStreamDefaultControllerProcessWrite<W>(controller: Writa
 }
 
 /** WritableStreamDefaultControllerWrite */
-export function WritableStreamDefaultControllerWrite<W>(controller: WritableStreamDefaultController<W>, chunk: W, chunkSize: number): void {
+export function WritableStreamDefaultControllerWrite<W>(
+  controller: WritableStreamDefaultController<W>,
+  chunk: W,
+  chunkSize: number,
+): void {
   try {
     controller._queue.enqueue(chunk, chunkSize);
   } catch (error) {

@@ -3,23 +3,23 @@
  * @module
  */
 
-import { Deferred, promiseRejectedWith, resolvedUndefined, LazyDeferred } from "./promise-helpers.ts";
+import { Deferred, LazyDeferred, promiseRejectedWith, resolvedUndefined } from "./promise-helpers.ts";
 import { assertRequiredArgument, hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
+import {
+  IsWritableStream,
+  IsWritableStreamLocked,
+  type WritableStream,
+  WritableStreamAbort,
+  WritableStreamAddWriteRequest,
+  WritableStreamClose,
+  WritableStreamCloseQueuedOrInFlight,
+  type WriteRequest,
+} from "./writable-stream.ts";
 import {
   WritableStreamDefaultControllerGetChunkSize,
   WritableStreamDefaultControllerGetDesiredSize,
   WritableStreamDefaultControllerWrite,
 } from "./writable-stream-default-controller.ts";
-import {
-  IsWritableStream,
-  IsWritableStreamLocked,
-  WritableStreamAbort,
-  WritableStreamAddWriteRequest,
-  WritableStreamClose,
-  WritableStreamCloseQueuedOrInFlight,
-  type WritableStream,
-  type WriteRequest,
-} from "./writable-stream.ts";
 
 /**
  * Writes chunks to a locked `WritableStream`.
@@ -79,7 +79,8 @@ export class WritableStreamDefaultWriter<W = unknown> {
   close(): Promise<undefined> {
     if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("close"));
     const stream = this._ownerWritableStream;
-    if (stream === undefined) return promiseRejectedWith(new TypeError("Cannot close a stream using a released writer"));
+    if (stream === undefined)
+      return promiseRejectedWith(new TypeError("Cannot close a stream using a released writer"));
     if (WritableStreamCloseQueuedOrInFlight(stream)) {
       return promiseRejectedWith(new TypeError("Cannot close a stream that is already closing"));
     }
@@ -103,7 +104,15 @@ export class WritableStreamDefaultWriter<W = unknown> {
   }
 }
 
-makeEnumerable(WritableStreamDefaultWriter, ["closed", "desiredSize", "ready", "abort", "close", "releaseLock", "write"]);
+makeEnumerable(WritableStreamDefaultWriter, [
+  "closed",
+  "desiredSize",
+  "ready",
+  "abort",
+  "close",
+  "releaseLock",
+  "write",
+]);
 setToStringTag(WritableStreamDefaultWriter, "WritableStreamDefaultWriter");
 
 function writerBrandCheckError(name: string): TypeError {
@@ -118,7 +127,10 @@ export function IsWritableStreamDefaultWriter(value: unknown): value is Writable
 }
 
 /** SetUpWritableStreamDefaultWriter */
-export function SetUpWritableStreamDefaultWriter<W>(writer: WritableStreamDefaultWriter<W>, stream: WritableStream<W>): void {
+export function SetUpWritableStreamDefaultWriter<W>(
+  writer: WritableStreamDefaultWriter<W>,
+  stream: WritableStream<W>,
+): void {
   if (IsWritableStreamLocked(stream)) {
     throw new TypeError("Cannot get a writer: the stream is already locked");
   }
@@ -144,7 +156,10 @@ export function SetUpWritableStreamDefaultWriter<W>(writer: WritableStreamDefaul
 }
 
 /** WritableStreamDefaultWriterAbort */
-export function WritableStreamDefaultWriterAbort<W>(writer: WritableStreamDefaultWriter<W>, reason: unknown): Promise<undefined> {
+export function WritableStreamDefaultWriterAbort<W>(
+  writer: WritableStreamDefaultWriter<W>,
+  reason: unknown,
+): Promise<undefined> {
   return WritableStreamAbort(writer._ownerWritableStream as WritableStream<W>, reason);
 }
 
@@ -154,7 +169,9 @@ export function WritableStreamDefaultWriterClose<W>(writer: WritableStreamDefaul
 }
 
 /** WritableStreamDefaultWriterCloseWithErrorPropagation */
-export function WritableStreamDefaultWriterCloseWithErrorPropagation<W>(writer: WritableStreamDefaultWriter<W>): Promise<undefined> {
+export function WritableStreamDefaultWriterCloseWithErrorPropagation<W>(
+  writer: WritableStreamDefaultWriter<W>,
+): Promise<undefined> {
   const stream = writer._ownerWritableStream as WritableStream<W>;
   const state = stream._state;
   if (WritableStreamCloseQueuedOrInFlight(stream) || state === "closed") return resolvedUndefined;
@@ -163,13 +180,19 @@ export function WritableStreamDefaultWriterCloseWithErrorPropagation<W>(writer: 
 }
 
 /** WritableStreamDefaultWriterEnsureClosedPromiseRejected */
-export function WritableStreamDefaultWriterEnsureClosedPromiseRejected<W>(writer: WritableStreamDefaultWriter<W>, error: unknown): void {
+export function WritableStreamDefaultWriterEnsureClosedPromiseRejected<W>(
+  writer: WritableStreamDefaultWriter<W>,
+  error: unknown,
+): void {
   if (writer._closedPromise.state === "pending") writer._closedPromise.reject(error);
   else writer._closedPromise = LazyDeferred.rejected<undefined>(error);
 }
 
 /** WritableStreamDefaultWriterEnsureReadyPromiseRejected */
-export function WritableStreamDefaultWriterEnsureReadyPromiseRejected<W>(writer: WritableStreamDefaultWriter<W>, error: unknown): void {
+export function WritableStreamDefaultWriterEnsureReadyPromiseRejected<W>(
+  writer: WritableStreamDefaultWriter<W>,
+  error: unknown,
+): void {
   if (writer._readyPromise.state === "pending") writer._readyPromise.reject(error);
   else writer._readyPromise = LazyDeferred.rejected<undefined>(error);
 }
@@ -194,7 +217,10 @@ export function WritableStreamDefaultWriterRelease<W>(writer: WritableStreamDefa
 }
 
 /** WritableStreamDefaultWriterWrite */
-export function WritableStreamDefaultWriterWrite<W>(writer: WritableStreamDefaultWriter<W>, chunk: W): Promise<undefined> {
+export function WritableStreamDefaultWriterWrite<W>(
+  writer: WritableStreamDefaultWriter<W>,
+  chunk: W,
+): Promise<undefined> {
   const request = new Deferred<undefined>();
   const early = WritableStreamDefaultWriterWriteWithRequest(writer, chunk, request);
   return early ?? request.promise;

@@ -3,7 +3,14 @@
  * @module
  */
 
-import { type Completion, Deferred, LazyDeferred, promiseRejectedWith, promiseResolvedWith, uponPromise } from "./promise-helpers.ts";
+import {
+  type Completion,
+  Deferred,
+  LazyDeferred,
+  promiseRejectedWith,
+  promiseResolvedWith,
+  uponPromise,
+} from "./promise-helpers.ts";
 import {
   convertQueuingStrategy,
   extractHighWaterMark,
@@ -76,7 +83,10 @@ export class WritableStream<W = unknown> {
   /** @internal [[writeRequests]], with runs of one request stored once (see `write-request-queue.ts`) */
   declare _writeRequests: WriteRequestQueue;
 
-  constructor(underlyingSink: UnderlyingSink<W> | null | undefined = undefined, strategy: QueuingStrategy<W> | undefined = undefined) {
+  constructor(
+    underlyingSink: UnderlyingSink<W> | null | undefined = undefined,
+    strategy: QueuingStrategy<W> | undefined = undefined,
+  ) {
     if (underlyingSink !== undefined && !isObject(underlyingSink)) {
       throw new TypeError("Cannot construct WritableStream: first parameter is not an object");
     }
@@ -358,8 +368,7 @@ export function WritableStreamUpdateBackpressure<W>(stream: WritableStream<W>, b
   if (writer !== undefined && backpressure !== stream._backpressure) {
     if (backpressure) {
       if (!writer._readyPromise.rearm()) writer._readyPromise = new LazyDeferred<undefined>();
-    }
-    else writer._readyPromise.resolve(undefined);
+    } else writer._readyPromise.resolve(undefined);
   }
   stream._backpressure = backpressure;
 }

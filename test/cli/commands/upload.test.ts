@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startEmbeddedWorker, type EmbeddedWorker } from "../../../src/cli/embedded-worker.ts";
+import { type EmbeddedWorker, startEmbeddedWorker } from "../../../src/cli/embedded-worker.ts";
 import type { Manifest } from "../../../src/files/manifest.ts";
 import { peakRssMiB, runCli } from "../cli-runner.ts";
 
@@ -42,13 +42,17 @@ function expectWholeFileStored(manifest: Manifest): void {
 
 describe("upload of a 200 MB file", () => {
   test(`streams it to a worker at --url with a peak RSS below ${MAX_PEAK_MIB} MiB`, { timeout: 300_000 }, async () => {
-    const run = await runCli(["--debug-rss", "upload", file, "--json", "--url", worker.url, "--token", worker.token], { cwd: directory });
+    const run = await runCli(["--debug-rss", "upload", file, "--json", "--url", worker.url, "--token", worker.token], {
+      cwd: directory,
+    });
     expect(run.code).toBe(0);
     expectWholeFileStored((JSON.parse(run.stdout) as { manifest: Manifest }).manifest);
     expect(peakRssMiB(run)).toBeLessThan(MAX_PEAK_MIB);
   });
 
-  test(`streams it to the embedded worker with the peak RSS growing less than ${MAX_GROWTH_MIB} MiB`, { timeout: 300_000 }, async () => {
+  test(`streams it to the embedded worker with the peak RSS growing less than ${MAX_GROWTH_MIB} MiB`, {
+    timeout: 300_000,
+  }, async () => {
     const stateDir = join(directory, "embedded-state");
     const idle = await runCli(["--debug-rss", "ls", "--state-dir", stateDir], { cwd: directory });
     expect(idle.code).toBe(0);

@@ -4,7 +4,9 @@ import { BufferPool, DEFAULT_MAX_FREE_BUFFERS } from "../../../src/streams/adapt
 describe("BufferPool", () => {
   test("rejects sizes that are not positive integers", () => {
     expect(() => new BufferPool({ bufferSize: 0 })).toThrow(RangeError);
-    expect(() => new BufferPool({ bufferSize: 1.5 })).toThrow("bufferSize must be a positive integer, current value is 1.5");
+    expect(() => new BufferPool({ bufferSize: 1.5 })).toThrow(
+      "bufferSize must be a positive integer, current value is 1.5",
+    );
     expect(() => new BufferPool({ bufferSize: 8, maxFree: -1 })).toThrow(RangeError);
   });
 

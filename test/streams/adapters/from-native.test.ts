@@ -195,7 +195,9 @@ describe("fromNativeStream", () => {
   test("errors on a native chunk that is not bytes", async () => {
     const native = new ReadableStream<unknown>({ start: (controller) => controller.enqueue("text") });
     const reader = fromNativeStream(native as ReadableStream<Uint8Array>).getReader();
-    await expect(reader.read()).rejects.toThrow("Cannot adapt a native stream chunk: it is string, not an ArrayBufferView");
+    await expect(reader.read()).rejects.toThrow(
+      "Cannot adapt a native stream chunk: it is string, not an ArrayBufferView",
+    );
   });
 
   test("takes default-read buffers from a pool", async () => {

@@ -1,7 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { BufferPool } from "../../../src/streams/adapters/buffer-pool.ts";
+import {
+  DEFAULT_CHUNK_SIZE,
+  type SizedByteSource,
+  sizedByteStream,
+} from "../../../src/streams/adapters/sized-byte-stream.ts";
 import { ReadableStream } from "../../../src/streams/index.ts";
-import { DEFAULT_CHUNK_SIZE, sizedByteStream, type SizedByteSource } from "../../../src/streams/adapters/sized-byte-stream.ts";
 import { concat, memorySource, moveBuffer, patternBytes, readChunks } from "../byte-fixtures.ts";
 
 /**

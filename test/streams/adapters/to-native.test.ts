@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { ReadableStream as DrainpipeReadableStream } from "../../../src/streams/index.ts";
 import { toFixedLengthNativeStream, toNativeStream } from "../../../src/streams/adapters/to-native.ts";
+import { ReadableStream as DrainpipeReadableStream } from "../../../src/streams/index.ts";
 import { patternBytes } from "../byte-fixtures.ts";
 
 /** A drainpipe stream of `bytes` in chunks of `size`, recording cancel reasons. */
@@ -68,7 +68,9 @@ describe("toFixedLengthNativeStream", () => {
 
   test("errors when the stream is shorter than declared", async () => {
     const native = toFixedLengthNativeStream(drainpipeBytes(patternBytes(100), 30).stream, 101);
-    await expect(nativeBytes(native)).rejects.toThrow("Cannot end the stream: it has 100 bytes, its declared length is 101");
+    await expect(nativeBytes(native)).rejects.toThrow(
+      "Cannot end the stream: it has 100 bytes, its declared length is 101",
+    );
   });
 
   test("errors and cancels the source when the stream is longer than declared", async () => {
@@ -82,7 +84,9 @@ describe("toFixedLengthNativeStream", () => {
   test("rejects a length that is not a non-negative integer", () => {
     const { stream } = drainpipeBytes(patternBytes(1), 1);
     expect(() => toFixedLengthNativeStream(stream, -1)).toThrow(RangeError);
-    expect(() => toFixedLengthNativeStream(stream, 0.5)).toThrow("length must be a non-negative integer, current value is 0.5");
+    expect(() => toFixedLengthNativeStream(stream, 0.5)).toThrow(
+      "length must be a non-negative integer, current value is 0.5",
+    );
     expect(stream.locked).toBe(false);
   });
 

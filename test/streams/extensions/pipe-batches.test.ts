@@ -76,7 +76,10 @@ describe("pipeTo batches", () => {
     const macrotask = () => new Promise((resolve) => setTimeout(resolve, 0));
     const implementations: [typeof ReadableStream, typeof WritableStream][] = [
       [ReadableStream, WritableStream],
-      [globalThis.ReadableStream as unknown as typeof ReadableStream, globalThis.WritableStream as unknown as typeof WritableStream],
+      [
+        globalThis.ReadableStream as unknown as typeof ReadableStream,
+        globalThis.WritableStream as unknown as typeof WritableStream,
+      ],
     ];
     for (const [Readable, Writable] of implementations) {
       let pulls = 0;

@@ -23,7 +23,9 @@ describe("SimpleQueue", () => {
     expect(queue.length).toBe(2);
     expect(queue.peek()).toBe("b");
     const seen: string[] = [];
-    queue.forEach((item) => seen.push(item));
+    queue.forEach((item) => {
+      seen.push(item);
+    });
     expect(seen).toEqual(["b", "c"]);
   });
 });

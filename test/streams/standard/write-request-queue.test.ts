@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { WriteRequest } from "../../../src/streams/standard/writable-stream.ts";
-import { WriteRequestQueue, type RunWriteRequest } from "../../../src/streams/standard/write-request-queue.ts";
+import { type RunWriteRequest, WriteRequestQueue } from "../../../src/streams/standard/write-request-queue.ts";
 
 function recorder(name: string, log: string[]): WriteRequest {
   return {
