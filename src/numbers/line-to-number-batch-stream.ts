@@ -10,6 +10,7 @@ import { NumberParser, type ParseStats } from "./number-parser.ts";
  *
  * @example
  * ```ts
+ * declare const response: Response;
  * let sum = 0;
  * for await (const batch of fromNativeStream(response.body!).pipeThrough(new LineToNumberBatchStream())) {
  *   for (const n of batch) sum += n;

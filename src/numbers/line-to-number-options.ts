@@ -6,6 +6,7 @@ export interface LineToNumberOptions {
    *
    * @example
    * ```ts
+   * declare const request: Request;
    * const pool = new BufferPool({ bufferSize: 65536 });
    * const numbers = fromNativeStream(request.body!, { pool })
    *   .pipeThrough(new LineToNumberStream({ releaseChunk: (chunk) => pool.release(chunk) }));

@@ -11,6 +11,7 @@ import { NumberParser, type ParseStats } from "./number-parser.ts";
  *
  * @example
  * ```ts
+ * declare const response: Response;
  * const numbers = fromNativeStream(response.body!).pipeThrough(new LineToNumberStream());
  * for await (const n of numbers) console.log(n);
  * ```

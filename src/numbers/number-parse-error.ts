@@ -31,6 +31,7 @@ export interface NumberParseErrorInit {
  *
  * @example
  * ```ts
+ * const parser = new NumberParser();
  * try {
  *   parser.push(new TextEncoder().encode("12\n3A\n"));
  * } catch (error) {

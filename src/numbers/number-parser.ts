@@ -4,7 +4,10 @@ import { NumberParseError, type NumberParseErrorReason } from "./number-parse-er
 export interface ParseStats {
   /** Bytes consumed (after an error: the bytes before the one that revealed it). */
   bytes: number;
-  /** Lines seen, blank ones included (a final line without a line break counts once {@linkcode NumberParser.end} ran). */
+  /**
+   * Lines seen, blank ones included (a final line without a line break counts once {@linkcode NumberParser.end}
+   * ran).
+   */
   lines: number;
   /** Numbers parsed. */
   numbers: number;
@@ -90,8 +93,9 @@ export class NumberParser {
    *
    * @example
    * ```ts
+   * const parser = new NumberParser();
    * let sum = 0;
-   * for (const n of parser.pushView(chunk)) sum += n;
+   * for (const n of parser.pushView(new TextEncoder().encode("2\n3\n5\n"))) sum += n; // 10
    * ```
    */
   pushView(chunk: Uint8Array): Float64Array {

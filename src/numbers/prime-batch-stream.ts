@@ -9,7 +9,8 @@ import { type PrimeBatchOptions, primeBatches } from "./prime-batches.ts";
  *
  * @example
  * ```ts
- * for await (const batch of primeBatchStream(100_000_000)) total += batch.length;
+ * let total = 0;
+ * for await (const batch of primeBatchStream(1_000_000)) total += batch.length; // 1,000,000 in the end
  * ```
  */
 export function primeBatchStream(count: number, options?: PrimeBatchOptions): ReadableStream<Float64Array> {

@@ -5,9 +5,11 @@
  *
  * @example
  * ```ts
+ * const store = new MemoryStore();
  * const buffers = new SegmentBuffers(10 * 1024 * 1024, 3);
  * const buffer = buffers.take();
- * await store.put(key, buffer.subarray(0, used));
+ * const used = buffer.length; // the bytes filled
+ * await store.put("primes/part-0", buffer.subarray(0, used));
  * buffers.give(buffer);
  * ```
  */

@@ -23,7 +23,10 @@ export const DEFAULT_SPLIT_HIGH_WATER_MARK = 65_536;
  *
  * @example
  * ```ts
- * const sink = new SplitWritableStream(new PartSplitter({ store, name, uploadId, maxPartBytes }));
+ * declare const body: ReadableStream<Uint8Array>;
+ * const store = new MemoryStore();
+ * const splitter = new PartSplitter({ store, name: "primes", uploadId: newUploadId(), maxPartBytes: 1 << 20 });
+ * const sink = new SplitWritableStream(splitter);
  * await body.pipeThrough(new LineToNumberStream()).pipeTo(sink);
  * const parts = await sink.parts;
  * ```

@@ -5,9 +5,10 @@
  *
  * @example
  * ```ts
+ * const store = new MemoryStore();
  * const slots = new UploadSlots(2);
  * await slots.acquire();
- * const stored = slots.run(() => store.put(key, bytes));
+ * const stored = slots.run(() => store.put("primes/part-0", new Uint8Array([50, 10])));
  * ```
  */
 export class UploadSlots {

@@ -57,7 +57,8 @@ export async function loadImplementation(implementation: Implementation): Promis
   const modulePath = fileURLToPath(DRAINPIPE_MODULE_URL);
   if (!existsSync(modulePath)) {
     throw new ImplementationUnavailableError(
-      `Cannot test drainpipe: its streams entry point ${modulePath} does not exist yet (run with --impl native for the baseline)`,
+      `Cannot test drainpipe: its streams entry point ${modulePath} does not exist yet ` +
+        "(run with --impl native for the baseline)",
     );
   }
   const moduleUrl = pathToFileURL(modulePath).href;

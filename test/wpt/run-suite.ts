@@ -34,8 +34,8 @@ export const DEFAULT_JOBS = availableParallelism();
 
 /**
  * Runs the selected `streams/**\/*.any.js` files of the WPT checkout against an implementation, `jobs` files at a
- * time. Throws `ImplementationUnavailableError` when drainpipe's entry point is missing or fails to load, and an `Error` when the
- * checkout has no `streams/` directory; failures inside test files are results, not exceptions.
+ * time. Throws `ImplementationUnavailableError` when drainpipe's entry point is missing or fails to load, and an
+ * `Error` when the checkout has no `streams/` directory; failures inside test files are results, not exceptions.
  *
  * @example
  * ```ts

@@ -1,0 +1,129 @@
+/**
+ * Extracts the `@example` blocks of the TSDoc comments under `src/` into standalone modules, so that the
+ * type checker can hold every example to the code it documents.
+ *
+ * @module
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+
+/** One `@example` block, with where it came from. */
+export interface DocExample {
+  /** The documented file, relative to the project root with forward slashes (`src/split/part-size.ts`). */
+  file: string;
+  /** 1-based line of the `@example` tag. */
+  line: number;
+  /** The example's code, without the comment's leading `*` and without the code fence. */
+  code: string;
+}
+
+/** The names a module exports, split into values and types (types need `import type`). */
+export interface ModuleExports {
+  values: string[];
+  types: string[];
+}
+
+/** The layers whose `index.ts` is a public entry point, lowest first. */
+const LIBRARY_LAYERS = ["streams", "numbers", "store", "split", "files"] as const;
+
+const EXAMPLE_TAG = /^\s*\*\s?@example\b/;
+const COMMENT_LINE = /^\s*\*\s?/;
+const DECLARATION = new RegExp(
+  String.raw`^export\s+(?:declare\s+)?(?:async\s+)?(function\*?|const|let|class|abstract\s+class|interface|type|enum)` +
+    String.raw`\s+([A-Za-z_$][\w$]*)`,
+  "gm",
+);
+const EXPORT_LIST = /^export\s+(type\s+)?\{([^}]*)\}\s+from\s+"[^"]+";/gm;
+
+/**
+ * Every `@example` block of one source text. A block runs from the line after `@example` to the next tag or the
+ * end of the comment; a fenced block (```ts … ```) contributes the lines inside the fence.
+ */
+export function extractExamples(file: string, source: string): DocExample[] {
+  const lines = source.split("\n");
+  const examples: DocExample[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    if (!EXAMPLE_TAG.test(lines[index] ?? "")) continue;
+    const body: string[] = [];
+    let cursor = index + 1;
+    for (; cursor < lines.length; cursor++) {
+      const line = lines[cursor] ?? "";
+      if (line.includes("*/") || /^\s*\*\s?@\w+/.test(line)) break;
+      body.push(line.replace(COMMENT_LINE, ""));
+    }
+    const fenceStart = body.findIndex((line) => line.trimStart().startsWith("```"));
+    const fenceEnd = fenceStart < 0 ? -1 : body.findIndex((line, at) => at > fenceStart && line.trim() === "```");
+    const code = fenceStart < 0 ? body : body.slice(fenceStart + 1, fenceEnd < 0 ? undefined : fenceEnd);
+    examples.push({ file, line: index + 1, code: code.join("\n").trim() });
+    index = cursor - 1;
+  }
+  return examples;
+}
+
+/**
+ * The names a TypeScript module exports through `export <declaration>` and `export { … } from` lists.
+ *
+ * @example
+ * ```ts
+ * exportedNames("export interface A {}\nexport const b = 1;\nexport { type C, d } from \"./x.ts\";");
+ * // { values: ["b", "d"], types: ["A", "C"] }
+ * ```
+ */
+export function exportedNames(source: string): ModuleExports {
+  const values = new Set<string>();
+  const types = new Set<string>();
+  for (const [, kind, name] of source.matchAll(DECLARATION)) {
+    (kind === "interface" || kind === "type" ? types : values).add(name as string);
+  }
+  for (const [, typeOnly, list] of source.matchAll(EXPORT_LIST)) {
+    for (const entry of (list as string).split(",")) {
+      const trimmed = entry.trim();
+      if (trimmed === "") continue;
+      const isType = typeOnly !== undefined || trimmed.startsWith("type ");
+      const name = trimmed
+        .replace(/^type\s+/, "")
+        .split(/\s+as\s+/)
+        .at(-1) as string;
+      (isType ? types : values).add(name);
+    }
+  }
+  return { values: [...values].sort(), types: [...types].filter((name) => !values.has(name)).sort() };
+}
+
+/** Every `.ts` file below `directory`, relative to `root`, with forward slashes, sorted. */
+export function sourceFiles(root: string, directory: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) found.push(relative(root, path));
+    }
+  };
+  walk(join(root, directory));
+  return found.map((path) => path.split(sep).join("/")).sort();
+}
+
+/**
+ * The module that type-checks one example: imports of everything the documented file exports and everything the
+ * library layers export (what a user of the package can import), then the example's own code. Anything else an
+ * example uses, it declares (`declare const response: Response;`).
+ * `moduleDirectory` is where the module will be written, relative to `root`.
+ */
+export function exampleModule(root: string, example: DocExample, moduleDirectory: string): string {
+  const imports: string[] = [];
+  const seen = new Set<string>();
+  const importFrom = (file: string): void => {
+    const { values, types } = exportedNames(readFileSync(join(root, file), "utf8"));
+    const fresh = [...values.filter((name) => !seen.has(name)), ...types.filter((name) => !seen.has(name))];
+    if (fresh.length === 0) return;
+    for (const name of fresh) seen.add(name);
+    const names = fresh.map((name) => (types.includes(name) ? `type ${name}` : name));
+    let specifier = relative(join(root, moduleDirectory), join(root, file)).split(sep).join("/");
+    if (!specifier.startsWith(".")) specifier = `./${specifier}`;
+    imports.push(`import { ${names.join(", ")} } from "${specifier}";`);
+  };
+  importFrom(example.file);
+  for (const layer of LIBRARY_LAYERS) importFrom(`src/${layer}/index.ts`);
+  return [`// ${example.file}:${example.line}`, ...imports, "", example.code, "", "export {};", ""].join("\n");
+}
