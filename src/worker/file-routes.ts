@@ -34,6 +34,10 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
   const catalog = new FileCatalog(store);
   const { defaultMaxPartBytes, maxUploadBytes, maxUploadNumbers } = settings;
 
+  /** The request's `maxPartBytes` query parameter, or the configured default. */
+  const maxPartBytes = (url: URL): number =>
+    parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
+
   const existingManifest = async (name: string): Promise<Manifest> => {
     const manifest = await catalog.manifest(name);
     if (!manifest) throw new HttpError(404, "not-found", `No file named "${name}"`);
@@ -45,13 +49,12 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
       method: "POST",
       pattern: "/files/:name",
       handler: async (request, { name }, url) => {
-        const maxPartBytes = parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
         const manifest = await storeRequestBody(request, {
           store,
           name: name!,
-          maxPartBytes,
+          maxPartBytes: maxPartBytes(url),
           maxUploadBytes,
-          maxUploadNumbers,
+          maxNumbers: maxUploadNumbers,
         });
         return Response.json(manifest, { status: 201 });
       },
@@ -60,13 +63,12 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
       method: "POST",
       pattern: "/files/:name/primes",
       handler: async (_request, { name }, url) => {
-        const maxPartBytes = parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
         const count = parseCount(url.searchParams.get("count"), Math.min(MAX_PRIME_COUNT, maxUploadNumbers));
         const manifest = await storeNumbers(primeBatchStream(count), {
           highWaterMark: 2,
           store,
           name: name!,
-          maxPartBytes,
+          maxPartBytes: maxPartBytes(url),
           source: () => ({ kind: "primes", count }),
         });
         return Response.json(manifest, { status: 201 });
