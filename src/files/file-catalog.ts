@@ -1,5 +1,5 @@
 import { filePrefix, manifestKey } from "../split/object-keys.ts";
-import { deleteAll } from "../store/list-all.ts";
+import { deleteAll, listPrefixes } from "../store/list-all.ts";
 import type { ObjectStore, StoredObjectBody } from "../store/object-store.ts";
 import { assertValidName } from "./file-name.ts";
 import type { Manifest } from "./manifest.ts";
@@ -40,12 +40,7 @@ export class FileCatalog {
   /** Every complete file, in name order. */
   async list(): Promise<FileSummary[]> {
     const names: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.#store.list("", cursor === undefined ? { delimiter: "/" } : { delimiter: "/", cursor });
-      for (const prefix of page.prefixes) names.push(prefix.slice(0, -1));
-      cursor = page.cursor;
-    } while (cursor !== undefined);
+    for await (const prefix of listPrefixes(this.#store, "", "/")) names.push(prefix.slice(0, -1));
     const summaries: (FileSummary | null)[] = [];
     for (let start = 0; start < names.length; start += LIST_CONCURRENCY) {
       const batch = names.slice(start, start + LIST_CONCURRENCY);

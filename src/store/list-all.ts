@@ -1,4 +1,25 @@
-import type { ObjectStore, StoredObject } from "./object-store.ts";
+import type { ListOptions, ObjectListing, ObjectStore, StoredObject } from "./object-store.ts";
+
+/**
+ * Every page of the listing of `prefix`, following the listing's cursor.
+ *
+ * @example
+ * ```ts
+ * for await (const page of listPages(store, "", { delimiter: "/" })) console.log(page.prefixes);
+ * ```
+ */
+export async function* listPages(
+  store: ObjectStore,
+  prefix: string,
+  options: Omit<ListOptions, "cursor"> = {},
+): AsyncGenerator<ObjectListing> {
+  let cursor: string | undefined;
+  do {
+    const page = await store.list(prefix, cursor === undefined ? options : { ...options, cursor });
+    yield page;
+    cursor = page.cursor;
+  } while (cursor !== undefined);
+}
 
 /**
  * Every object under `prefix`, following the listing's cursor across pages.
@@ -9,12 +30,20 @@ import type { ObjectStore, StoredObject } from "./object-store.ts";
  * ```
  */
 export async function* listAll(store: ObjectStore, prefix: string): AsyncGenerator<StoredObject> {
-  let cursor: string | undefined;
-  do {
-    const page = await store.list(prefix, cursor === undefined ? {} : { cursor });
-    yield* page.objects;
-    cursor = page.cursor;
-  } while (cursor !== undefined);
+  for await (const page of listPages(store, prefix)) yield* page.objects;
+}
+
+/**
+ * The distinct key prefixes under `prefix` up to and including `delimiter` (say, every file name followed
+ * by `/`), following the listing's cursor across pages.
+ *
+ * @example
+ * ```ts
+ * for await (const name of listPrefixes(store, "", "/")) console.log(name); // "primes/"
+ * ```
+ */
+export async function* listPrefixes(store: ObjectStore, prefix: string, delimiter: string): AsyncGenerator<string> {
+  for await (const page of listPages(store, prefix, { delimiter })) yield* page.prefixes;
 }
 
 /**
