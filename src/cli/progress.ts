@@ -5,6 +5,7 @@
  * @module
  */
 import cliProgress from "cli-progress";
+import type { Command } from "commander";
 import { formatByteRate, formatBytes, formatCount, formatCountRate, secondsSince } from "./format.ts";
 
 /** A running progress bar. */
@@ -25,6 +26,23 @@ export interface ProgressOptions {
   unit: "bytes" | "primes";
   /** Whether to draw at all (see {@linkcode progressEnabled}); a disabled bar does nothing. */
   enabled: boolean;
+}
+
+/**
+ * Adds `--progress` and `--no-progress` to `command`; read them with {@linkcode progressEnabled}.
+ *
+ * @example
+ * ```ts
+ * declare const program: Command;
+ * addProgressOptions(program.command("get")).action(async (options: { progress?: boolean }) => {
+ *   const enabled = progressEnabled(options.progress);
+ * });
+ * ```
+ */
+export function addProgressOptions(command: Command): Command {
+  return command
+    .option("--progress", "show a progress bar on stderr even when it is not a terminal")
+    .option("--no-progress", "never show a progress bar");
 }
 
 /**

@@ -12,7 +12,7 @@ import { addConnectionOptions, type ConnectionOptions, withConnection } from "..
 import { formatCount, formatSeconds, secondsSince } from "../format.ts";
 import { type FileStream, openFileStream } from "../local-file.ts";
 import { printJson, printLines } from "../output.ts";
-import { countBytes, progressEnabled, startProgress } from "../progress.ts";
+import { addProgressOptions, countBytes, progressEnabled, startProgress } from "../progress.ts";
 import type { FileContent, WorkerClient } from "../worker-client.ts";
 
 /** What {@linkcode verifyFile} found. */
@@ -129,14 +129,14 @@ function showByte(byte: number): string {
 /** Registers `verify` on `program`. */
 export function registerVerify(program: Command): void {
   addConnectionOptions(
-    program
-      .command("verify")
-      .description("compare a stored file with a local file byte for byte; exit 1 at the first difference")
-      .argument("<name>", "the stored file's name")
-      .argument("<file>", "the local file to compare with")
-      .option("--json", "print the result as JSON")
-      .option("--progress", "show a progress bar on stderr even when it is not a terminal")
-      .option("--no-progress", "never show a progress bar"),
+    addProgressOptions(
+      program
+        .command("verify")
+        .description("compare a stored file with a local file byte for byte; exit 1 at the first difference")
+        .argument("<name>", "the stored file's name")
+        .argument("<file>", "the local file to compare with")
+        .option("--json", "print the result as JSON"),
+    ),
   ).action(async (name: string, file: string, options: ConnectionOptions & { json?: boolean; progress?: boolean }) => {
     const local = await openFileStream(file);
     const result = await withConnection(options, (client) =>
