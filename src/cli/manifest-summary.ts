@@ -11,8 +11,11 @@ const LISTED_PARTS = 4;
  *
  * @example
  * ```ts
+ * import type { Manifest } from "../files/manifest.ts";
+ * import { printLines } from "./output.ts";
+ * declare const manifest: Manifest;
  * printLines(summarizeManifest(manifest));
- * // stored "primes": 1,000,000 numbers, 8.2 MB in 1 part (at most 10,485,760 bytes each)
+ * // stored "primes": 1,000,000 numbers, 8.25 MB in 1 part (at most 10,485,760 bytes each)
  * // …
  * ```
  */

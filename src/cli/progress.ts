@@ -6,6 +6,7 @@
  */
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
+import prettyMs from "pretty-ms";
 import { formatByteRate, formatBytes, formatCount, formatCountRate, secondsSince } from "./format.ts";
 
 /** A running progress bar. */
@@ -33,6 +34,7 @@ export interface ProgressOptions {
  *
  * @example
  * ```ts
+ * import type { Command } from "commander";
  * declare const program: Command;
  * addProgressOptions(program.command("get")).action(async (options: { progress?: boolean }) => {
  *   const enabled = progressEnabled(options.progress);
@@ -62,6 +64,7 @@ export function progressEnabled(flag: boolean | undefined): boolean {
  *
  * @example
  * ```ts
+ * declare const size: number;
  * const progress = startProgress({ label: "upload", total: size, unit: "bytes", enabled: true });
  * progress.update(1_048_576);
  * progress.stop();
@@ -97,6 +100,9 @@ export function startProgress(options: ProgressOptions): Progress {
  *
  * @example
  * ```ts
+ * import type { FileStream } from "./local-file.ts";
+ * declare const file: FileStream;
+ * declare const progress: Progress;
  * const counted = countBytes(file.stream, (bytes) => progress.update(bytes));
  * ```
  */
@@ -116,11 +122,11 @@ export function countBytes(
   );
 }
 
-/** The time left at the average rate so far, e.g. `1m05s`; `?` before anything is done. */
+/** The time left at the average rate so far, e.g. `1m 5s`; `?` before anything is done. */
 function estimateRemaining(done: number, total: number, seconds: number): string {
   if (done <= 0 || seconds <= 0) return "?";
   const left = Math.max(0, Math.round(((total - done) * seconds) / done));
-  return left < 60 ? `${left}s` : `${Math.floor(left / 60)}m${String(left % 60).padStart(2, "0")}s`;
+  return prettyMs(left * 1000);
 }
 
 function describeBytes(done: number, total: number, seconds: number): Record<string, string> {

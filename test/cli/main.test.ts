@@ -84,7 +84,7 @@ describe("upload, ls, get, verify, rm", () => {
     const human = await remote("upload", file, "--name", "second");
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^stored "second": 20,000 numbers, .* in 1 part/);
-    expect(human.stdout).toMatch(/sent .* MB\/s, [0-9,]+ numbers\/s/);
+    expect(human.stdout).toMatch(/^sent [0-9.]+ [kMG]?B in [0-9.hms ]+: [0-9.]+ [kMG]?B\/s, [0-9,]+ numbers\/s$/m);
 
     const ls = await remote("ls", "--json");
     expect(ls.code).toBe(0);

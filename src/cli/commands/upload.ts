@@ -53,6 +53,9 @@ export interface UploadResult {
  *
  * @example
  * ```ts
+ * import { openFileStream } from "../local-file.ts";
+ * import type { WorkerClient } from "../worker-client.ts";
+ * declare const client: WorkerClient;
  * const { manifest } = await uploadFile(client, await openFileStream("primes.txt"), {
  *   name: "primes",
  *   progress: false,
@@ -91,7 +94,8 @@ export async function uploadFile(
  *
  * @example
  * ```ts
- * describeThroughput(result); // "sent 8.2 MB in 0.81 s: 10.1 MB/s, 1,234,567 numbers/s"
+ * declare const result: UploadResult;
+ * describeThroughput(result); // "sent 8.25 MB in 810ms: 10.2 MB/s, 1,234,568 numbers/s"
  * ```
  */
 export function describeThroughput(result: UploadResult): string {

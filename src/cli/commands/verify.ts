@@ -42,7 +42,11 @@ export interface VerifyResult {
  *
  * @example
  * ```ts
- * const { identical } = await verifyFile(client, "primes", await openFileStream("primes.txt"), { progress: false });
+ * import { openFileStream } from "../local-file.ts";
+ * import type { WorkerClient } from "../worker-client.ts";
+ * declare const client: WorkerClient;
+ * const local = await openFileStream("primes.txt");
+ * const { identical } = await verifyFile(client, "primes", local, { progress: false });
  * ```
  */
 export async function verifyFile(
@@ -88,8 +92,9 @@ export async function verifyFile(
  *
  * @example
  * ```ts
+ * declare const result: VerifyResult;
  * describeVerification(result);
- * // ['"primes.txt" and stored "primes" are identical: 8,245,905 bytes compared in 0.31 s']
+ * // ['"primes.txt" and stored "primes" are identical: 8,245,905 bytes compared in 310ms']
  * ```
  */
 export function describeVerification(result: VerifyResult): string[] {
