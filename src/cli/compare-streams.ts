@@ -21,6 +21,8 @@ const NEWLINE = 0x0a;
  *
  * @example
  * ```ts
+ * declare const localFile: ReadableStream<Uint8Array>;
+ * declare const storedContent: ReadableStream<Uint8Array>;
  * const difference = await firstDifference(localFile, storedContent);
  * if (difference) console.log(`differs at line ${difference.line}`);
  * ```

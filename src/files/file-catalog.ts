@@ -24,9 +24,11 @@ const LIST_CONCURRENCY = 8;
  *
  * @example
  * ```ts
+ * import type { ObjectStore } from "../store/object-store.ts";
+ * declare const store: ObjectStore;
  * const catalog = new FileCatalog(store);
  * const manifest = await catalog.manifest("primes");
- * const text = await new Response(await catalog.content("primes")).text();
+ * if (manifest) console.log(await new Response(catalog.content(manifest)).text());
  * ```
  */
 export class FileCatalog {

@@ -61,6 +61,11 @@ export class StoreNumbersError extends Error {
  *
  * @example
  * ```ts
+ * import { LineToNumberBatchStream } from "../numbers/line-to-number-batch-stream.ts";
+ * import type { ObjectStore } from "../store/object-store.ts";
+ * import type { ReadableStream } from "../streams/standard/readable-stream.ts";
+ * declare const store: ObjectStore;
+ * declare const body: ReadableStream<Uint8Array>;
  * const parser = new LineToNumberBatchStream();
  * const manifest = await storeNumbers(body.pipeThrough(parser), {
  *   store,

@@ -5,6 +5,8 @@ import type { ListOptions, ObjectListing, ObjectStore, StoredObject } from "./ob
  *
  * @example
  * ```ts
+ * import { MemoryStore } from "./memory-store.ts";
+ * const store = new MemoryStore();
  * for await (const page of listPages(store, "", { delimiter: "/" })) console.log(page.prefixes);
  * ```
  */
@@ -26,6 +28,8 @@ export async function* listPages(
  *
  * @example
  * ```ts
+ * import { MemoryStore } from "./memory-store.ts";
+ * const store = new MemoryStore();
  * for await (const object of listAll(store, "primes/uploads/")) console.log(object.key);
  * ```
  */
@@ -39,6 +43,8 @@ export async function* listAll(store: ObjectStore, prefix: string): AsyncGenerat
  *
  * @example
  * ```ts
+ * import { MemoryStore } from "./memory-store.ts";
+ * const store = new MemoryStore();
  * for await (const name of listPrefixes(store, "", "/")) console.log(name); // "primes/"
  * ```
  */
@@ -51,6 +57,10 @@ export async function* listPrefixes(store: ObjectStore, prefix: string, delimite
  *
  * @example
  * ```ts
+ * import { uploadPrefix } from "../split/object-keys.ts";
+ * import type { ObjectStore } from "./object-store.ts";
+ * declare const store: ObjectStore;
+ * declare const uploadId: string;
  * await deleteAll(store, uploadPrefix("primes", uploadId)); // e.g. 3
  * ```
  */

@@ -13,6 +13,9 @@ export type Access = "read" | "write";
  *
  * @example
  * ```ts
+ * import type { Settings } from "./settings.ts";
+ * declare const request: Request;
+ * declare const settings: Settings;
  * await authorize(request, settings, request.method === "GET" ? "read" : "write");
  * ```
  */

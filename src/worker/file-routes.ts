@@ -26,7 +26,11 @@ import { storeRequestBody } from "./store-request-body.ts";
  *
  * @example
  * ```ts
- * const handle = createRouter(fileRoutes(env));
+ * import type { DrainpipeEnv } from "./env.ts";
+ * import { createRouter } from "./router.ts";
+ * import { readSettings } from "./settings.ts";
+ * declare const env: DrainpipeEnv;
+ * const handle = createRouter(fileRoutes(env, readSettings(env)));
  * ```
  */
 export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {

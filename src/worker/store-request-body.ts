@@ -25,6 +25,10 @@ export interface StoreRequestBodyOptions
  *
  * @example
  * ```ts
+ * import { R2Store } from "../store/r2-store.ts";
+ * import type { DrainpipeEnv } from "./env.ts";
+ * declare const request: Request;
+ * declare const env: DrainpipeEnv;
  * const manifest = await storeRequestBody(request, {
  *   store: new R2Store(env.BUCKET),
  *   name: "primes",

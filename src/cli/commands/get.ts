@@ -31,6 +31,8 @@ export interface DownloadResult {
  *
  * @example
  * ```ts
+ * import type { WorkerClient } from "../worker-client.ts";
+ * declare const client: WorkerClient;
  * await downloadFile(client, "primes", "copy.txt", { progress: false });
  * ```
  */
