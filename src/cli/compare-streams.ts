@@ -1,6 +1,9 @@
 /** Where two byte streams first differ. */
 export interface StreamDifference {
-  /** 0-based byte offset of the first differing byte (the shorter stream's length when one is a prefix of the other). */
+  /**
+   * 0-based byte offset of the first differing byte (the shorter stream's length when one is a prefix of the
+   * other).
+   */
   offset: number;
   /** 1-based line of that byte. */
   line: number;

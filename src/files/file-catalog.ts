@@ -91,7 +91,8 @@ export class FileCatalog {
         const object = await this.#store.get(part.key);
         if (!object) {
           throw new Error(
-            `Cannot read part ${part.index} of "${manifest.name}": it no longer exists (the file was replaced or removed)`,
+            `Cannot read part ${part.index} of "${manifest.name}": ` +
+              "it no longer exists (the file was replaced or removed)",
           );
         }
         await object.body.pipeTo(destination, { preventClose: true, preventAbort: true });

@@ -55,8 +55,9 @@ export class StoreNumbersError extends Error {
  * written last (a single-object compare-and-swap, so readers see the old manifest or the new one, never a
  * mix, and of two concurrent uploads of one name the later to finish wins), and only then are the replaced
  * version's parts deleted. Failing to delete those does not fail the call: the new version is complete, and
- * the old objects stay as unreferenced leftovers that `FileCatalog.remove` sweeps. On any failure (the stream errors, a write fails, the
- * manifest write fails) the attempt's parts are deleted, its multipart writes aborted, and a
+ * the old objects stay as unreferenced leftovers that `FileCatalog.remove` sweeps. On any failure (the
+ * stream errors, a write fails, the manifest write fails) the attempt's parts are deleted, its multipart
+ * writes aborted, and a
  * {@linkcode StoreNumbersError} is thrown with the failure as `cause`.
  *
  * @example

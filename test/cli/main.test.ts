@@ -251,7 +251,8 @@ describe("errors", () => {
     const run = await cli("ls", "--url", `http://127.0.0.1:${port}`);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      `drainpipe: Cannot list files: the worker at http://127.0.0.1:${port}/ is unreachable (connect ECONNREFUSED 127.0.0.1:${port})\n`,
+      `drainpipe: Cannot list files: the worker at http://127.0.0.1:${port}/ is unreachable ` +
+        `(connect ECONNREFUSED 127.0.0.1:${port})\n`,
     );
   });
 
@@ -313,7 +314,8 @@ describe("against a stand-in HTTP server", () => {
     const run = await cli("upload", file, "--url", url, "--token", "s3cret");
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      `drainpipe: Cannot upload "wire.txt": the worker answered 400 invalid-number: Cannot parse: test (line 1, column 1)\n`,
+      'drainpipe: Cannot upload "wire.txt": the worker answered 400 invalid-number: ' +
+        "Cannot parse: test (line 1, column 1)\n",
     );
     expect(uploads).toHaveLength(1);
     const [upload] = uploads;

@@ -85,7 +85,8 @@ export function registerGet(program: Command): void {
       if (options.json) printJson(result, stream);
       else if (options.output !== undefined) {
         printLines([
-          `wrote "${name}" (${formatBytes(result.bytes)}) to ${options.output} in ${formatSeconds(result.seconds)}: ${formatByteRate(result.bytes, result.seconds)}`,
+          `wrote "${name}" (${formatBytes(result.bytes)}) to ${options.output} ` +
+            `in ${formatSeconds(result.seconds)}: ${formatByteRate(result.bytes, result.seconds)}`,
         ]);
       }
     },

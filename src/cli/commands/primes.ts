@@ -73,7 +73,8 @@ export function registerPrimes(program: Command): void {
     const result = await writePrimes(count, options.output, { progress: progressEnabled(options.progress) });
     if (options.output !== undefined) {
       printLines([
-        `wrote the first ${formatCount(count)} primes (${formatBytes(result.bytes)}) to ${options.output} in ${formatSeconds(result.seconds)}`,
+        `wrote the first ${formatCount(count)} primes (${formatBytes(result.bytes)}) to ${options.output} ` +
+          `in ${formatSeconds(result.seconds)}`,
       ]);
     }
   });

@@ -100,7 +100,8 @@ export async function uploadFile(
  */
 export function describeThroughput(result: UploadResult): string {
   const { bytes, seconds, manifest } = result;
-  return `sent ${formatBytes(bytes)} in ${formatSeconds(seconds)}: ${formatByteRate(bytes, seconds)}, ${formatCountRate(manifest.totals.numbers, seconds, "numbers")}`;
+  const numbers = formatCountRate(manifest.totals.numbers, seconds, "numbers");
+  return `sent ${formatBytes(bytes)} in ${formatSeconds(seconds)}: ${formatByteRate(bytes, seconds)}, ${numbers}`;
 }
 
 /** Registers `upload` on `program`. */

@@ -101,10 +101,12 @@ export function describeVerification(result: VerifyResult): string[] {
   const { difference, file, name } = result;
   if (difference === null) {
     return [
-      `"${file}" and stored "${name}" are identical: ${formatCount(result.localBytes)} bytes compared in ${formatSeconds(result.seconds)}`,
+      `"${file}" and stored "${name}" are identical: ` +
+        `${formatCount(result.localBytes)} bytes compared in ${formatSeconds(result.seconds)}`,
     ];
   }
-  const where = `at byte offset ${formatCount(difference.offset)} (line ${formatCount(difference.line)}, column ${difference.column})`;
+  const position = `line ${formatCount(difference.line)}, column ${difference.column}`;
+  const where = `at byte offset ${formatCount(difference.offset)} (${position})`;
   const lines = [`"${file}" differs from stored "${name}" ${where}: ${describeBytes(result, difference)}`];
   if (result.canonicalInput === false) {
     lines.push(
@@ -116,10 +118,16 @@ export function describeVerification(result: VerifyResult): string[] {
 
 function describeBytes(result: VerifyResult, difference: StreamDifference): string {
   if (difference.expected === undefined) {
-    return `the local file ends there (${formatCount(result.localBytes)} bytes), the stored content goes on (${formatCount(result.storedBytes)} bytes)`;
+    return (
+      `the local file ends there (${formatCount(result.localBytes)} bytes), ` +
+      `the stored content goes on (${formatCount(result.storedBytes)} bytes)`
+    );
   }
   if (difference.actual === undefined) {
-    return `the stored content ends there (${formatCount(result.storedBytes)} bytes), the local file goes on (${formatCount(result.localBytes)} bytes)`;
+    return (
+      `the stored content ends there (${formatCount(result.storedBytes)} bytes), ` +
+      `the local file goes on (${formatCount(result.localBytes)} bytes)`
+    );
   }
   return `the local file has ${showByte(difference.expected)}, the stored content has ${showByte(difference.actual)}`;
 }
