@@ -73,7 +73,7 @@ async function drainpipeDiscard(request: Request, url: URL): Promise<Response> {
     name: "bench",
     maxPartBytes: PART_BYTES,
     maxUploadBytes: NO_LIMIT,
-    maxUploadNumbers: NO_LIMIT,
+    maxNumbers: NO_LIMIT,
   });
   return Response.json({ manifest, objects: store.objects });
 }

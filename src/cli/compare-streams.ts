@@ -1,6 +1,9 @@
 /** Where two byte streams first differ. */
 export interface StreamDifference {
-  /** 0-based byte offset of the first differing byte (the shorter stream's length when one is a prefix of the other). */
+  /**
+   * 0-based byte offset of the first differing byte (the shorter stream's length when one is a prefix of the
+   * other).
+   */
   offset: number;
   /** 1-based line of that byte. */
   line: number;
@@ -21,6 +24,8 @@ const NEWLINE = 0x0a;
  *
  * @example
  * ```ts
+ * declare const localFile: ReadableStream<Uint8Array>;
+ * declare const storedContent: ReadableStream<Uint8Array>;
  * const difference = await firstDifference(localFile, storedContent);
  * if (difference) console.log(`differs at line ${difference.line}`);
  * ```

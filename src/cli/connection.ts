@@ -33,7 +33,11 @@ export interface Connection {
  *
  * @example
  * ```ts
- * addConnectionOptions(program.command("ls")).action(async (options: ConnectionOptions) => { … });
+ * import type { Command } from "commander";
+ * declare const program: Command;
+ * addConnectionOptions(program.command("ls")).action(async (options: ConnectionOptions) => {
+ *   console.log(await withConnection(options, (client) => client.list()));
+ * });
  * ```
  */
 export function addConnectionOptions(command: Command): Command {
@@ -60,6 +64,7 @@ export function addConnectionOptions(command: Command): Command {
  *
  * @example
  * ```ts
+ * declare const token: string;
  * const connection = await openConnection({ url: "https://drainpipe.example.workers.dev", token });
  * ```
  */
@@ -80,6 +85,7 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
  *
  * @example
  * ```ts
+ * declare const options: ConnectionOptions;
  * const files = await withConnection(options, (client) => client.list());
  * ```
  */

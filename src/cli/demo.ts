@@ -29,7 +29,8 @@ async function demo(count: number): Promise<void> {
     const file = join(directory, `primes-${count}.txt`);
     const primes = await writePrimes(count, file, { progress });
     printLines([
-      `generated the first ${formatCount(count)} primes: ${formatBytes(primes.bytes)} in ${formatSeconds(primes.seconds)} (${file})`,
+      `generated the first ${formatCount(count)} primes: ${formatBytes(primes.bytes)} ` +
+        `in ${formatSeconds(primes.seconds)} (${file})`,
     ]);
 
     const connection = await openConnection({});

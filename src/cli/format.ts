@@ -1,23 +1,26 @@
 /**
- * Human-readable numbers for the command line's messages: sizes in decimal megabytes, counts with thousands
- * separators, rates, durations.
+ * Human-readable numbers for the command line's messages: sizes in decimal units (`pretty-bytes`), counts
+ * with thousands separators, rates, durations (`pretty-ms`).
  *
  * @module
  */
+import prettyBytes from "pretty-bytes";
+import prettyMs from "pretty-ms";
 
-const MB = 1_000_000;
+/** The shortest duration rates are computed over, so that an instant operation does not divide by zero. */
+const MIN_SECONDS = 1e-6;
 
 /**
- * A byte count in decimal megabytes with one decimal, or in bytes below 100 kB.
+ * A byte count in decimal units with up to three significant digits.
  *
  * @example
  * ```ts
- * formatBytes(8_245_905); // "8.2 MB"
+ * formatBytes(8_245_905); // "8.25 MB"
  * formatBytes(512);       // "512 B"
  * ```
  */
 export function formatBytes(bytes: number): string {
-  return bytes < 100_000 ? `${bytes} B` : `${(bytes / MB).toFixed(1)} MB`;
+  return prettyBytes(bytes);
 }
 
 /**
@@ -33,15 +36,15 @@ export function formatCount(count: number): string {
 }
 
 /**
- * Bytes per second as decimal megabytes per second, with one decimal.
+ * Bytes per second in decimal units.
  *
  * @example
  * ```ts
- * formatByteRate(10_000_000, 2); // "5.0 MB/s"
+ * formatByteRate(10_000_000, 2); // "5 MB/s"
  * ```
  */
 export function formatByteRate(bytes: number, seconds: number): string {
-  return `${(bytes / MB / Math.max(seconds, 1e-6)).toFixed(1)} MB/s`;
+  return `${prettyBytes(Math.round(bytes / Math.max(seconds, MIN_SECONDS)))}/s`;
 }
 
 /**
@@ -53,19 +56,21 @@ export function formatByteRate(bytes: number, seconds: number): string {
  * ```
  */
 export function formatCountRate(count: number, seconds: number, unit: string): string {
-  return `${formatCount(Math.round(count / Math.max(seconds, 1e-6)))} ${unit}/s`;
+  return `${formatCount(Math.round(count / Math.max(seconds, MIN_SECONDS)))} ${unit}/s`;
 }
 
 /**
- * A duration in seconds with two decimals.
+ * A duration given in seconds, in the largest units that fit.
  *
  * @example
  * ```ts
- * formatSeconds(1.2345); // "1.23 s"
+ * formatSeconds(1.2345); // "1.2s"
+ * formatSeconds(0.81);   // "810ms"
+ * formatSeconds(65.4);   // "1m 5.4s"
  * ```
  */
 export function formatSeconds(seconds: number): string {
-  return `${seconds.toFixed(2)} s`;
+  return prettyMs(seconds * 1000);
 }
 
 /**
@@ -73,6 +78,7 @@ export function formatSeconds(seconds: number): string {
  *
  * @example
  * ```ts
+ * declare const work: () => Promise<void>;
  * const start = performance.now();
  * await work();
  * secondsSince(start); // 0.42

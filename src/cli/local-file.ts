@@ -80,6 +80,7 @@ export async function openFileStream(path: string): Promise<FileStream> {
  *
  * @example
  * ```ts
+ * import { primeTextStream } from "../numbers/prime-text-stream.ts";
  * await writeStream(primeTextStream(1000), "primes.txt");
  * ```
  */

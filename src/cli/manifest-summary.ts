@@ -11,22 +11,28 @@ const LISTED_PARTS = 4;
  *
  * @example
  * ```ts
+ * import type { Manifest } from "../files/manifest.ts";
+ * import { printLines } from "./output.ts";
+ * declare const manifest: Manifest;
  * printLines(summarizeManifest(manifest));
- * // stored "primes": 1,000,000 numbers, 8.2 MB in 1 part (at most 10,485,760 bytes each)
+ * // stored "primes": 1,000,000 numbers, 8.25 MB in 1 part (at most 10,485,760 bytes each)
  * // …
  * ```
  */
 export function summarizeManifest(manifest: Manifest): string[] {
   const { totals } = manifest;
   const lines = [
-    `stored "${manifest.name}": ${formatCount(totals.numbers)} numbers, ${formatBytes(totals.bytes)} in ${plural(totals.parts, "part")} ` +
+    `stored "${manifest.name}": ${formatCount(totals.numbers)} numbers, ` +
+      `${formatBytes(totals.bytes)} in ${plural(totals.parts, "part")} ` +
       `(at most ${formatCount(manifest.maxPartBytes)} bytes each)`,
     `  upload id ${manifest.uploadId}, created ${manifest.createdAt}`,
     `  source: ${describeSource(manifest.source)}`,
   ];
   const { parts } = manifest;
   const shown = parts.length > LISTED_PARTS ? [...parts.slice(0, 2), undefined, ...parts.slice(-2)] : parts;
-  for (const part of shown) lines.push(part === undefined ? `  … ${parts.length - 4} more parts` : describePart(part));
+  for (const part of shown) {
+    lines.push(part === undefined ? `  … ${parts.length - 4} more parts` : describePart(part));
+  }
   return lines;
 }
 
@@ -37,7 +43,8 @@ function describeSource(source: Manifest["source"]): string {
 }
 
 function describePart(part: PartRecord): string {
-  return `  part ${part.index}: ${plural(part.numbers, "number")} (${part.first} … ${part.last}), ${formatBytes(part.bytes)}`;
+  const range = `(${part.first} … ${part.last})`;
+  return `  part ${part.index}: ${plural(part.numbers, "number")} ${range}, ${formatBytes(part.bytes)}`;
 }
 
 function plural(count: number, noun: string): string {

@@ -5,6 +5,8 @@
  * @module
  */
 import cliProgress from "cli-progress";
+import type { Command } from "commander";
+import prettyMs from "pretty-ms";
 import { formatByteRate, formatBytes, formatCount, formatCountRate, secondsSince } from "./format.ts";
 
 /** A running progress bar. */
@@ -28,6 +30,24 @@ export interface ProgressOptions {
 }
 
 /**
+ * Adds `--progress` and `--no-progress` to `command`; read them with {@linkcode progressEnabled}.
+ *
+ * @example
+ * ```ts
+ * import type { Command } from "commander";
+ * declare const program: Command;
+ * addProgressOptions(program.command("get")).action(async (options: { progress?: boolean }) => {
+ *   const enabled = progressEnabled(options.progress);
+ * });
+ * ```
+ */
+export function addProgressOptions(command: Command): Command {
+  return command
+    .option("--progress", "show a progress bar on stderr even when it is not a terminal")
+    .option("--no-progress", "never show a progress bar");
+}
+
+/**
  * Whether progress bars are drawn: as `--progress` / `--no-progress` say, else when stderr is a terminal.
  *
  * @example
@@ -44,6 +64,7 @@ export function progressEnabled(flag: boolean | undefined): boolean {
  *
  * @example
  * ```ts
+ * declare const size: number;
  * const progress = startProgress({ label: "upload", total: size, unit: "bytes", enabled: true });
  * progress.update(1_048_576);
  * progress.stop();
@@ -79,6 +100,9 @@ export function startProgress(options: ProgressOptions): Progress {
  *
  * @example
  * ```ts
+ * import type { FileStream } from "./local-file.ts";
+ * declare const file: FileStream;
+ * declare const progress: Progress;
  * const counted = countBytes(file.stream, (bytes) => progress.update(bytes));
  * ```
  */
@@ -98,11 +122,11 @@ export function countBytes(
   );
 }
 
-/** The time left at the average rate so far, e.g. `1m05s`; `?` before anything is done. */
+/** The time left at the average rate so far, e.g. `1m 5s`; `?` before anything is done. */
 function estimateRemaining(done: number, total: number, seconds: number): string {
   if (done <= 0 || seconds <= 0) return "?";
   const left = Math.max(0, Math.round(((total - done) * seconds) / done));
-  return left < 60 ? `${left}s` : `${Math.floor(left / 60)}m${String(left % 60).padStart(2, "0")}s`;
+  return prettyMs(left * 1000);
 }
 
 function describeBytes(done: number, total: number, seconds: number): Record<string, string> {

@@ -6,6 +6,7 @@ import { CliError, EXIT_FAILURE } from "./cli-error.ts";
  *
  * @example
  * ```ts
+ * declare const run: () => Promise<void>;
  * try {
  *   await run();
  * } catch (error) {

@@ -20,6 +20,7 @@ export interface WorkerErrorBody {
  *
  * @example
  * ```ts
+ * declare const url: string;
  * const response = await fetch(url);
  * if (!response.ok) throw await WorkerError.from(response, `list files at ${url}`);
  * ```

@@ -1,5 +1,5 @@
 import { filePrefix, manifestKey } from "../split/object-keys.ts";
-import { deleteAll } from "../store/list-all.ts";
+import { deleteAll, listPrefixes } from "../store/list-all.ts";
 import type { ObjectStore, StoredObjectBody } from "../store/object-store.ts";
 import { assertValidName } from "./file-name.ts";
 import type { Manifest } from "./manifest.ts";
@@ -24,9 +24,11 @@ const LIST_CONCURRENCY = 8;
  *
  * @example
  * ```ts
+ * import type { ObjectStore } from "../store/object-store.ts";
+ * declare const store: ObjectStore;
  * const catalog = new FileCatalog(store);
  * const manifest = await catalog.manifest("primes");
- * const text = await new Response(await catalog.content("primes")).text();
+ * if (manifest) console.log(await new Response(catalog.content(manifest)).text());
  * ```
  */
 export class FileCatalog {
@@ -40,12 +42,7 @@ export class FileCatalog {
   /** Every complete file, in name order. */
   async list(): Promise<FileSummary[]> {
     const names: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.#store.list("", cursor === undefined ? { delimiter: "/" } : { delimiter: "/", cursor });
-      for (const prefix of page.prefixes) names.push(prefix.slice(0, -1));
-      cursor = page.cursor;
-    } while (cursor !== undefined);
+    for await (const prefix of listPrefixes(this.#store, "", "/")) names.push(prefix.slice(0, -1));
     const summaries: (FileSummary | null)[] = [];
     for (let start = 0; start < names.length; start += LIST_CONCURRENCY) {
       const batch = names.slice(start, start + LIST_CONCURRENCY);
@@ -94,7 +91,8 @@ export class FileCatalog {
         const object = await this.#store.get(part.key);
         if (!object) {
           throw new Error(
-            `Cannot read part ${part.index} of "${manifest.name}": it no longer exists (the file was replaced or removed)`,
+            `Cannot read part ${part.index} of "${manifest.name}": ` +
+              "it no longer exists (the file was replaced or removed)",
           );
         }
         await object.body.pipeTo(destination, { preventClose: true, preventAbort: true });

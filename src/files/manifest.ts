@@ -61,8 +61,11 @@ export interface Manifest {
  *
  * @example
  * ```ts
- * const manifest = buildManifest({ name, uploadId, maxPartBytes, source: { kind: "primes", count: 10 }, parts });
- * manifest.totals.numbers; // 10
+ * import type { PartRecord } from "../split/part-splitter.ts";
+ * declare const parts: PartRecord[];
+ * const source = { kind: "primes", count: 10 } as const;
+ * const manifest = buildManifest({ name: "primes", uploadId: "u1", maxPartBytes: 1024, source, parts });
+ * manifest.totals.parts === parts.length; // true
  * ```
  */
 export function buildManifest(fields: {

@@ -8,6 +8,8 @@ import type { Manifest } from "./manifest.ts";
  *
  * @example
  * ```ts
+ * import type { ObjectStore } from "../store/object-store.ts";
+ * declare const store: ObjectStore;
  * const manifest = await readManifest(store, "primes");
  * if (manifest) console.log(manifest.totals.numbers);
  * ```
@@ -29,6 +31,10 @@ export interface ManifestVersion {
  *
  * @example
  * ```ts
+ * import { manifestKey } from "../split/object-keys.ts";
+ * import type { ObjectStore } from "../store/object-store.ts";
+ * declare const store: ObjectStore;
+ * declare const bytes: Uint8Array;
  * const current = await readManifestVersion(store, "primes");
  * await store.putIfMatch(manifestKey("primes"), bytes, current?.etag ?? null);
  * ```

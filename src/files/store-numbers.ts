@@ -55,12 +55,18 @@ export class StoreNumbersError extends Error {
  * written last (a single-object compare-and-swap, so readers see the old manifest or the new one, never a
  * mix, and of two concurrent uploads of one name the later to finish wins), and only then are the replaced
  * version's parts deleted. Failing to delete those does not fail the call: the new version is complete, and
- * the old objects stay as unreferenced leftovers that `FileCatalog.remove` sweeps. On any failure (the stream errors, a write fails, the
- * manifest write fails) the attempt's parts are deleted, its multipart writes aborted, and a
+ * the old objects stay as unreferenced leftovers that `FileCatalog.remove` sweeps. On any failure (the
+ * stream errors, a write fails, the manifest write fails) the attempt's parts are deleted, its multipart
+ * writes aborted, and a
  * {@linkcode StoreNumbersError} is thrown with the failure as `cause`.
  *
  * @example
  * ```ts
+ * import { LineToNumberBatchStream } from "../numbers/line-to-number-batch-stream.ts";
+ * import type { ObjectStore } from "../store/object-store.ts";
+ * import type { ReadableStream } from "../streams/standard/readable-stream.ts";
+ * declare const store: ObjectStore;
+ * declare const body: ReadableStream<Uint8Array>;
  * const parser = new LineToNumberBatchStream();
  * const manifest = await storeNumbers(body.pipeThrough(parser), {
  *   store,

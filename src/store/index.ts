@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { deleteAll, listAll } from "./list-all.ts";
+export { deleteAll, listAll, listPages, listPrefixes } from "./list-all.ts";
 export { MemoryStore } from "./memory-store.ts";
 export type {
   ListOptions,

@@ -1,20 +1,55 @@
-import type { ObjectStore, StoredObject } from "./object-store.ts";
+import type { ListOptions, ObjectListing, ObjectStore, StoredObject } from "./object-store.ts";
+
+/**
+ * Every page of the listing of `prefix`, following the listing's cursor.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "./memory-store.ts";
+ * const store = new MemoryStore();
+ * for await (const page of listPages(store, "", { delimiter: "/" })) console.log(page.prefixes);
+ * ```
+ */
+export async function* listPages(
+  store: ObjectStore,
+  prefix: string,
+  options: Omit<ListOptions, "cursor"> = {},
+): AsyncGenerator<ObjectListing> {
+  let cursor: string | undefined;
+  do {
+    const page = await store.list(prefix, cursor === undefined ? options : { ...options, cursor });
+    yield page;
+    cursor = page.cursor;
+  } while (cursor !== undefined);
+}
 
 /**
  * Every object under `prefix`, following the listing's cursor across pages.
  *
  * @example
  * ```ts
+ * import { MemoryStore } from "./memory-store.ts";
+ * const store = new MemoryStore();
  * for await (const object of listAll(store, "primes/uploads/")) console.log(object.key);
  * ```
  */
 export async function* listAll(store: ObjectStore, prefix: string): AsyncGenerator<StoredObject> {
-  let cursor: string | undefined;
-  do {
-    const page = await store.list(prefix, cursor === undefined ? {} : { cursor });
-    yield* page.objects;
-    cursor = page.cursor;
-  } while (cursor !== undefined);
+  for await (const page of listPages(store, prefix)) yield* page.objects;
+}
+
+/**
+ * The distinct key prefixes under `prefix` up to and including `delimiter` (say, every file name followed
+ * by `/`), following the listing's cursor across pages.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "./memory-store.ts";
+ * const store = new MemoryStore();
+ * for await (const name of listPrefixes(store, "", "/")) console.log(name); // "primes/"
+ * ```
+ */
+export async function* listPrefixes(store: ObjectStore, prefix: string, delimiter: string): AsyncGenerator<string> {
+  for await (const page of listPages(store, prefix, { delimiter })) yield* page.prefixes;
 }
 
 /**
@@ -22,6 +57,10 @@ export async function* listAll(store: ObjectStore, prefix: string): AsyncGenerat
  *
  * @example
  * ```ts
+ * import { uploadPrefix } from "../split/object-keys.ts";
+ * import type { ObjectStore } from "./object-store.ts";
+ * declare const store: ObjectStore;
+ * declare const uploadId: string;
  * await deleteAll(store, uploadPrefix("primes", uploadId)); // e.g. 3
  * ```
  */

@@ -51,7 +51,7 @@ const DELETE_BATCH = 1000;
  * @example
  * ```ts
  * export default {
- *   async fetch(request: Request, env: { BUCKET: R2Bucket }) {
+ *   async fetch(request: Request, env: { BUCKET: R2BucketLike }) {
  *     const store = new R2Store(env.BUCKET);
  *     const listing = await store.list("primes/");
  *     return Response.json(listing.objects);

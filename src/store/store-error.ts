@@ -6,6 +6,10 @@ export type StoreOperation = "put" | "uploadPart" | "complete" | "abort" | "get"
  *
  * @example
  * ```ts
+ * import type { ObjectStore } from "./object-store.ts";
+ * declare const store: ObjectStore;
+ * declare const key: string;
+ * declare const bytes: Uint8Array;
  * try {
  *   await store.put(key, bytes);
  * } catch (error) {

@@ -13,6 +13,9 @@ export type Access = "read" | "write";
  *
  * @example
  * ```ts
+ * import type { Settings } from "./settings.ts";
+ * declare const request: Request;
+ * declare const settings: Settings;
  * await authorize(request, settings, request.method === "GET" ? "read" : "write");
  * ```
  */
@@ -23,7 +26,8 @@ export async function authorize(request: Request, settings: Settings, access: Ac
     throw new HttpError(
       503,
       "auth-not-configured",
-      "Cannot authenticate: the worker has no API_TOKEN configured (set the secret, or AUTH_MODE=open for local development)",
+      "Cannot authenticate: the worker has no API_TOKEN configured " +
+        "(set the secret, or AUTH_MODE=open for local development)",
     );
   }
   const header = request.headers.get("Authorization");

@@ -19,12 +19,3 @@ export interface DrainpipeEnv {
   /** Most numbers accepted in one upload or prime generation. */
   MAX_UPLOAD_NUMBERS?: string;
 }
-
-declare global {
-  namespace Cloudflare {
-    interface Env extends DrainpipeEnv {}
-    interface GlobalProps {
-      mainModule: typeof import("./index.ts");
-    }
-  }
-}

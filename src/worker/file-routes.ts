@@ -26,13 +26,21 @@ import { storeRequestBody } from "./store-request-body.ts";
  *
  * @example
  * ```ts
- * const handle = createRouter(fileRoutes(env));
+ * import type { DrainpipeEnv } from "./env.ts";
+ * import { createRouter } from "./router.ts";
+ * import { readSettings } from "./settings.ts";
+ * declare const env: DrainpipeEnv;
+ * const handle = createRouter(fileRoutes(env, readSettings(env)));
  * ```
  */
 export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
   const store = new R2Store(env.BUCKET);
   const catalog = new FileCatalog(store);
   const { defaultMaxPartBytes, maxUploadBytes, maxUploadNumbers } = settings;
+
+  /** The request's `maxPartBytes` query parameter, or the configured default. */
+  const maxPartBytes = (url: URL): number =>
+    parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
 
   const existingManifest = async (name: string): Promise<Manifest> => {
     const manifest = await catalog.manifest(name);
@@ -45,13 +53,12 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
       method: "POST",
       pattern: "/files/:name",
       handler: async (request, { name }, url) => {
-        const maxPartBytes = parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
         const manifest = await storeRequestBody(request, {
           store,
           name: name!,
-          maxPartBytes,
+          maxPartBytes: maxPartBytes(url),
           maxUploadBytes,
-          maxUploadNumbers,
+          maxNumbers: maxUploadNumbers,
         });
         return Response.json(manifest, { status: 201 });
       },
@@ -60,13 +67,12 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
       method: "POST",
       pattern: "/files/:name/primes",
       handler: async (_request, { name }, url) => {
-        const maxPartBytes = parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
         const count = parseCount(url.searchParams.get("count"), Math.min(MAX_PRIME_COUNT, maxUploadNumbers));
         const manifest = await storeNumbers(primeBatchStream(count), {
           highWaterMark: 2,
           store,
           name: name!,
-          maxPartBytes,
+          maxPartBytes: maxPartBytes(url),
           source: () => ({ kind: "primes", count }),
         });
         return Response.json(manifest, { status: 201 });

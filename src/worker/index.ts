@@ -9,14 +9,36 @@ import type { DrainpipeEnv } from "./env.ts";
 import { fileRoutes } from "./file-routes.ts";
 import { errorResponse } from "./http-error.ts";
 import { createRouter } from "./router.ts";
-import { readSettings } from "./settings.ts";
+import { readSettings, type Settings } from "./settings.ts";
+
+/** What the worker builds from one environment: its settings and its router (with the R2 store). */
+interface Configured {
+  settings: Settings;
+  handle: (request: Request) => Promise<Response>;
+}
+
+/**
+ * One {@linkcode Configured} per environment object, built on its first request. A malformed setting is not
+ * cached: {@linkcode readSettings} throws again on every request, which then answers `500 misconfigured`.
+ */
+const configured = new WeakMap<DrainpipeEnv, Configured>();
+
+function configure(env: DrainpipeEnv): Configured {
+  let worker = configured.get(env);
+  if (worker === undefined) {
+    const settings = readSettings(env);
+    worker = { settings, handle: createRouter(fileRoutes(env, settings)) };
+    configured.set(env, worker);
+  }
+  return worker;
+}
 
 export default {
   async fetch(request: Request, env: DrainpipeEnv): Promise<Response> {
     try {
-      const settings = readSettings(env);
+      const { settings, handle } = configure(env);
       await authorize(request, settings, request.method === "GET" || request.method === "HEAD" ? "read" : "write");
-      return await createRouter(fileRoutes(env, settings))(request);
+      return await handle(request);
     } catch (error) {
       return errorResponse(error);
     }

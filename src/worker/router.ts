@@ -19,6 +19,7 @@ export interface Route {
  *
  * @example
  * ```ts
+ * declare const getManifest: RouteHandler;
  * const handle = createRouter([{ method: "GET", pattern: "/files/:name", handler: getManifest }]);
  * const response = await handle(new Request("https://example.com/files/primes"));
  * ```

@@ -29,6 +29,7 @@ export interface Settings {
  *
  * @example
  * ```ts
+ * declare const BUCKET: R2Bucket;
  * readSettings({ BUCKET, API_TOKEN: "s3cret" }).authMode; // "token"
  * ```
  */

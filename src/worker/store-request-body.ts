@@ -1,25 +1,20 @@
 import type { Manifest } from "../files/manifest.ts";
-import { storeNumbers } from "../files/store-numbers.ts";
+import { type StoreNumbersOptions, storeNumbers } from "../files/store-numbers.ts";
 import { LineToNumberStream } from "../numbers/line-to-number-stream.ts";
-import type { ObjectStore } from "../store/object-store.ts";
 import { BufferPool } from "../streams/adapters/buffer-pool.ts";
 import { fromNativeStream } from "../streams/adapters/from-native.ts";
 import { DEFAULT_CHUNK_SIZE } from "../streams/adapters/sized-byte-stream.ts";
 import { ReadableStream } from "../streams/standard/readable-stream.ts";
 import { declaredLength, limitBytes } from "./upload-limits.ts";
 
-/** Options of {@linkcode storeRequestBody}. */
-export interface StoreRequestBodyOptions {
-  /** Where parts and manifest go. */
-  store: ObjectStore;
-  /** The file name. */
-  name: string;
-  /** Size limit of one part in bytes. */
-  maxPartBytes: number;
+/**
+ * Options of {@linkcode storeRequestBody}: those of `storeNumbers` that a request may set, and the body's
+ * byte limit.
+ */
+export interface StoreRequestBodyOptions
+  extends Pick<StoreNumbersOptions, "store" | "name" | "maxPartBytes" | "maxNumbers"> {
   /** Largest accepted body in bytes. */
   maxUploadBytes: number;
-  /** Most numbers accepted. */
-  maxUploadNumbers: number;
 }
 
 /**
@@ -30,17 +25,21 @@ export interface StoreRequestBodyOptions {
  *
  * @example
  * ```ts
+ * import { R2Store } from "../store/r2-store.ts";
+ * import type { DrainpipeEnv } from "./env.ts";
+ * declare const request: Request;
+ * declare const env: DrainpipeEnv;
  * const manifest = await storeRequestBody(request, {
  *   store: new R2Store(env.BUCKET),
  *   name: "primes",
  *   maxPartBytes: 10 * 1024 * 1024,
  *   maxUploadBytes: 1 << 30,
- *   maxUploadNumbers: 200_000_000,
+ *   maxNumbers: 200_000_000,
  * });
  * ```
  */
 export function storeRequestBody(request: Request, options: StoreRequestBodyOptions): Promise<Manifest> {
-  const { store, name, maxPartBytes, maxUploadBytes, maxUploadNumbers } = options;
+  const { maxUploadBytes, ...storeOptions } = options;
   const declared = declaredLength(request, maxUploadBytes);
   const pool = new BufferPool({ bufferSize: DEFAULT_CHUNK_SIZE, maxFree: 2 });
   const bytes = request.body
@@ -49,10 +48,7 @@ export function storeRequestBody(request: Request, options: StoreRequestBodyOpti
   const parser = new LineToNumberStream({ releaseChunk: (chunk) => pool.release(chunk) });
   const numbers = bytes.pipeThrough(limitBytes(maxUploadBytes, declared)).pipeThrough(parser);
   return storeNumbers(numbers, {
-    store,
-    name,
-    maxPartBytes,
-    maxNumbers: maxUploadNumbers,
+    ...storeOptions,
     source: () => {
       const { bytes, lines, canonical } = parser.stats;
       return { kind: "upload", bytes, lines, canonical };

@@ -9,7 +9,11 @@ import { HttpError } from "./http-error.ts";
  *
  * @example
  * ```ts
- * const checked = body.pipeThrough(limitBytes(settings.maxUploadBytes, declaredLength(request)));
+ * import type { ReadableStream } from "../streams/standard/readable-stream.ts";
+ * declare const request: Request;
+ * declare const body: ReadableStream<Uint8Array>;
+ * const maxBytes = 1 << 30;
+ * const checked = body.pipeThrough(limitBytes(maxBytes, declaredLength(request, maxBytes)));
  * ```
  */
 export function limitBytes(maxBytes: number, declared: number | undefined): TransformStream<Uint8Array, Uint8Array> {

@@ -29,7 +29,8 @@ describe("npm start's prestart (dev-token.ts)", () => {
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(run.stdout).toContain(`token: ${token}`);
     expect(run.stdout).toContain(
-      `curl -H 'Expect:' -H "Authorization: Bearer ${token}" --data-binary @primes.txt 'http://127.0.0.1:8787/files/primes'`,
+      `curl -H 'Expect:' -H "Authorization: Bearer ${token}" ` +
+        "--data-binary @primes.txt 'http://127.0.0.1:8787/files/primes'",
     );
 
     const again = await prestart();

@@ -84,7 +84,7 @@ describe("upload, ls, get, verify, rm", () => {
     const human = await remote("upload", file, "--name", "second");
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^stored "second": 20,000 numbers, .* in 1 part/);
-    expect(human.stdout).toMatch(/sent .* MB\/s, [0-9,]+ numbers\/s/);
+    expect(human.stdout).toMatch(/^sent [0-9.]+ [kMG]?B in [0-9.hms ]+: [0-9.]+ [kMG]?B\/s, [0-9,]+ numbers\/s$/m);
 
     const ls = await remote("ls", "--json");
     expect(ls.code).toBe(0);
@@ -251,7 +251,8 @@ describe("errors", () => {
     const run = await cli("ls", "--url", `http://127.0.0.1:${port}`);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      `drainpipe: Cannot list files: the worker at http://127.0.0.1:${port}/ is unreachable (connect ECONNREFUSED 127.0.0.1:${port})\n`,
+      `drainpipe: Cannot list files: the worker at http://127.0.0.1:${port}/ is unreachable ` +
+        `(connect ECONNREFUSED 127.0.0.1:${port})\n`,
     );
   });
 
@@ -313,7 +314,8 @@ describe("against a stand-in HTTP server", () => {
     const run = await cli("upload", file, "--url", url, "--token", "s3cret");
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      `drainpipe: Cannot upload "wire.txt": the worker answered 400 invalid-number: Cannot parse: test (line 1, column 1)\n`,
+      'drainpipe: Cannot upload "wire.txt": the worker answered 400 invalid-number: ' +
+        "Cannot parse: test (line 1, column 1)\n",
     );
     expect(uploads).toHaveLength(1);
     const [upload] = uploads;

@@ -10,7 +10,8 @@ describe("WorkerError.from", () => {
     );
     const error = await WorkerError.from(response, `upload "x"`);
     expect(error.message).toBe(
-      `Cannot upload "x": the worker answered 400 invalid-number: Cannot parse: unexpected byte 0x78 (line 3, column 2)`,
+      'Cannot upload "x": the worker answered 400 invalid-number: ' +
+        "Cannot parse: unexpected byte 0x78 (line 3, column 2)",
     );
     expect(error.status).toBe(400);
     expect(error.body.line).toBe(3);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { listAll } from "../../src/store/list-all.ts";
+import { listAll, listPrefixes } from "../../src/store/list-all.ts";
 import type { ObjectStore } from "../../src/store/object-store.ts";
 import { readBytes, text, utf8 } from "./bytes.ts";
 
@@ -66,11 +66,15 @@ export function describeObjectStoreContract(
 
     test("listing follows cursors past one page", SLOW, async () => {
       const store = await createStore();
-      const keys = Array.from({ length: 1005 }, (_, i) => `many/${String(i).padStart(4, "0")}`);
+      const groups = Array.from({ length: 1005 }, (_, i) => `many/${String(i).padStart(4, "0")}/`);
+      const keys = groups.map((group) => `${group}x`);
       await Promise.all(keys.map((key) => store.put(key, utf8("x"))));
       const listed: string[] = [];
       for await (const object of listAll(store, "many/")) listed.push(object.key);
       expect(listed).toEqual(keys);
+      const prefixes: string[] = [];
+      for await (const prefix of listPrefixes(store, "many/", "/")) prefixes.push(prefix);
+      expect(prefixes).toEqual(groups);
     });
 
     test("delete removes listed keys and ignores missing ones", async () => {

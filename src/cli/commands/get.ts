@@ -8,7 +8,7 @@ import { addConnectionOptions, type ConnectionOptions, withConnection } from "..
 import { formatByteRate, formatBytes, formatSeconds, secondsSince } from "../format.ts";
 import { writeStream } from "../local-file.ts";
 import { printJson, printLines } from "../output.ts";
-import { countBytes, progressEnabled, startProgress } from "../progress.ts";
+import { addProgressOptions, countBytes, progressEnabled, startProgress } from "../progress.ts";
 import type { WorkerClient } from "../worker-client.ts";
 
 /** What {@linkcode downloadFile} wrote. */
@@ -31,6 +31,8 @@ export interface DownloadResult {
  *
  * @example
  * ```ts
+ * import type { WorkerClient } from "../worker-client.ts";
+ * declare const client: WorkerClient;
  * await downloadFile(client, "primes", "copy.txt", { progress: false });
  * ```
  */
@@ -66,14 +68,14 @@ export async function downloadFile(
 /** Registers `get` on `program`. */
 export function registerGet(program: Command): void {
   addConnectionOptions(
-    program
-      .command("get")
-      .description("write a stored file's reassembled content to a file or stdout")
-      .argument("<name>", "the stored file's name")
-      .option("-o, --output <file>", "write to this file instead of stdout")
-      .option("--json", "print a summary as JSON (on stderr when the content goes to stdout)")
-      .option("--progress", "show a progress bar on stderr even when it is not a terminal")
-      .option("--no-progress", "never show a progress bar"),
+    addProgressOptions(
+      program
+        .command("get")
+        .description("write a stored file's reassembled content to a file or stdout")
+        .argument("<name>", "the stored file's name")
+        .option("-o, --output <file>", "write to this file instead of stdout")
+        .option("--json", "print a summary as JSON (on stderr when the content goes to stdout)"),
+    ),
   ).action(
     async (name: string, options: ConnectionOptions & { output?: string; json?: boolean; progress?: boolean }) => {
       const result = await withConnection(options, (client) =>
@@ -83,7 +85,8 @@ export function registerGet(program: Command): void {
       if (options.json) printJson(result, stream);
       else if (options.output !== undefined) {
         printLines([
-          `wrote "${name}" (${formatBytes(result.bytes)}) to ${options.output} in ${formatSeconds(result.seconds)}: ${formatByteRate(result.bytes, result.seconds)}`,
+          `wrote "${name}" (${formatBytes(result.bytes)}) to ${options.output} ` +
+            `in ${formatSeconds(result.seconds)}: ${formatByteRate(result.bytes, result.seconds)}`,
         ]);
       }
     },

@@ -3,42 +3,67 @@
  *
  * @module
  */
+import Table from "cli-table3";
 import type { Command } from "commander";
 import type { FileSummary } from "../../files/file-catalog.ts";
 import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
 import { formatBytes, formatCount } from "../format.ts";
 import { printJson, printLines } from "../output.ts";
 
+/** `cli-table3` drawing characters for a borderless table: no rules, two spaces between columns. */
+const BORDERLESS = {
+  top: "",
+  "top-mid": "",
+  "top-left": "",
+  "top-right": "",
+  bottom: "",
+  "bottom-mid": "",
+  "bottom-left": "",
+  "bottom-right": "",
+  left: "",
+  "left-mid": "",
+  mid: "",
+  "mid-mid": "",
+  right: "",
+  "right-mid": "",
+  middle: "  ",
+};
+
 /**
- * The files as an aligned table with a header row, or one line saying there are none.
+ * The files as an aligned table with a header row (names and dates left-aligned, numbers right-aligned), or
+ * one line saying there are none.
  *
  * @example
  * ```ts
- * printLines(formatFileTable(await client.list()));
- * // NAME    NUMBERS    SIZE    PARTS  CREATED
- * // primes  1,000,000  8.2 MB      1  2026-11-22T04:30:00.000Z
+ * import { printLines } from "../output.ts";
+ * import type { FileSummary } from "../../files/file-catalog.ts";
+ * declare const files: FileSummary[];
+ * printLines(formatFileTable(files));
+ * // NAME      NUMBERS     SIZE  PARTS  CREATED
+ * // primes  1,000,000  8.25 MB      1  2026-11-22T04:30:00.000Z
  * ```
  */
 export function formatFileTable(files: readonly FileSummary[]): string[] {
   if (files.length === 0) return ["no files"];
-  const rows = [
-    ["NAME", "NUMBERS", "SIZE", "PARTS", "CREATED"],
-    ...files.map((file) => [
+  const table = new Table({
+    head: ["NAME", "NUMBERS", "SIZE", "PARTS", "CREATED"],
+    colAligns: ["left", "right", "right", "right", "left"],
+    chars: BORDERLESS,
+    style: { head: [], border: [], "padding-left": 0, "padding-right": 0 },
+  });
+  for (const file of files) {
+    table.push([
       file.name,
       formatCount(file.totals.numbers),
       formatBytes(file.totals.bytes),
       formatCount(file.totals.parts),
       file.createdAt,
-    ]),
-  ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const leftAligned = new Set([0, 4]);
-  return rows.map((row) =>
-    row
-      .map((cell, column) => (leftAligned.has(column) ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-      .join("  ")
-      .trimEnd(),
-  );
+    ]);
+  }
+  return table
+    .toString()
+    .split("\n")
+    .map((line) => line.trimEnd());
 }
 
 /** Registers `ls` on `program`. */

@@ -9,7 +9,7 @@ import { primeTextStream } from "../../numbers/prime-text-stream.ts";
 import { formatBytes, formatCount, formatSeconds, secondsSince } from "../format.ts";
 import { READ_CHUNK_BYTES, writeStream } from "../local-file.ts";
 import { printLines } from "../output.ts";
-import { progressEnabled, startProgress } from "../progress.ts";
+import { addProgressOptions, progressEnabled, startProgress } from "../progress.ts";
 
 /** What {@linkcode writePrimes} wrote. */
 export interface PrimesResult {
@@ -59,25 +59,25 @@ export async function writePrimes(
 
 /** Registers `primes` on `program`. */
 export function registerPrimes(program: Command): void {
-  program
-    .command("primes")
-    .description("write the first <count> primes, one per line, to a file or stdout")
-    .argument(
-      "<count>",
-      `how many primes (0 to ${formatCount(MAX_PRIME_COUNT)}; 1e6 and 1_000_000 work too)`,
-      parseCount,
-    )
-    .option("-o, --output <file>", "write to this file instead of stdout")
-    .option("--progress", "show a progress bar on stderr even when it is not a terminal")
-    .option("--no-progress", "never show a progress bar")
-    .action(async (count: number, options: { output?: string; progress?: boolean }) => {
-      const result = await writePrimes(count, options.output, { progress: progressEnabled(options.progress) });
-      if (options.output !== undefined) {
-        printLines([
-          `wrote the first ${formatCount(count)} primes (${formatBytes(result.bytes)}) to ${options.output} in ${formatSeconds(result.seconds)}`,
-        ]);
-      }
-    });
+  addProgressOptions(
+    program
+      .command("primes")
+      .description("write the first <count> primes, one per line, to a file or stdout")
+      .argument(
+        "<count>",
+        `how many primes (0 to ${formatCount(MAX_PRIME_COUNT)}; 1e6 and 1_000_000 work too)`,
+        parseCount,
+      )
+      .option("-o, --output <file>", "write to this file instead of stdout"),
+  ).action(async (count: number, options: { output?: string; progress?: boolean }) => {
+    const result = await writePrimes(count, options.output, { progress: progressEnabled(options.progress) });
+    if (options.output !== undefined) {
+      printLines([
+        `wrote the first ${formatCount(count)} primes (${formatBytes(result.bytes)}) to ${options.output} ` +
+          `in ${formatSeconds(result.seconds)}`,
+      ]);
+    }
+  });
 }
 
 /**

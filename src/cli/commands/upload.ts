@@ -4,23 +4,24 @@
  *
  * @module
  */
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { assertValidName, InvalidNameError } from "../../files/file-name.ts";
 import type { Manifest } from "../../files/manifest.ts";
 import { PartSizeError, parseMaxPartBytes } from "../../split/part-size.ts";
+import { argumentParser } from "../argument-parser.ts";
 import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
 import { defaultName } from "../default-name.ts";
 import { formatByteRate, formatBytes, formatCountRate, formatSeconds, secondsSince } from "../format.ts";
 import { type FileStream, openFileStream } from "../local-file.ts";
 import { summarizeManifest } from "../manifest-summary.ts";
 import { printJson, printLines } from "../output.ts";
-import { countBytes, progressEnabled, startProgress } from "../progress.ts";
+import { addProgressOptions, countBytes, progressEnabled, startProgress } from "../progress.ts";
 import type { WorkerClient } from "../worker-client.ts";
 
 /** Options of {@linkcode uploadFile}. */
 export interface UploadFileOptions {
-  /** The name to store the file under; {@linkcode defaultName} of the path when absent. */
-  name?: string | undefined;
+  /** The name to store the file under (`upload` defaults it to {@linkcode defaultName} of the path). */
+  name: string;
   /** The part size limit; the worker's default when absent. */
   maxPartBytes?: number | undefined;
   /** Whether to draw a progress bar on stderr. */
@@ -52,7 +53,13 @@ export interface UploadResult {
  *
  * @example
  * ```ts
- * const { manifest } = await uploadFile(client, await openFileStream("primes.txt"), { progress: false });
+ * import { openFileStream } from "../local-file.ts";
+ * import type { WorkerClient } from "../worker-client.ts";
+ * declare const client: WorkerClient;
+ * const { manifest } = await uploadFile(client, await openFileStream("primes.txt"), {
+ *   name: "primes",
+ *   progress: false,
+ * });
  * ```
  */
 export async function uploadFile(
@@ -61,7 +68,7 @@ export async function uploadFile(
   options: UploadFileOptions,
 ): Promise<UploadResult> {
   const { path, stream, size } = source;
-  const name = options.name ?? defaultName(path);
+  const { name } = options;
   const progress = startProgress({ label: "upload", total: size, unit: "bytes", enabled: options.progress });
   const start = performance.now();
   let manifest: Manifest;
@@ -87,30 +94,36 @@ export async function uploadFile(
  *
  * @example
  * ```ts
- * describeThroughput(result); // "sent 8.2 MB in 0.81 s: 10.1 MB/s, 1,234,567 numbers/s"
+ * declare const result: UploadResult;
+ * describeThroughput(result); // "sent 8.25 MB in 810ms: 10.2 MB/s, 1,234,568 numbers/s"
  * ```
  */
 export function describeThroughput(result: UploadResult): string {
   const { bytes, seconds, manifest } = result;
-  return `sent ${formatBytes(bytes)} in ${formatSeconds(seconds)}: ${formatByteRate(bytes, seconds)}, ${formatCountRate(manifest.totals.numbers, seconds, "numbers")}`;
+  const numbers = formatCountRate(manifest.totals.numbers, seconds, "numbers");
+  return `sent ${formatBytes(bytes)} in ${formatSeconds(seconds)}: ${formatByteRate(bytes, seconds)}, ${numbers}`;
 }
 
 /** Registers `upload` on `program`. */
 export function registerUpload(program: Command): void {
   addConnectionOptions(
-    program
-      .command("upload")
-      .description("stream a newline-separated numbers file to the worker and print its manifest")
-      .argument("<file>", "the file to upload")
-      .option("--name <name>", "store it under this name (default: the file's base name, sanitised)", parseName)
-      .option(
-        "--max-part-bytes <bytes>",
-        "size limit of each stored part (1024 to 1073741824; default: the worker's)",
-        parsePartBytes,
-      )
-      .option("--json", "print the manifest and throughput as JSON")
-      .option("--progress", "show a progress bar on stderr even when it is not a terminal")
-      .option("--no-progress", "never show a progress bar"),
+    addProgressOptions(
+      program
+        .command("upload")
+        .description("stream a newline-separated numbers file to the worker and print its manifest")
+        .argument("<file>", "the file to upload")
+        .option(
+          "--name <name>",
+          "store it under this name (default: the file's base name, sanitised)",
+          argumentParser(assertValidName, InvalidNameError),
+        )
+        .option(
+          "--max-part-bytes <bytes>",
+          "size limit of each stored part (1024 to 1073741824; default: the worker's)",
+          argumentParser((text) => parseMaxPartBytes(text), PartSizeError),
+        )
+        .option("--json", "print the manifest and throughput as JSON"),
+    ),
   ).action(
     async (
       file: string,
@@ -129,22 +142,4 @@ export function registerUpload(program: Command): void {
       else printLines([...summarizeManifest(result.manifest), describeThroughput(result)]);
     },
   );
-}
-
-function parseName(text: string): string {
-  try {
-    return assertValidName(text);
-  } catch (error) {
-    if (error instanceof InvalidNameError) throw new InvalidArgumentError(`${error.message}.`);
-    throw error;
-  }
-}
-
-function parsePartBytes(text: string): number {
-  try {
-    return parseMaxPartBytes(text);
-  } catch (error) {
-    if (error instanceof PartSizeError) throw new InvalidArgumentError(`${error.message}.`);
-    throw error;
-  }
 }

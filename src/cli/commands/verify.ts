@@ -12,7 +12,7 @@ import { addConnectionOptions, type ConnectionOptions, withConnection } from "..
 import { formatCount, formatSeconds, secondsSince } from "../format.ts";
 import { type FileStream, openFileStream } from "../local-file.ts";
 import { printJson, printLines } from "../output.ts";
-import { countBytes, progressEnabled, startProgress } from "../progress.ts";
+import { addProgressOptions, countBytes, progressEnabled, startProgress } from "../progress.ts";
 import type { FileContent, WorkerClient } from "../worker-client.ts";
 
 /** What {@linkcode verifyFile} found. */
@@ -42,7 +42,11 @@ export interface VerifyResult {
  *
  * @example
  * ```ts
- * const { identical } = await verifyFile(client, "primes", await openFileStream("primes.txt"), { progress: false });
+ * import { openFileStream } from "../local-file.ts";
+ * import type { WorkerClient } from "../worker-client.ts";
+ * declare const client: WorkerClient;
+ * const local = await openFileStream("primes.txt");
+ * const { identical } = await verifyFile(client, "primes", local, { progress: false });
  * ```
  */
 export async function verifyFile(
@@ -88,18 +92,21 @@ export async function verifyFile(
  *
  * @example
  * ```ts
+ * declare const result: VerifyResult;
  * describeVerification(result);
- * // ['"primes.txt" and stored "primes" are identical: 8,245,905 bytes compared in 0.31 s']
+ * // ['"primes.txt" and stored "primes" are identical: 8,245,905 bytes compared in 310ms']
  * ```
  */
 export function describeVerification(result: VerifyResult): string[] {
   const { difference, file, name } = result;
   if (difference === null) {
     return [
-      `"${file}" and stored "${name}" are identical: ${formatCount(result.localBytes)} bytes compared in ${formatSeconds(result.seconds)}`,
+      `"${file}" and stored "${name}" are identical: ` +
+        `${formatCount(result.localBytes)} bytes compared in ${formatSeconds(result.seconds)}`,
     ];
   }
-  const where = `at byte offset ${formatCount(difference.offset)} (line ${formatCount(difference.line)}, column ${difference.column})`;
+  const position = `line ${formatCount(difference.line)}, column ${difference.column}`;
+  const where = `at byte offset ${formatCount(difference.offset)} (${position})`;
   const lines = [`"${file}" differs from stored "${name}" ${where}: ${describeBytes(result, difference)}`];
   if (result.canonicalInput === false) {
     lines.push(
@@ -111,10 +118,16 @@ export function describeVerification(result: VerifyResult): string[] {
 
 function describeBytes(result: VerifyResult, difference: StreamDifference): string {
   if (difference.expected === undefined) {
-    return `the local file ends there (${formatCount(result.localBytes)} bytes), the stored content goes on (${formatCount(result.storedBytes)} bytes)`;
+    return (
+      `the local file ends there (${formatCount(result.localBytes)} bytes), ` +
+      `the stored content goes on (${formatCount(result.storedBytes)} bytes)`
+    );
   }
   if (difference.actual === undefined) {
-    return `the stored content ends there (${formatCount(result.storedBytes)} bytes), the local file goes on (${formatCount(result.localBytes)} bytes)`;
+    return (
+      `the stored content ends there (${formatCount(result.storedBytes)} bytes), ` +
+      `the local file goes on (${formatCount(result.localBytes)} bytes)`
+    );
   }
   return `the local file has ${showByte(difference.expected)}, the stored content has ${showByte(difference.actual)}`;
 }
@@ -129,14 +142,14 @@ function showByte(byte: number): string {
 /** Registers `verify` on `program`. */
 export function registerVerify(program: Command): void {
   addConnectionOptions(
-    program
-      .command("verify")
-      .description("compare a stored file with a local file byte for byte; exit 1 at the first difference")
-      .argument("<name>", "the stored file's name")
-      .argument("<file>", "the local file to compare with")
-      .option("--json", "print the result as JSON")
-      .option("--progress", "show a progress bar on stderr even when it is not a terminal")
-      .option("--no-progress", "never show a progress bar"),
+    addProgressOptions(
+      program
+        .command("verify")
+        .description("compare a stored file with a local file byte for byte; exit 1 at the first difference")
+        .argument("<name>", "the stored file's name")
+        .argument("<file>", "the local file to compare with")
+        .option("--json", "print the result as JSON"),
+    ),
   ).action(async (name: string, file: string, options: ConnectionOptions & { json?: boolean; progress?: boolean }) => {
     const local = await openFileStream(file);
     const result = await withConnection(options, (client) =>

@@ -12,7 +12,10 @@ const COUNT = 21_000_000;
 const BYTES = 203_484_450;
 /** The bound for a CLI talking to a worker elsewhere: far below the file's size. */
 const MAX_PEAK_MIB = 150;
-/** What the upload may add to the peak of an embedded-mode run that uploads nothing (wrangler alone weighs ~260 MiB). */
+/**
+ * What the upload may add to the peak of an embedded-mode run that uploads nothing (wrangler alone weighs
+ * ~260 MiB).
+ */
 const MAX_GROWTH_MIB = 64;
 
 let directory: string;
