@@ -111,19 +111,49 @@ export function sourceFiles(root: string, directory: string): string[] {
  * `moduleDirectory` is where the module will be written, relative to `root`.
  */
 export function exampleModule(root: string, example: DocExample, moduleDirectory: string): string {
+  const own = ownImports(root, example, moduleDirectory);
   const imports: string[] = [];
-  const seen = new Set<string>();
+  const seen = new Set<string>(own.names);
   const importFrom = (file: string): void => {
     const { values, types } = exportedNames(readFileSync(join(root, file), "utf8"));
     const fresh = [...values.filter((name) => !seen.has(name)), ...types.filter((name) => !seen.has(name))];
     if (fresh.length === 0) return;
     for (const name of fresh) seen.add(name);
     const names = fresh.map((name) => (types.includes(name) ? `type ${name}` : name));
-    let specifier = relative(join(root, moduleDirectory), join(root, file)).split(sep).join("/");
-    if (!specifier.startsWith(".")) specifier = `./${specifier}`;
-    imports.push(`import { ${names.join(", ")} } from "${specifier}";`);
+    imports.push(`import { ${names.join(", ")} } from "${specifierFrom(root, moduleDirectory, file)}";`);
   };
   importFrom(example.file);
   for (const layer of LIBRARY_LAYERS) importFrom(`src/${layer}/index.ts`);
-  return [`// ${example.file}:${example.line}`, ...imports, "", example.code, "", "export {};", ""].join("\n");
+  return [`// ${example.file}:${example.line}`, ...imports, "", own.code, "", "export {};", ""].join("\n");
+}
+
+/** A relative import specifier from `moduleDirectory` to `file` (both relative to `root`). */
+function specifierFrom(root: string, moduleDirectory: string, file: string): string {
+  const specifier = relative(join(root, moduleDirectory), join(root, file)).split(sep).join("/");
+  return specifier.startsWith(".") ? specifier : `./${specifier}`;
+}
+
+/**
+ * The example's code with its relative imports (written from the documented file's folder) pointed at the same
+ * modules from `moduleDirectory`, and the names those imports bind.
+ */
+function ownImports(root: string, example: DocExample, moduleDirectory: string): { code: string; names: string[] } {
+  const names: string[] = [];
+  const documentedDirectory = example.file.split("/").slice(0, -1).join("/");
+  const code = example.code.replace(
+    /^import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+"(\.{1,2}\/[^"]+)";/gm,
+    (line, list: string, specifier: string) => {
+      for (const entry of list.split(",")) {
+        const name = entry
+          .trim()
+          .replace(/^type\s+/, "")
+          .split(/\s+as\s+/)
+          .at(-1);
+        if (name) names.push(name);
+      }
+      const target = join(documentedDirectory, specifier);
+      return line.replace(specifier, specifierFrom(root, moduleDirectory, target));
+    },
+  );
+  return { code, names };
 }
