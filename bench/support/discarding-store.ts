@@ -60,6 +60,7 @@ export class DiscardingStore implements ObjectStore {
     const sizes: number[] = [];
     const kept: Uint8Array[] = [];
     return {
+      id: `discarded-${key}`,
       uploadPart: async (partNumber: number, data: Uint8Array): Promise<UploadedSegment> => {
         sizes[partNumber - 1] = data.byteLength;
         if (this.#digests) kept[partNumber - 1] = data.slice();
@@ -83,6 +84,8 @@ export class DiscardingStore implements ObjectStore {
       abort: async (): Promise<void> => undefined,
     };
   }
+
+  async abortMultipart(): Promise<void> {}
 
   async get(): Promise<null> {
     return null;

@@ -24,11 +24,18 @@ const LIST_PAGE_SIZE = 1000;
  */
 export class MemoryStore implements ObjectStore {
   readonly #objects = new Map<string, { data: Uint8Array; etag: string }>();
+  /** Open multipart writes by id, each with the way to abort it. */
+  readonly #multiparts = new Map<string, () => void>();
   #version = 0;
 
   /** The number of objects currently stored. */
   get size(): number {
     return this.#objects.size;
+  }
+
+  /** How many multipart writes are open: started, neither completed nor aborted (a convenience for tests). */
+  get openMultipartWrites(): number {
+    return this.#multiparts.size;
   }
 
   /** The stored keys in order (a convenience for tests). */
@@ -51,7 +58,15 @@ export class MemoryStore implements ObjectStore {
     const assertOpen = (action: string) => {
       if (state !== "open") throw new Error(`Cannot ${action} multipart write of "${key}": it is ${state}`);
     };
+    const id = `multipart-${this.#nextEtag()}`;
+    const abort = (): void => {
+      if (state === "open") state = "aborted";
+      segments.clear();
+      this.#multiparts.delete(id);
+    };
+    this.#multiparts.set(id, abort);
     return {
+      id,
       uploadPart: async (partNumber: number, data: Uint8Array): Promise<UploadedSegment> => {
         assertOpen("upload a part of");
         const etag = this.#nextEtag();
@@ -68,6 +83,7 @@ export class MemoryStore implements ObjectStore {
           return segment.data;
         });
         state = "completed";
+        this.#multiparts.delete(id);
         const total = parts.reduce((sum, part) => sum + part.byteLength, 0);
         const data = new Uint8Array(total);
         let offset = 0;
@@ -77,11 +93,12 @@ export class MemoryStore implements ObjectStore {
         }
         return this.#store(key, data);
       },
-      abort: async (): Promise<void> => {
-        if (state === "open") state = "aborted";
-        segments.clear();
-      },
+      abort: async (): Promise<void> => abort(),
     };
+  }
+
+  async abortMultipart(_key: string, id: string): Promise<void> {
+    this.#multiparts.get(id)?.();
   }
 
   async get(key: string): Promise<StoredObjectBody | null> {

@@ -55,6 +55,8 @@ export interface UploadedSegment {
  * at least 5 MiB), the last may be smaller.
  */
 export interface MultipartWrite {
+  /** The store's id of this multipart upload: with the key, what {@linkcode ObjectStore.abortMultipart} needs. */
+  readonly id: string;
   /** Uploads segment `partNumber` (1-based). */
   uploadPart(partNumber: number, data: Uint8Array): Promise<UploadedSegment>;
   /** Assembles the object from the given segments, in part-number order. */
@@ -84,6 +86,11 @@ export interface ObjectStore {
   putIfMatch(key: string, data: Uint8Array, expected: string | null): Promise<StoredObject | null>;
   /** Starts a multipart write of `key`. */
   createMultipartWrite(key: string): Promise<MultipartWrite>;
+  /**
+   * Aborts the multipart upload `id` of `key`, started earlier (perhaps by another process): its uploaded
+   * segments are released. Resolves also when the upload is already gone.
+   */
+  abortMultipart(key: string, id: string): Promise<void>;
   /** Opens the object under `key`, or resolves `null` when there is none. */
   get(key: string): Promise<StoredObjectBody | null>;
   /** Lists objects whose key starts with `prefix`, in key order, one page at a time. */

@@ -34,11 +34,16 @@ export interface R2BucketLike {
     cursor?: string;
   }>;
   delete(keys: string[]): Promise<void>;
-  createMultipartUpload(key: string): Promise<{
-    uploadPart(partNumber: number, value: ArrayBufferView): Promise<{ partNumber: number; etag: string }>;
-    complete(parts: { partNumber: number; etag: string }[]): Promise<R2ObjectLike>;
-    abort(): Promise<void>;
-  }>;
+  createMultipartUpload(key: string): Promise<R2MultipartLike>;
+  resumeMultipartUpload(key: string, uploadId: string): R2MultipartLike;
+}
+
+/** The parts of an R2 multipart upload the store uses. */
+interface R2MultipartLike {
+  readonly uploadId: string;
+  uploadPart(partNumber: number, value: ArrayBufferView): Promise<{ partNumber: number; etag: string }>;
+  complete(parts: { partNumber: number; etag: string }[]): Promise<R2ObjectLike>;
+  abort(): Promise<void>;
 }
 
 /** R2 deletes at most this many keys per call. */
@@ -82,12 +87,17 @@ export class R2Store implements ObjectStore {
   async createMultipartWrite(key: string): Promise<MultipartWrite> {
     const upload = await attempt("create", key, () => this.#bucket.createMultipartUpload(key));
     return {
+      id: upload.uploadId,
       uploadPart: (partNumber: number, data: Uint8Array): Promise<UploadedSegment> =>
         attempt("uploadPart", `${key}#${partNumber}`, () => upload.uploadPart(partNumber, data)),
       complete: async (segments: UploadedSegment[]): Promise<StoredObject> =>
         describe(await attempt("complete", key, () => upload.complete(segments))),
       abort: (): Promise<void> => attempt("abort", key, () => upload.abort()),
     };
+  }
+
+  async abortMultipart(key: string, id: string): Promise<void> {
+    await attempt("abort", key, () => this.#bucket.resumeMultipartUpload(key, id).abort());
   }
 
   async get(key: string): Promise<StoredObjectBody | null> {

@@ -52,6 +52,7 @@ export class FaultyStore implements ObjectStore {
     this.#maybeFail("createMultipartWrite", key);
     const write = await this.inner.createMultipartWrite(key);
     return {
+      id: write.id,
       uploadPart: async (partNumber, data) => {
         this.#maybeFail("uploadPart", `${key}#${partNumber}`);
         return write.uploadPart(partNumber, data);
@@ -62,6 +63,10 @@ export class FaultyStore implements ObjectStore {
       },
       abort: () => write.abort(),
     };
+  }
+
+  abortMultipart(key: string, id: string) {
+    return this.inner.abortMultipart(key, id);
   }
 
   get(key: string) {

@@ -107,5 +107,26 @@ export function describeObjectStoreContract(
       expect(await store.get("gone")).toBeNull();
       expect((await store.list("gone")).objects).toEqual([]);
     });
+
+    test("a multipart write can be aborted by its key and id alone, and then cannot complete", async () => {
+      const store = await createStore();
+      const write = await store.createMultipartWrite("orphan");
+      const segment = await write.uploadPart(1, utf8("partial"));
+      expect(write.id).not.toBe("");
+      await store.abortMultipart("orphan", write.id);
+      await expect(write.complete([segment])).rejects.toThrow();
+      expect(await store.get("orphan")).toBeNull();
+    });
+
+    test("aborting a multipart write that already completed or was aborted resolves", async () => {
+      const store = await createStore();
+      const aborted = await store.createMultipartWrite("twice");
+      await store.abortMultipart("twice", aborted.id);
+      await store.abortMultipart("twice", aborted.id);
+      const completed = await store.createMultipartWrite("done");
+      await completed.complete([await completed.uploadPart(1, utf8("whole\n"))]);
+      await store.abortMultipart("done", completed.id);
+      expect(text(await readBytes((await store.get("done"))!.body))).toBe("whole\n");
+    });
   });
 }
