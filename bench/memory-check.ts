@@ -23,7 +23,7 @@ import type { Manifest } from "../src/files/manifest.ts";
 import { primeTextStream } from "../src/numbers/prime-text-stream.ts";
 import { type RunningWorker, resetPeakRss, startIngestWorker, startRealWorker } from "./support/bench-worker.ts";
 import type { DiscardedObject } from "./support/discarding-store.ts";
-import { memoryOf } from "./workerd-memory.ts";
+import { memoryOf } from "./support/workerd-memory.ts";
 
 const COUNT = Number(process.env.CHECK_PRIMES ?? 100_000_000);
 const WARM_UP = Math.min(COUNT, 20_000_000);

@@ -14,15 +14,15 @@
 import { spawnSync } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { runHttpIngest } from "./http-ingest.ts";
-import { runLoad } from "./load.ts";
-import { runNumberPipeline } from "./number-pipeline.ts";
+import { runNumberPipeline } from "./scenarios/03-number-pipeline.ts";
+import { runHttpIngest } from "./scenarios/04-http-ingest.ts";
+import { runLoad } from "./scenarios/05-load.ts";
 import { VITEST_RESULTS_DIR } from "./support/bench-files.ts";
 import { describeMachine, type Machine } from "./support/machine.ts";
 import { machineMarkdown, runMarkdown, scenarioMarkdown } from "./support/markdown-report.ts";
 import type { ScenarioResult } from "./support/scenario-result.ts";
 import { speedupChart } from "./support/speedup-chart.ts";
-import { chunkPipesResult, drainingMatrixResult } from "./support/stream-results.ts";
+import { chunkPipesResult, drainingMatrixResult } from "./support/vitest-bench.ts";
 
 const PROJECT_ROOT = resolve(import.meta.dirname, "..");
 const quick = process.argv.includes("--quick");

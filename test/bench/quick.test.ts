@@ -3,12 +3,17 @@
  * that every variant's output is right (never anything about time). Scenarios 4 and 5 start local workerd.
  */
 import { describe, expect, test } from "vitest";
-import { runHttpIngest } from "../../bench/http-ingest.ts";
-import { classesOf, implementationsFor, NATIVE, type StreamsImplementation } from "../../bench/implementations.ts";
-import { runLoad } from "../../bench/load.ts";
-import { runNumberPipeline } from "../../bench/number-pipeline.ts";
+import { runNumberPipeline } from "../../bench/scenarios/03-number-pipeline.ts";
+import { runHttpIngest } from "../../bench/scenarios/04-http-ingest.ts";
+import { runLoad } from "../../bench/scenarios/05-load.ts";
 import { expectedTally, PIPE_SHAPES, shapeEntries, shapesFor } from "../../bench/support/chunk-pipe-shapes.ts";
 import { CHUNK_SIZES, pumpCase, STREAM_CONFIGS } from "../../bench/support/draining-cases.ts";
+import {
+  classesOf,
+  implementationsFor,
+  NATIVE,
+  type StreamsImplementation,
+} from "../../bench/support/implementations.ts";
 import type { ScenarioResult } from "../../bench/support/scenario-result.ts";
 
 function expectAllChecksPass(result: ScenarioResult, expectedChecks: number): void {

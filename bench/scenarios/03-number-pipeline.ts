@@ -17,20 +17,20 @@
  * @module
  */
 import { pipeline } from "node:stream/promises";
-import { LineToNumberBatchStream } from "../src/numbers/line-to-number-batch-stream.ts";
-import { LineToNumberStream } from "../src/numbers/line-to-number-stream.ts";
-import { NumberParser } from "../src/numbers/number-parser.ts";
-import { PartSplitter } from "../src/split/part-splitter.ts";
-import { type NumberChunk, SplitWritableStream } from "../src/split/split-writable-stream.ts";
-import { MemoryStore } from "../src/store/memory-store.ts";
-import type { WritableStream } from "../src/streams/index.ts";
-import { chunksOf, readObjects, sameBytes, streamOf } from "./support/byte-chunks.ts";
-import { collectGarbage } from "./support/collect-garbage.ts";
-import { fusedSplit } from "./support/fused-split.ts";
-import { LineToNumber, NumberWriter, nodeReadableOf } from "./support/node-stream-pipeline.ts";
-import { primesText } from "./support/primes-file.ts";
-import type { OutputCheck, ScenarioResult } from "./support/scenario-result.ts";
-import { median, significant, timed } from "./support/stats.ts";
+import { LineToNumberBatchStream } from "../../src/numbers/line-to-number-batch-stream.ts";
+import { LineToNumberStream } from "../../src/numbers/line-to-number-stream.ts";
+import { NumberParser } from "../../src/numbers/number-parser.ts";
+import { PartSplitter } from "../../src/split/part-splitter.ts";
+import { type NumberChunk, SplitWritableStream } from "../../src/split/split-writable-stream.ts";
+import { MemoryStore } from "../../src/store/memory-store.ts";
+import type { WritableStream } from "../../src/streams/index.ts";
+import { chunksOf, readObjects, sameBytes, streamOf } from "../support/byte-chunks.ts";
+import { collectGarbage } from "../support/collect-garbage.ts";
+import { fusedSplit } from "../support/fused-split.ts";
+import { LineToNumber, NumberWriter, nodeReadableOf } from "../support/node-stream-pipeline.ts";
+import { primesText } from "../support/primes-file.ts";
+import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
+import { median, significant, timed } from "../support/stats.ts";
 
 /** Options of {@linkcode runNumberPipeline}. */
 export interface NumberPipelineOptions {

@@ -14,13 +14,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import type { Manifest } from "../src/files/manifest.ts";
-import { type RunningWorker, startIngestWorker, startRealWorker, waitUntilIdle } from "./support/bench-worker.ts";
-import { countLines, sameBytes } from "./support/byte-chunks.ts";
-import type { NaiveIngestResult } from "./support/naive-ingest.ts";
-import { primesTextOfSize } from "./support/primes-file.ts";
-import type { OutputCheck, ScenarioResult } from "./support/scenario-result.ts";
-import { significant } from "./support/stats.ts";
+import type { Manifest } from "../../src/files/manifest.ts";
+import { type RunningWorker, startIngestWorker, startRealWorker, waitUntilIdle } from "../support/bench-worker.ts";
+import { countLines, sameBytes } from "../support/byte-chunks.ts";
+import type { NaiveIngestResult } from "../support/naive-ingest.ts";
+import { primesTextOfSize } from "../support/primes-file.ts";
+import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
+import { significant } from "../support/stats.ts";
 
 /** Options of {@linkcode runLoad}. */
 export interface LoadOptions {
@@ -199,7 +199,7 @@ export async function runLoad(options: LoadOptions = {}): Promise<ScenarioResult
     notes: [
       `autocannon over loopback, ${connections} connections, ${seconds} s per row, rows one after another; the body is the first ${lines.toLocaleString("en")} primes. requests/s = responses completed within the ${seconds} s ÷ ${seconds} (uploads still running at the end are not counted); "one upload alone" is the checked request made before the load, on an idle worker. Uploads abandoned at the end keep running in workerd: "busy after load" is how long its process stayed busy afterwards, and every row starts only once it is idle again.`,
       "naive: the body through a native TextDecoderStream, lines by String.split, one awaited write per number into a native WritableStream that rotates into the same 10 MiB parts (bench/support/naive-ingest.ts). × naive compares with the naive row of the same store.",
-      "The drainpipe discarding row runs the real upload route's pipeline in bench/ingest-worker.ts; the local-R2 row is the real worker with a new file name per request.",
+      "The drainpipe discarding row runs the real upload route's pipeline in bench/support/ingest-worker.ts; the local-R2 row is the real worker with a new file name per request.",
     ],
     speedups: ROWS.map((row) => {
       const underLoad = versusNaive(row);

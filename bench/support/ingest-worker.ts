@@ -13,12 +13,12 @@
  *
  * @module
  */
-import type { R2BucketLike } from "../src/store/r2-store.ts";
-import { R2Store } from "../src/store/r2-store.ts";
-import { DEFAULT_CHUNK_SIZE } from "../src/streams/index.ts";
-import { storeRequestBody } from "../src/worker/store-request-body.ts";
-import { DiscardingStore } from "./support/discarding-store.ts";
-import { naiveIngest } from "./support/naive-ingest.ts";
+import type { R2BucketLike } from "../../src/store/r2-store.ts";
+import { R2Store } from "../../src/store/r2-store.ts";
+import { DEFAULT_CHUNK_SIZE } from "../../src/streams/index.ts";
+import { storeRequestBody } from "../../src/worker/store-request-body.ts";
+import { DiscardingStore } from "./discarding-store.ts";
+import { naiveIngest } from "./naive-ingest.ts";
 
 /** The bindings of the bench worker (those of `wrangler.toml`). */
 export interface IngestWorkerEnv {

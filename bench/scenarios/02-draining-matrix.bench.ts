@@ -7,9 +7,9 @@
  * @module
  */
 import { inject, test } from "vitest";
-import { currentRuntime, implementationsFor } from "./implementations.ts";
-import { resultPath, TEST_TIMEOUT_MS } from "./support/bench-files.ts";
-import { CHUNK_SIZES, pumpCase, repsPerSample, STREAM_CONFIGS } from "./support/draining-cases.ts";
+import { resultPath, TEST_TIMEOUT_MS } from "../support/bench-files.ts";
+import { CHUNK_SIZES, pumpCase, repsPerSample, STREAM_CONFIGS } from "../support/draining-cases.ts";
+import { currentRuntime, implementationsFor } from "../support/implementations.ts";
 
 const quick = inject("benchQuick");
 const implementations = implementationsFor(currentRuntime());

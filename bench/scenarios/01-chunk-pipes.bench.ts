@@ -6,9 +6,9 @@
  * @module
  */
 import { inject, test } from "vitest";
-import { currentRuntime, implementationsFor, NATIVE } from "./implementations.ts";
-import { resultPath, TEST_TIMEOUT_MS } from "./support/bench-files.ts";
-import { chunkCount, expectedTally, PIPE_SHAPES, shapeEntries } from "./support/chunk-pipe-shapes.ts";
+import { resultPath, TEST_TIMEOUT_MS } from "../support/bench-files.ts";
+import { chunkCount, expectedTally, PIPE_SHAPES, shapeEntries } from "../support/chunk-pipe-shapes.ts";
+import { currentRuntime, implementationsFor, NATIVE } from "../support/implementations.ts";
 
 const runtime = currentRuntime();
 const quick = inject("benchQuick");

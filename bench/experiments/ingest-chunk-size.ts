@@ -2,7 +2,7 @@
  * Ingest benchmark: POSTs a large body over local HTTP to a workerd worker (through Miniflare) that reads it
  * with fromNativeStream at several chunk sizes, and prints reads per MiB and MB/s side by side; then the same
  * reads of a request body the worker builds in memory (no network, so the read path's own cost).
- * Run: `npx node bench/streams/ingest-chunk-size.ts [MiB=100] [rounds=5]`.
+ * Run: `npx node bench/experiments/ingest-chunk-size.ts [MiB=100] [rounds=5]`.
  * @module
  */
 
@@ -24,7 +24,7 @@ interface WorkerReport {
 }
 
 const bundle = await build({
-  entryPoints: [fileURLToPath(new URL("./ingest-worker.ts", import.meta.url))],
+  entryPoints: [fileURLToPath(new URL("./ingest-chunk-size-worker.ts", import.meta.url))],
   bundle: true,
   format: "esm",
   write: false,

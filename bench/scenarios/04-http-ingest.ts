@@ -18,20 +18,20 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Manifest } from "../src/files/manifest.ts";
+import type { Manifest } from "../../src/files/manifest.ts";
 import {
   type RunningWorker,
   resetPeakRss,
   startIngestWorker,
   startRealWorker,
   waitUntilIdle,
-} from "./support/bench-worker.ts";
-import { countLines, sameBytes } from "./support/byte-chunks.ts";
-import { type DiscardedObject, sha256 } from "./support/discarding-store.ts";
-import { primesTextOfSize } from "./support/primes-file.ts";
-import type { OutputCheck, ScenarioResult } from "./support/scenario-result.ts";
-import { median, significant, timed } from "./support/stats.ts";
-import { memoryOf } from "./workerd-memory.ts";
+} from "../support/bench-worker.ts";
+import { countLines, sameBytes } from "../support/byte-chunks.ts";
+import { type DiscardedObject, sha256 } from "../support/discarding-store.ts";
+import { primesTextOfSize } from "../support/primes-file.ts";
+import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
+import { median, significant, timed } from "../support/stats.ts";
+import { memoryOf } from "../support/workerd-memory.ts";
 
 /** Options of {@linkcode runHttpIngest}. */
 export interface HttpIngestOptions {
@@ -281,7 +281,7 @@ export async function runHttpIngest(options: HttpIngestOptions = {}): Promise<Sc
       notes: [
         `Real HTTP over loopback (Node's fetch, Content-Length, no Expect: 100-continue). Per worker: one untimed 1 MB request per row, then medians of ${runs} requests per row, rows interleaved round by round, each request once the workerd process is idle. The bench worker's three rows run first, then the real worker's (one worker at a time, so that its workerd process is known).`,
         `Peak RSS is VmHWM of the workerd process running the worker's code (wrangler's proxy workerd excluded), ${peaksReset ? "reset before each request (clear_refs 5), so it is that request's own peak" : "NOT reset (clear_refs refused), so peaks are cumulative"}; idle RSS is after the warm-up. MB = 10^6 bytes.`,
-        "Floors and the discarding pipeline run in bench/ingest-worker.ts (the real upload route's pipeline with a DiscardingStore); the local-R2 row is the real worker, POST /files/:name. Parts of 10 MiB everywhere.",
+        "Floors and the discarding pipeline run in bench/support/ingest-worker.ts (the real upload route's pipeline with a DiscardingStore); the local-R2 row is the real worker, POST /files/:name. Parts of 10 MiB everywhere.",
       ],
       speedups: ROWS.map((row) => ({ label: row.name, value: significant(floorRead / msOf(row)) })),
       checks,

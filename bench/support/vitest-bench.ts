@@ -6,7 +6,6 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { IMPLEMENTATIONS, NATIVE, type Runtime, type StreamsImplementation } from "../implementations.ts";
 import { slug, VITEST_RESULTS_DIR } from "./bench-files.ts";
 import { chunkCount, expectedTally, PIPE_SHAPES, shapeEntries } from "./chunk-pipe-shapes.ts";
 import {
@@ -17,6 +16,7 @@ import {
   repsPerSample,
   STREAM_CONFIGS,
 } from "./draining-cases.ts";
+import { IMPLEMENTATIONS, NATIVE, type Runtime, type StreamsImplementation } from "./implementations.ts";
 import type { OutputCheck, ScenarioResult, Speedup } from "./scenario-result.ts";
 import { significant } from "./stats.ts";
 
