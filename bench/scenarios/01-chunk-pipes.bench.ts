@@ -1,7 +1,8 @@
 /**
- * Scenario 1: per-chunk pipes of small value chunks (`pipeTo`, a reader loop, one `TransformStream`, `for
- * await`, and the draining shapes for implementations with the extension), for every implementation of
- * `implementations.ts`, in Node and inside workerd (chunks per sample: see `chunkCount`).
+ * The benchmarks of scenario 1 (registered and run by `01-chunk-pipes.ts`): per-chunk pipes of small value
+ * chunks (`pipeTo`, a reader loop, one `TransformStream`, `for await`, and the draining shapes for
+ * implementations with the extension), for every implementation of `implementations.ts`, in Node and inside
+ * workerd (chunks per sample: see `chunkCount`).
  *
  * @module
  */

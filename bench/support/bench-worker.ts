@@ -35,7 +35,8 @@ function workerdPid(): number {
   const runsCode = all.filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--inspector-addr"));
   if (runsCode.length !== 1) {
     throw new Error(
-      `Cannot find the worker's workerd process: ${all.length} workerd processes (${all.join(", ")}), ${runsCode.length} with an inspector`,
+      `Cannot find the worker's workerd process: ${all.length} workerd processes (${all.join(", ")}), ` +
+        `${runsCode.length} with an inspector`,
     );
   }
   return runsCode[0]!;
