@@ -140,15 +140,7 @@ const VARIANTS: Variant[] = [
   },
 ];
 
-/**
- * Runs scenario 3 and checks every variant's output against the input.
- *
- * @example
- * ```ts
- * const result = await runNumberPipeline({ count: 100_000, runs: 1 });
- * result.checks.every((check) => check.ok); // true
- * ```
- */
+/** Runs scenario 3 and checks every variant's output against the input. */
 async function runNumberPipeline(options: NumberPipelineOptions = {}): Promise<ScenarioResult> {
   const count = options.count ?? 10_000_000;
   const runs = options.runs ?? 7;
