@@ -42,7 +42,7 @@ export default defineConfig({
       {
         plugins: [
           bundledDrainpipe(),
-          cloudflareTest({ main: "./bench/ingest-worker.ts", wrangler: { configPath: "./wrangler.toml" } }),
+          cloudflareTest({ main: "./bench/support/ingest-worker.ts", wrangler: { configPath: "./wrangler.toml" } }),
         ],
         test: {
           name: "bench-workerd",

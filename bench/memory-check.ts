@@ -23,7 +23,7 @@ import type { Manifest } from "../src/files/manifest.ts";
 import { primeTextStream } from "../src/numbers/prime-text-stream.ts";
 import { type RunningWorker, resetPeakRss, startIngestWorker, startRealWorker } from "./support/bench-worker.ts";
 import type { DiscardedObject } from "./support/discarding-store.ts";
-import { memoryOf } from "./workerd-memory.ts";
+import { memoryOf } from "./support/workerd-memory.ts";
 
 const COUNT = Number(process.env.CHECK_PRIMES ?? 100_000_000);
 const WARM_UP = Math.min(COUNT, 20_000_000);
@@ -76,9 +76,11 @@ async function measured(worker: RunningWorker, path: string) {
   const json = (await response.json()) as Record<string, unknown>;
   const seconds = (performance.now() - start) / 1000;
   const peak = memoryOf(pid).peak;
+  const sentMB = sent.bytes() / MB;
   console.log(
-    `  sent ${(sent.bytes() / MB).toFixed(1)} MB in ${seconds.toFixed(1)} s (${(sent.bytes() / MB / seconds).toFixed(1)} MB/s); ` +
-      `workerd idle ${(idle / MB).toFixed(1)} MB, peak ${(peak / MB).toFixed(1)} MB (+${((peak - idle) / MB).toFixed(1)} MB)`,
+    `  sent ${sentMB.toFixed(1)} MB in ${seconds.toFixed(1)} s (${(sentMB / seconds).toFixed(1)} MB/s); ` +
+      `workerd idle ${(idle / MB).toFixed(1)} MB, peak ${(peak / MB).toFixed(1)} MB ` +
+      `(+${((peak - idle) / MB).toFixed(1)} MB)`,
   );
   return { response, json, sent, growth: peak - idle };
 }

@@ -1,7 +1,8 @@
 /**
- * Where the vitest benchmarks (scenarios 1 and 2) leave their results for `bench/run.ts` to collect: one JSON
- * file per benchmark under `bench/.cache/vitest/<project>/<scenario>/<group>/<implementation>.json`, written by
- * vitest's `writeResult` option.
+ * Where the vitest benchmarks (`bench/scenarios/<nn>-<id>.bench.ts`) leave their results for their scenario
+ * files to collect (through `vitest-bench.ts`): one JSON file per benchmark under
+ * `bench/.cache/vitest/<project>/<scenario>/<group>/<implementation>.json`, written by vitest's `writeResult`
+ * option.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Starting the bench worker (`bench/ingest-worker.ts`) and the real worker in local workerd, and watching the
+ * Starting the bench worker (`bench/support/ingest-worker.ts`) and the real worker in local workerd, and watching the
  * memory of the workerd process that runs each (Linux `/proc`).
  *
  * The real worker is started with the CLI's `startEmbeddedWorker`; the bench worker the same way (wrangler's
@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { quietWrangler, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
-import { descendantsNamed } from "../workerd-memory.ts";
+import { descendantsNamed } from "./workerd-memory.ts";
 
 const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
@@ -35,14 +35,15 @@ function workerdPid(): number {
   const runsCode = all.filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--inspector-addr"));
   if (runsCode.length !== 1) {
     throw new Error(
-      `Cannot find the worker's workerd process: ${all.length} workerd processes (${all.join(", ")}), ${runsCode.length} with an inspector`,
+      `Cannot find the worker's workerd process: ${all.length} workerd processes (${all.join(", ")}), ` +
+        `${runsCode.length} with an inspector`,
     );
   }
   return runsCode[0]!;
 }
 
 /**
- * Starts `bench/ingest-worker.ts` with R2 persisted under `stateDir`.
+ * Starts `bench/support/ingest-worker.ts` with R2 persisted under `stateDir`.
  *
  * @example
  * ```ts
@@ -54,7 +55,7 @@ function workerdPid(): number {
 export async function startIngestWorker(stateDir: string): Promise<RunningWorker> {
   quietWrangler();
   const { unstable_dev } = await import("wrangler");
-  const started = await unstable_dev(resolve(PROJECT_ROOT, "bench/ingest-worker.ts"), {
+  const started = await unstable_dev(resolve(PROJECT_ROOT, "bench/support/ingest-worker.ts"), {
     config: resolve(PROJECT_ROOT, "wrangler.toml"),
     persistTo: stateDir,
     logLevel: "warn",

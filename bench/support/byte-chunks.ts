@@ -6,7 +6,10 @@
 import type { ObjectStore } from "../../src/store/object-store.ts";
 import { ReadableStream } from "../../src/streams/index.ts";
 
-/** The chunk size `fs.createReadStream` uses, which the article's pipeline read its file with: 64 KiB. */
+/**
+ * The chunk size `fs.createReadStream` uses, which the Node `_writev` splitting article's pipeline read its file
+ * with: 64 KiB.
+ */
 export const FILE_CHUNK_BYTES = 64 * 1024;
 
 /**

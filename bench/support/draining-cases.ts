@@ -1,12 +1,12 @@
 /**
- * Scenario 2's matrix, after the benchmark table of background article 002 (workerd's "draining read" pull
- * request): chunk sizes Tiny 64 B × 256, Small 256 B × 100, Medium 4 KiB × 100, Large 64 KiB × 16, each as
- * a value stream and a byte stream with highWaterMark 0 and 16 KiB, and a byte stream with
- * autoAllocateChunkSize 64 KiB, pumped with `pipeTo` into a discarding sink that counts bytes and write calls.
+ * Scenario 2's matrix, after the benchmark tables of the workerd draining-read PR (the pull request that gave
+ * workerd's pipes a "draining read"): chunk sizes Tiny 64 B × 256, Small 256 B × 100, Medium 4 KiB × 100,
+ * Large 64 KiB × 16, each as a value stream and a byte stream with highWaterMark 0 and 16 KiB, and a byte stream
+ * with autoAllocateChunkSize 64 KiB, pumped with `pipeTo` into a discarding sink that counts bytes and write calls.
  *
  * @module
  */
-import type { StreamsImplementation } from "../implementations.ts";
+import type { StreamsImplementation } from "./implementations.ts";
 
 /** One chunk size of the matrix. */
 export interface ChunkSize {
@@ -18,7 +18,7 @@ export interface ChunkSize {
   chunks: number;
 }
 
-/** The four sizes of the article. */
+/** The four sizes of the PR's tables. */
 export const CHUNK_SIZES: readonly ChunkSize[] = [
   { name: "Tiny", bytes: 64, chunks: 256 },
   { name: "Small", bytes: 256, chunks: 100 },
@@ -30,8 +30,8 @@ export const CHUNK_SIZES: readonly ChunkSize[] = [
 export interface StreamConfig {
   /** The name the reports use, e.g. "byte, HWM 16 KiB". */
   name: string;
-  /** The article's name of the same configuration (the suffix of its benchmark names). */
-  article: string;
+  /** The PR's name of the same configuration (the suffix of its benchmark names). */
+  prName: string;
   /** `"bytes"` for a byte stream. */
   type: "value" | "bytes";
   /** High-water mark in bytes. */
@@ -40,15 +40,15 @@ export interface StreamConfig {
   autoAllocateChunkSize?: number;
 }
 
-/** The five configurations of the article's first table set. */
+/** The five configurations of the PR's first table set. */
 export const STREAM_CONFIGS: readonly StreamConfig[] = [
-  { name: "value, HWM 0", article: "Value", type: "value", highWaterMark: 0 },
-  { name: "value, HWM 16 KiB", article: "Value_HWM16K", type: "value", highWaterMark: 16 * 1024 },
-  { name: "byte, HWM 0", article: "Byte", type: "bytes", highWaterMark: 0 },
-  { name: "byte, HWM 16 KiB", article: "Byte_HWM16K", type: "bytes", highWaterMark: 16 * 1024 },
+  { name: "value, HWM 0", prName: "Value", type: "value", highWaterMark: 0 },
+  { name: "value, HWM 16 KiB", prName: "Value_HWM16K", type: "value", highWaterMark: 16 * 1024 },
+  { name: "byte, HWM 0", prName: "Byte", type: "bytes", highWaterMark: 0 },
+  { name: "byte, HWM 16 KiB", prName: "Byte_HWM16K", type: "bytes", highWaterMark: 16 * 1024 },
   {
     name: "byte, autoAllocate 64 KiB",
-    article: "Byte_Auto64K",
+    prName: "Byte_Auto64K",
     type: "bytes",
     highWaterMark: 0,
     autoAllocateChunkSize: 64 * 1024,
@@ -56,8 +56,8 @@ export const STREAM_CONFIGS: readonly StreamConfig[] = [
 ];
 
 /**
- * The article's published New/Existing speedups (its first comment's tables, workerd's own benchmark harness),
- * by `<size>_<article config>`.
+ * The PR's published New/Existing speedups (the tables of its first comment, workerd's own benchmark harness),
+ * by `<size>_<prName>`.
  */
 export const PUBLISHED_SPEEDUPS: Readonly<Record<string, number>> = {
   Tiny_Value: 1.8,
@@ -169,9 +169,9 @@ export async function pumpCase(
   return count;
 }
 
-/** The article's key of a case, e.g. "Tiny_Byte_HWM16K". */
-export function articleKey(size: ChunkSize, config: StreamConfig): string {
-  return `${size.name}_${config.article}`;
+/** The PR's key of a case, e.g. "Tiny_Byte_HWM16K". */
+export function prCaseKey(size: ChunkSize, config: StreamConfig): string {
+  return `${size.name}_${config.prName}`;
 }
 
 /** Streams pumped per sample, by chunk size, so that a sample lasts tens of milliseconds (1 in quick mode). */

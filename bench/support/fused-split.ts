@@ -4,23 +4,11 @@
  *
  * @module
  */
+import { DIGIT_PAIRS, digitCount } from "../../src/numbers/number-encoder.ts";
 import type { ObjectStore } from "../../src/store/object-store.ts";
 
 const LF = 0x0a;
 const ZERO = 0x30;
-
-/** `PAIRS[2n]` and `PAIRS[2n + 1]` are the ASCII tens and units digits of n, for n in 0..99. */
-const PAIRS = Uint8Array.from({ length: 200 }, (_, i) => ZERO + (i & 1 ? (i >> 1) % 10 : Math.floor(i / 20)));
-
-/** The number of decimal digits of a non-negative safe integer. */
-function digitCount(x: number): number {
-  if (x < 1e8) {
-    if (x < 1e4) return x < 100 ? (x < 10 ? 1 : 2) : x < 1000 ? 3 : 4;
-    return x < 1e6 ? (x < 1e5 ? 5 : 6) : x < 1e7 ? 7 : 8;
-  }
-  if (x < 1e12) return x < 1e10 ? (x < 1e9 ? 9 : 10) : x < 1e11 ? 11 : 12;
-  return x < 1e14 ? (x < 1e13 ? 13 : 14) : x < 1e15 ? 15 : 16;
-}
 
 /**
  * Parses every line of `chunks` into a number, encodes it again as a decimal line into a part buffer of
@@ -98,13 +86,13 @@ function fuseChunk(state: FusedState, chunk: Uint8Array, maxPartBytes: number): 
     while (small >= 100) {
       const high = (small / 100) | 0;
       const pair = (small - high * 100) << 1;
-      part[--p] = PAIRS[pair + 1]!;
-      part[--p] = PAIRS[pair]!;
+      part[--p] = DIGIT_PAIRS[pair + 1]!;
+      part[--p] = DIGIT_PAIRS[pair]!;
       small = high;
     }
     if (small >= 10) {
-      part[--p] = PAIRS[(small << 1) + 1]!;
-      part[--p] = PAIRS[small << 1]!;
+      part[--p] = DIGIT_PAIRS[(small << 1) + 1]!;
+      part[--p] = DIGIT_PAIRS[small << 1]!;
     } else {
       part[--p] = ZERO + small;
     }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { markdownTable } from "markdown-table";
 import type { Machine } from "./machine.ts";
 import type { ScenarioResult } from "./scenario-result.ts";
 
@@ -22,16 +23,15 @@ function cell(value: string | number | undefined): string {
  */
 export function scenarioMarkdown(result: ScenarioResult, headingLevel = 3): string {
   const lines = [`${"#".repeat(headingLevel)} ${result.title}`, "", `Runtime: ${result.runtime}.`, ""];
-  lines.push(`| ${result.columns.map(cell).join(" | ")} |`);
-  lines.push(`| ${result.columns.map(() => "---").join(" | ")} |`);
-  for (const row of result.rows) lines.push(`| ${result.columns.map((column) => cell(row[column])).join(" | ")} |`);
-  lines.push("");
+  const body = result.rows.map((row) => result.columns.map((column) => cell(row[column])));
+  lines.push(markdownTable([result.columns.map(cell), ...body], { alignDelimiters: false }), "");
   for (const note of result.notes) lines.push(`- ${note}`);
   const failed = result.checks.filter((check) => !check.ok);
+  const failures = failed.map((check) => `${check.variant} (${check.detail})`).join("; ");
   lines.push(
     failed.length === 0
       ? `- Output checks: all ${result.checks.length} passed.`
-      : `- Output checks: ${failed.length} of ${result.checks.length} FAILED: ${failed.map((check) => `${check.variant} (${check.detail})`).join("; ")}.`,
+      : `- Output checks: ${failed.length} of ${result.checks.length} FAILED: ${failures}.`,
   );
   return lines.join("\n");
 }
@@ -45,7 +45,11 @@ export function scenarioMarkdown(result: ScenarioResult, headingLevel = 3): stri
  * ```
  */
 export function machineMarkdown(machine: Machine): string {
-  return `nproc ${machine.nproc}, CPU ${machine.cpu}, ${machine.memoryGiB} GiB memory, Node ${machine.node}, workerd ${machine.workerd}, wrangler ${machine.wrangler}; load average ${machine.loadAverage} when the run started`;
+  return (
+    `nproc ${machine.nproc}, CPU ${machine.cpu}, ${machine.memoryGiB} GiB memory, Node ${machine.node}, ` +
+    `workerd ${machine.workerd}, wrangler ${machine.wrangler}; load average ${machine.loadAverage} when the run ` +
+    "started"
+  );
 }
 
 /** A whole run: heading, date, machine, chart link and every scenario. */

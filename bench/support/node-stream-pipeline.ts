@@ -1,7 +1,8 @@
 /**
- * The `node:stream` pipeline of background article 000 ("LineToNumber → NumberWriter with `_writev`"), written
- * here from its description: an accumulator `LineToNumber` Transform that pushes one number per line, and a
- * `NumberWriter` in object mode with `highWaterMark` 4096 whose `_writev` takes every queued number at once.
+ * The `node:stream` pipeline of the Node `_writev` splitting article ("LineToNumber → NumberWriter with
+ * `_writev`"), written here from its description: an accumulator `LineToNumber` Transform that pushes one
+ * number per line, and a `NumberWriter` in object mode with `highWaterMark` 4096 whose `_writev` takes every
+ * queued number at once.
  *
  * The article's first parser copied each line with `Buffer.copyBytesFrom(chunk, j, i)`, whose third argument
  * is a length, not an end index (about 16 KB copied per line). This module does not reproduce that bug: it is

@@ -51,7 +51,8 @@ export function speedupChart(results: readonly ScenarioResult[]): string {
         `<text x="${LABEL_WIDTH - 8}" y="${y + BAR_HEIGHT - 3}" text-anchor="end">${escapeXml(speedup.label)}</text>`,
       );
       parts.push(
-        `<rect x="${Math.min(centre, end)}" y="${y}" width="${Math.max(1, Math.abs(end - centre))}" height="${BAR_HEIGHT}" fill="${speedup.value >= 1 ? "#2b7a3d" : "#b03a2e"}"/>`,
+        `<rect x="${Math.min(centre, end)}" y="${y}" width="${Math.max(1, Math.abs(end - centre))}" ` +
+          `height="${BAR_HEIGHT}" fill="${speedup.value >= 1 ? "#2b7a3d" : "#b03a2e"}"/>`,
       );
       parts.push(
         `<text x="${Math.max(centre, end) + 4}" y="${y + BAR_HEIGHT - 3}">${formatRatio(speedup.value)}</text>`,
@@ -59,7 +60,8 @@ export function speedupChart(results: readonly ScenarioResult[]): string {
       if (speedup.published !== undefined) {
         const published = x(speedup.published);
         parts.push(
-          `<rect x="${Math.min(centre, published)}" y="${y + BAR_HEIGHT + 1}" width="${Math.max(1, Math.abs(published - centre))}" height="4" fill="#1f5fa8"/>`,
+          `<rect x="${Math.min(centre, published)}" y="${y + BAR_HEIGHT + 1}" ` +
+            `width="${Math.max(1, Math.abs(published - centre))}" height="4" fill="#1f5fa8"/>`,
         );
       }
       y += rowHeight + ROW_GAP;
@@ -72,9 +74,12 @@ export function speedupChart(results: readonly ScenarioResult[]): string {
     axis.push(`<line x1="${at}" y1="20" x2="${at}" y2="${y - GROUP_GAP}" stroke="${octave === 0 ? "#333" : "#ddd"}"/>`);
     axis.push(`<text x="${at}" y="16" text-anchor="middle" fill="#666">${formatRatio(2 ** octave)}</text>`);
   }
-  const legend = `<text x="8" y="${y - 8}" fill="#666">green/red: ours (baseline time ÷ variant time, log scale); thin blue: published ratio (article 002 New/Existing)</text>`;
+  const legend =
+    `<text x="8" y="${y - 8}" fill="#666">green/red: ours (baseline time ÷ variant time, log scale); ` +
+    "thin blue: published ratio (workerd draining-read PR, New/Existing)</text>";
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${y + 10}" font-family="sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${y + 10}" ` +
+      'font-family="sans-serif" font-size="11">',
     `<rect width="100%" height="100%" fill="white"/>`,
     ...axis,
     ...parts,

@@ -1,25 +1,9 @@
 /**
- * Summaries of repeated measurements: medians and the ratios the reports print.
+ * Timing a run and rounding what the reports print (medians and other statistics come from
+ * `simple-statistics`).
  *
  * @module
  */
-
-/**
- * The median of `values` (the mean of the two middle values for an even count).
- *
- * @throws {RangeError} when `values` is empty.
- *
- * @example
- * ```ts
- * median([3, 1, 2]); // 2
- * ```
- */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) throw new RangeError("Cannot take the median: there are no values");
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 /**
  * Runs `task` once and returns how long it took in milliseconds, with its result.

@@ -3,8 +3,20 @@ const MINUS = 0x2d;
 const ZERO = 0x30;
 const INT32_MAX = 0x7fffffff;
 
-/** `DIGIT_PAIRS[2n]` and `DIGIT_PAIRS[2n + 1]` are the ASCII tens and units digits of n, for n in 0..99. */
-const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) => ZERO + (i & 1 ? (i >> 1) % 10 : Math.floor(i / 20)));
+/**
+ * Two ASCII digits per entry: `DIGIT_PAIRS[2n]` and `DIGIT_PAIRS[2n + 1]` are the tens and units digits of n,
+ * for n in 0..99, so an encoder can write two digits per division by 100.
+ *
+ * @example
+ * ```ts
+ * String.fromCharCode(DIGIT_PAIRS[2 * 42]!, DIGIT_PAIRS[2 * 42 + 1]!); // "42"
+ * String.fromCharCode(DIGIT_PAIRS[2 * 7]!, DIGIT_PAIRS[2 * 7 + 1]!); // "07"
+ * ```
+ */
+export const DIGIT_PAIRS: Readonly<Uint8Array> = Uint8Array.from(
+  { length: 200 },
+  (_, i) => ZERO + (i & 1 ? (i >> 1) % 10 : Math.floor(i / 20)),
+);
 
 /**
  * Encodes `numbers[start..end)` as ASCII decimal lines, each followed by `\n`, straight into `target` from
@@ -113,8 +125,18 @@ function lineLength(value: number): number {
   return value < 0 ? digitCount(-value) + 2 : digitCount(value) + 1;
 }
 
-/** The number of decimal digits of a safe non-negative integer. */
-function digitCount(x: number): number {
+/**
+ * The number of decimal digits of a non-negative safe integer (1 for 0), by comparisons only. The caller makes
+ * sure `x` is one: for other values the result means nothing.
+ *
+ * @example
+ * ```ts
+ * digitCount(0); // 1
+ * digitCount(120); // 3
+ * digitCount(Number.MAX_SAFE_INTEGER); // 16
+ * ```
+ */
+export function digitCount(x: number): number {
   if (x < 1e8) {
     if (x < 1e4) return x < 100 ? (x < 10 ? 1 : 2) : x < 1000 ? 3 : 4;
     return x < 1e6 ? (x < 1e5 ? 5 : 6) : x < 1e7 ? 7 : 8;

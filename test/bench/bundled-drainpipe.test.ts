@@ -38,14 +38,14 @@ describe("bundledDrainpipe", () => {
   const plugin = bundledDrainpipe();
   const resolveId = plugin.resolveId as (source: string, importer: string | undefined) => Promise<string | null>;
 
-  test("redirects bench/implementations.ts' import of src/streams/index.ts to the bundle", async () => {
-    const resolved = await resolveId("../src/streams/index.ts", join(ROOT, "bench/implementations.ts"));
+  test("redirects bench/support/implementations.ts' import of src/streams/index.ts to the bundle", async () => {
+    const resolved = await resolveId("../../src/streams/index.ts", join(ROOT, "bench/support/implementations.ts"));
     expect(resolved).toBe(join(ROOT, "bench/.cache/drainpipe-streams.js"));
   });
 
   test("leaves every other import alone", async () => {
-    expect(await resolveId("../src/streams/index.ts", join(ROOT, "bench/ingest-worker.ts"))).toBeNull();
-    expect(await resolveId("./support/stats.ts", join(ROOT, "bench/implementations.ts"))).toBeNull();
+    expect(await resolveId("../../src/streams/index.ts", join(ROOT, "bench/support/ingest-worker.ts"))).toBeNull();
+    expect(await resolveId("./support/stats.ts", join(ROOT, "bench/support/implementations.ts"))).toBeNull();
     expect(await resolveId("../streams/index.ts", join(ROOT, "src/numbers/line-to-number-stream.ts"))).toBeNull();
     expect(await resolveId("vitest", undefined)).toBeNull();
   });

@@ -1,85 +1,31 @@
 /**
- * The benchmarks' quick mode, run with the tests: every scenario with tiny sizes, checking only that it runs and
- * that every variant's output is right (never anything about time). Scenarios 4 and 5 start local workerd.
+ * The benchmarks' quick mode, run with the tests: every scenario of the registry (`bench/scenarios/`) with tiny
+ * sizes, checking only that it runs and that every variant's output is right (never anything about time). A
+ * scenario runs with its quick options, or, when it has one, through its in-process `check` (the scenarios whose
+ * run starts `vitest bench` itself). Scenarios 4 and 5 start local workerd.
  */
 import { describe, expect, test } from "vitest";
-import { runHttpIngest } from "../../bench/http-ingest.ts";
-import { classesOf, implementationsFor, NATIVE, type StreamsImplementation } from "../../bench/implementations.ts";
-import { runLoad } from "../../bench/load.ts";
-import { runNumberPipeline } from "../../bench/number-pipeline.ts";
-import { expectedTally, PIPE_SHAPES, shapeEntries, shapesFor } from "../../bench/support/chunk-pipe-shapes.ts";
-import { CHUNK_SIZES, pumpCase, STREAM_CONFIGS } from "../../bench/support/draining-cases.ts";
-import type { ScenarioResult } from "../../bench/support/scenario-result.ts";
+import { loadScenarios } from "../../bench/scenarios/index.ts";
+import { runScenario } from "../../bench/support/scenario.ts";
 
-function expectAllChecksPass(result: ScenarioResult, expectedChecks: number): void {
-  expect(result.checks.filter((check) => !check.ok)).toEqual([]);
-  expect(result.checks).toHaveLength(expectedChecks);
-  expect(result.rows.length).toBeGreaterThan(0);
-}
+const scenarios = await loadScenarios();
 
 describe("bench quick mode", () => {
-  test("scenario 1: every shape moves every chunk with every implementation", async () => {
-    for (const implementation of implementationsFor("node")) {
-      for (const shape of shapesFor(implementation)) {
-        expect(await shape.run(implementation, 2000), `${implementation.name}, ${shape.name}`).toEqual(
-          expectedTally(2000),
-        );
-      }
-    }
+  test("the registry holds the scenarios, numbered in order", () => {
+    expect(scenarios.length).toBeGreaterThan(0);
+    expect(new Set(scenarios.map(({ scenario }) => scenario.id)).size).toBe(scenarios.length);
   });
 
-  test("scenario 1: an implementation with the draining extension gets the extension shapes, against native", async () => {
-    // A stand-in for drainpipe's extension path: native streams with a one-chunk readMany (native sinks ignore writev).
-    const withExtension: StreamsImplementation = {
-      name: "native with adapter",
-      runtimes: ["node"],
-      ...classesOf(globalThis),
-      extension: {
-        async readMany(reader) {
-          const { done, value } = await reader.read();
-          return { done, value: done ? [] : [value] };
-        },
-      },
-    };
-    const implementations = [...implementationsFor("node"), withExtension];
-    for (const shape of PIPE_SHAPES.filter((candidate) => candidate.extension)) {
-      const entries = shapeEntries(shape, implementations, NATIVE);
-      expect(entries[0]!.implementation.name).toBe(NATIVE);
-      expect(entries[0]!.runs.name).toBe(shape.standIn);
-      expect(entries.map((entry) => entry.implementation.name)).toContain("native with adapter");
-      for (const { implementation, runs } of entries)
-        expect(await runs.run(implementation, 500)).toEqual(expectedTally(500));
-    }
-  });
-
-  test("scenario 2: every case of the matrix delivers every byte with every implementation", async () => {
-    for (const implementation of implementationsFor("node")) {
-      for (const config of STREAM_CONFIGS) {
-        for (const size of CHUNK_SIZES) {
-          const count = await pumpCase(implementation, size, config);
-          expect(count.bytes, `${implementation.name}, ${size.name} ${config.name}`).toBe(size.bytes * size.chunks);
-          expect(count.writes).toBeGreaterThan(0);
-        }
-      }
-    }
-  });
-
-  test("scenario 3: every variant of the number pipeline reproduces its input byte for byte", {
-    timeout: 60_000,
-  }, async () => {
-    const result = await runNumberPipeline({ count: 20_000, runs: 1, maxPartBytes: 16 * 1024 });
-    expectAllChecksPass(result, 5);
-  });
-
-  test("scenario 4: HTTP ingest stores exactly the body, in the bench worker and the real worker", {
-    timeout: 120_000,
-  }, async () => {
-    const result = await runHttpIngest({ bytes: 300_000, runs: 1 });
-    expectAllChecksPass(result, 6);
-  });
-
-  test("scenario 5: the load rows answer correctly and without errors", { timeout: 120_000 }, async () => {
-    const result = await runLoad({ seconds: 1, connections: 2, bytes: 100_000 });
-    expectAllChecksPass(result, 8);
-  });
+  for (const { number, file, scenario } of scenarios) {
+    test(`scenario ${number} (${file}): every variant's output is right`, { timeout: 180_000 }, async () => {
+      const checks = scenario.check
+        ? await scenario.check()
+        : (await runScenario(number, scenario, scenario.quick, { quick: true })).flatMap((result) => {
+            expect(result.rows.length, result.title).toBeGreaterThan(0);
+            return result.checks;
+          });
+      expect(checks.length).toBeGreaterThan(0);
+      expect(checks.filter((check) => !check.ok)).toEqual([]);
+    });
+  }
 });

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { encodedLineLength, encodeNumbers, encodeNumbersInto } from "../../src/numbers/number-encoder.ts";
+import {
+  DIGIT_PAIRS,
+  digitCount,
+  encodedLineLength,
+  encodeNumbers,
+  encodeNumbersInto,
+} from "../../src/numbers/number-encoder.ts";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -124,5 +130,32 @@ describe("encodeNumbers", () => {
 
   test("names the index of a number it cannot encode", () => {
     expect(() => encodeNumbers([1, 2, Number.NaN])).toThrow("Cannot encode value NaN at index 2: not a safe integer");
+  });
+});
+
+describe("DIGIT_PAIRS", () => {
+  test("holds the two ASCII digits of every n in 0..99", () => {
+    for (let n = 0; n < 100; n++) {
+      expect(String.fromCharCode(DIGIT_PAIRS[2 * n]!, DIGIT_PAIRS[2 * n + 1]!)).toBe(String(n).padStart(2, "0"));
+    }
+  });
+});
+
+describe("digitCount", () => {
+  test("counts the digits at every power of ten", () => {
+    expect(digitCount(0)).toBe(1);
+    for (let digits = 1; digits <= 15; digits++) {
+      expect(digitCount(10 ** digits - 1)).toBe(digits);
+      expect(digitCount(10 ** digits)).toBe(digits + 1);
+    }
+    expect(digitCount(Number.MAX_SAFE_INTEGER)).toBe(16);
+  });
+
+  test("property: equals the length of String(n) for non-negative safe integers", () => {
+    fc.assert(
+      fc.property(fc.nat({ max: Number.MAX_SAFE_INTEGER }), (n) => {
+        expect(digitCount(n)).toBe(String(n).length);
+      }),
+    );
   });
 });

@@ -10,7 +10,7 @@ import type { BufferPool } from "./buffer-pool.ts";
 
 /**
  * Default chunk size of {@link sizedByteStream}: 1 MiB. Reading 100 MiB request bodies in workerd
- * (bench/streams/ingest-chunk-size.ts), 1 MiB took a quarter of the reads of 256 KiB and a sixteenth of those of
+ * (bench/experiments/ingest-chunk-size.ts), 1 MiB took a quarter of the reads of 256 KiB and a sixteenth of those of
  * 64 KiB, at equal or better throughput.
  */
 export const DEFAULT_CHUNK_SIZE = 1024 * 1024;

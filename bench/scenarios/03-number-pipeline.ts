@@ -1,36 +1,41 @@
 /**
- * Scenario 3: the pipeline of background article 000 on the first N primes (10 M by default), as text read
- * in 64 KiB chunks, parsed into numbers and rotated into newline-aligned 10 MiB parts in an in-memory store:
+ * Scenario 3: the pipeline of the Node `_writev` splitting article on the first N primes (10 M by default), as
+ * text read in 64 KiB chunks, parsed into numbers and rotated into newline-aligned 10 MiB parts in an in-memory
+ * store:
  *
  * - per-number: file chunks → `LineToNumberStream` (one number per chunk) → `SplitWritableStream`, on
  *   drainpipe's streams as `src/` uses them, and the same pipeline on the runtime's native streams;
  * - batch: the same with `LineToNumberBatchStream` (one `Float64Array` per input chunk);
- * - node:stream: the article's accumulator `LineToNumber` Transform and `_writev` `NumberWriter`
+ * - node:stream: that article's accumulator `LineToNumber` Transform and `_writev` `NumberWriter`
  *   (highWaterMark 4096) writing through the same `PartSplitter`;
  * - fused: parse, re-encode and rotate in one loop, the floor.
  *
  * Every variant reads the same chunks of one in-memory copy of the file (no disk I/O is timed), and every run's
  * parts are joined and compared byte for byte with the input, which is canonical.
  *
- * Run alone: `npx node bench/number-pipeline.ts [count] [runs]`.
+ * Run alone: `npx node bench/scenarios/03-number-pipeline.ts [--count N] [--runs N] [--maxPartBytes N]`
+ * (`--quick` for the quick run's sizes, `--help` for the options).
  *
  * @module
  */
 import { pipeline } from "node:stream/promises";
-import { LineToNumberBatchStream } from "../src/numbers/line-to-number-batch-stream.ts";
-import { LineToNumberStream } from "../src/numbers/line-to-number-stream.ts";
-import { NumberParser } from "../src/numbers/number-parser.ts";
-import { PartSplitter } from "../src/split/part-splitter.ts";
-import { type NumberChunk, SplitWritableStream } from "../src/split/split-writable-stream.ts";
-import { MemoryStore } from "../src/store/memory-store.ts";
-import type { WritableStream } from "../src/streams/index.ts";
-import { chunksOf, readObjects, sameBytes, streamOf } from "./support/byte-chunks.ts";
-import { collectGarbage } from "./support/collect-garbage.ts";
-import { fusedSplit } from "./support/fused-split.ts";
-import { LineToNumber, NumberWriter, nodeReadableOf } from "./support/node-stream-pipeline.ts";
-import { primesText } from "./support/primes-file.ts";
-import type { OutputCheck, ScenarioResult } from "./support/scenario-result.ts";
-import { median, significant, timed } from "./support/stats.ts";
+import { median } from "simple-statistics";
+import { LineToNumberBatchStream } from "../../src/numbers/line-to-number-batch-stream.ts";
+import { LineToNumberStream } from "../../src/numbers/line-to-number-stream.ts";
+import { NumberParser } from "../../src/numbers/number-parser.ts";
+import { PartSplitter } from "../../src/split/part-splitter.ts";
+import { type NumberChunk, SplitWritableStream } from "../../src/split/split-writable-stream.ts";
+import { MemoryStore } from "../../src/store/memory-store.ts";
+import type { WritableStream } from "../../src/streams/index.ts";
+import { chunksOf, readObjects, sameBytes, streamOf } from "../support/byte-chunks.ts";
+import { collectGarbage } from "../support/collect-garbage.ts";
+import { fusedSplit } from "../support/fused-split.ts";
+import { LineToNumber, NumberWriter, nodeReadableOf } from "../support/node-stream-pipeline.ts";
+import { primesText } from "../support/primes-file.ts";
+import { runAlone } from "../support/run-alone.ts";
+import { defineScenario } from "../support/scenario.ts";
+import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
+import { significant, timed } from "../support/stats.ts";
 
 /** Options of {@linkcode runNumberPipeline}. */
 export interface NumberPipelineOptions {
@@ -67,12 +72,16 @@ const PER_NUMBER = "per-number, drainpipe streams (LineToNumberStream)";
 /** The batch contract on drainpipe's streams. */
 const BATCH = "batch, drainpipe streams (LineToNumberBatchStream)";
 
-/** The variants, in table order; the node:stream pipeline is the baseline of the speedups. */
+/** The node:stream pipeline of the Node `_writev` splitting article: the baseline of the speedups. */
+const NODE_STREAM = "node:stream (_writev splitting article)";
+
+/** The variants, in table order. */
 const VARIANTS: Variant[] = [
   {
     name: "per-number, native streams",
     description:
-      "the same per-number pipeline built on the runtime's own WHATWG streams (a native TransformStream around NumberParser, a native WritableStream around PartSplitter), as src/ was before drainpipe's streams",
+      "the same per-number pipeline built on the runtime's own WHATWG streams (a native TransformStream around " +
+      "NumberParser, a native WritableStream around PartSplitter), as src/ was before drainpipe's streams",
     async split(chunks, store, maxPartBytes) {
       const splitter = splitterFor(store, "native", maxPartBytes);
       const parser = new NumberParser();
@@ -116,7 +125,7 @@ const VARIANTS: Variant[] = [
     },
   },
   {
-    name: "node:stream (article 000)",
+    name: NODE_STREAM,
     description: "Readable → accumulator LineToNumber Transform → _writev NumberWriter (hwm 4096) → PartSplitter",
     async split(chunks, store, maxPartBytes) {
       const writer = new NumberWriter(splitterFor(store, "node-stream", maxPartBytes));
@@ -131,18 +140,8 @@ const VARIANTS: Variant[] = [
   },
 ];
 
-const BASELINE = "node:stream (article 000)";
-
-/**
- * Runs scenario 3 and checks every variant's output against the input.
- *
- * @example
- * ```ts
- * const result = await runNumberPipeline({ count: 100_000, runs: 1 });
- * result.checks.every((check) => check.ok); // true
- * ```
- */
-export async function runNumberPipeline(options: NumberPipelineOptions = {}): Promise<ScenarioResult> {
+/** Runs scenario 3 and checks every variant's output against the input. */
+async function runNumberPipeline(options: NumberPipelineOptions = {}): Promise<ScenarioResult> {
   const count = options.count ?? 10_000_000;
   const runs = options.runs ?? 7;
   const maxPartBytes = options.maxPartBytes ?? 10 * 1024 * 1024;
@@ -167,7 +166,7 @@ export async function runNumberPipeline(options: NumberPipelineOptions = {}): Pr
       }
     }
   }
-  const baseline = median(samples.get(BASELINE)!);
+  const baseline = median(samples.get(NODE_STREAM)!);
   const perNumber = samples.get(PER_NUMBER)!;
   const batch = samples.get(BATCH)!;
   const perRunRatios = perNumber.map((ms, run) => ms / batch[run]!);
@@ -190,15 +189,22 @@ export async function runNumberPipeline(options: NumberPipelineOptions = {}): Pr
   });
   return {
     id: "number-pipeline",
-    title: `Scenario 3: article 000's pipeline on the first ${count.toLocaleString("en")} primes`,
+    title: `the Node _writev splitting article's pipeline on the first ${count.toLocaleString("en")} primes`,
     runtime: `node ${process.versions.node}`,
     columns: ["variant", "median ms", "numbers/s", "MB/s", "× vs node:stream", "samples ms", "output identical"],
     rows,
     notes: [
-      `Input: the first ${count.toLocaleString("en")} primes (${input.length.toLocaleString("en")} bytes, canonical), read once into memory and fed in 64 KiB chunks; parts of at most ${maxPartBytes} bytes in a MemoryStore. Medians of ${runs} runs, variants interleaved, a full garbage collection before each timed run.`,
+      `Input: the first ${count.toLocaleString("en")} primes (${input.length.toLocaleString("en")} bytes, ` +
+        `canonical), read once into memory and fed in 64 KiB chunks; parts of at most ${maxPartBytes} bytes in ` +
+        `a MemoryStore. Medians of ${runs} runs, variants interleaved, a full garbage collection before each ` +
+        "timed run.",
       ...VARIANTS.map((variant) => `${variant.name}: ${variant.description}.`),
-      `Per-number ÷ batch on drainpipe's streams: ${significant(median(perNumber) / median(batch), 3)} (ratio of the medians); ${significant(median(perRunRatios), 3)} (median of the ratios within each run: ${perRunRatios.map((ratio) => significant(ratio, 3)).join(", ")}).`,
-      "The node:stream variant is the article's corrected accumulator parser (no `Buffer.copyBytesFrom(chunk, j, i)` length-for-end bug) and its `_writev` writer; its writer hands each batch to drainpipe's PartSplitter instead of fs files.",
+      `Per-number ÷ batch on drainpipe's streams: ${significant(median(perNumber) / median(batch), 3)} (ratio ` +
+        `of the medians); ${significant(median(perRunRatios), 3)} (median of the ratios within each run: ` +
+        `${perRunRatios.map((ratio) => significant(ratio, 3)).join(", ")}).`,
+      "The node:stream variant is the Node _writev splitting article's corrected accumulator parser (no " +
+        "`Buffer.copyBytesFrom(chunk, j, i)` length-for-end bug) and its `_writev` writer; its writer hands each " +
+        "batch to drainpipe's PartSplitter instead of fs files.",
     ],
     speedups: VARIANTS.map((variant) => ({
       label: variant.name,
@@ -208,9 +214,26 @@ export async function runNumberPipeline(options: NumberPipelineOptions = {}): Pr
   };
 }
 
-if (import.meta.main) {
-  const [count, runs] = process.argv.slice(2).map(Number);
-  const result = await runNumberPipeline({ count: count || undefined, runs: runs || undefined });
-  console.table(result.rows);
-  for (const check of result.checks) console.log(check.ok ? "ok  " : "FAIL", check.variant, check.detail);
-}
+/** Scenario 3. */
+export const scenario = defineScenario<NumberPipelineOptions>({
+  id: "number-pipeline",
+  title: "Number pipeline",
+  measures:
+    "numbers/s and MB/s of parsing the first 10 M primes (text in 64 KiB chunks, in memory) into numbers and " +
+    "rotating them into newline-aligned 10 MiB parts: per-number and batch on drainpipe's streams, per-number on " +
+    "the runtime's native streams, the Node _writev splitting article's node:stream pipeline (the baseline) and " +
+    "a fused loop as the floor; every run's parts are compared byte for byte with the input.",
+  why:
+    "it is the worker's own work without the network: it shows what drainpipe's streams cost over a fused loop, " +
+    "what they gain over native streams and node:stream, and whether the per-number contract stays within 1.25× " +
+    "of the batch one (issue #3).",
+  options: {
+    count: "how many primes the input holds (default 10,000,000)",
+    runs: "timed runs per variant, interleaved, each after a full garbage collection (default 7)",
+    maxPartBytes: "part size limit in bytes (default 10 MiB, the worker's default)",
+  },
+  quick: { count: 20_000, runs: 1, maxPartBytes: 16 * 1024 },
+  run: async (options) => [await runNumberPipeline(options)],
+});
+
+if (import.meta.main) await runAlone(import.meta.filename, scenario);

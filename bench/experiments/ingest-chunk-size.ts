@@ -1,18 +1,27 @@
 /**
- * Ingest benchmark: POSTs a large body over local HTTP to a workerd worker (through Miniflare) that reads it
- * with fromNativeStream at several chunk sizes, and prints reads per MiB and MB/s side by side; then the same
- * reads of a request body the worker builds in memory (no network, so the read path's own cost).
- * Run: `npx node bench/streams/ingest-chunk-size.ts [MiB=100] [rounds=5]`.
+ * Experiment (not a registered scenario): the read size behind `DEFAULT_CHUNK_SIZE` in
+ * `src/streams/adapters/sized-byte-stream.ts`. POSTs a large body over local HTTP to a workerd worker (through
+ * Miniflare) that reads it with fromNativeStream at several chunk sizes, and prints reads per MiB and MB/s side
+ * by side; then the same reads of a request body the worker builds in memory (no network, so the read path's own
+ * cost).
+ * Run: `npx node bench/experiments/ingest-chunk-size.ts [--mib 100] [--rounds 5]`.
  * @module
  */
 
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { markdownTable } from "markdown-table";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { median } from "simple-statistics";
 
 const MiB = 1024 * 1024;
-const sizeMiB = Number(process.argv[2] ?? 100);
-const rounds = Number(process.argv[3] ?? 5);
+const { values: args } = parseArgs({
+  options: { mib: { type: "string", default: "100" }, rounds: { type: "string", default: "5" } },
+});
+const sizeMiB = Number(args.mib);
+const rounds = Number(args.rounds);
+if (!(sizeMiB > 0) || !(rounds > 0)) throw new Error("Cannot run: --mib and --rounds must be positive numbers");
 
 interface WorkerReport {
   mode: string;
@@ -24,7 +33,7 @@ interface WorkerReport {
 }
 
 const bundle = await build({
-  entryPoints: [fileURLToPath(new URL("./ingest-worker.ts", import.meta.url))],
+  entryPoints: [fileURLToPath(new URL("./ingest-chunk-size-worker.ts", import.meta.url))],
   bundle: true,
   format: "esm",
   write: false,
@@ -68,20 +77,23 @@ for (let round = 0; round < rounds; round++) {
 }
 await mf.dispose();
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
-console.log(`${sizeMiB} MiB POST over local HTTP into workerd, ${rounds} rounds interleaved, medians`);
-console.log("config                         reads/MiB  native reads/MiB  worker MB/s  end-to-end MB/s");
-for (const { label } of configs) {
+const mb = body.length / 1e6;
+const rows = configs.map(({ label }) => {
   const runs = samples.get(label)!;
   const { reads, nativeReads } = runs[0]!.report;
   const workerMs = median(runs.map((run) => run.report.workerMs));
   const clientMs = median(runs.map((run) => run.clientMs));
-  const mb = body.length / 1e6;
-  console.log(
-    `${label.padEnd(30)} ${(reads / sizeMiB).toFixed(1).padStart(9)}  ${(nativeReads / sizeMiB).toFixed(1).padStart(16)}` +
-      `  ${(mb / (workerMs / 1000)).toFixed(0).padStart(11)}  ${(mb / (clientMs / 1000)).toFixed(0).padStart(15)}`,
-  );
-}
+  return [
+    label,
+    (reads / sizeMiB).toFixed(1),
+    (nativeReads / sizeMiB).toFixed(1),
+    (mb / (workerMs / 1000)).toFixed(0),
+    (mb / (clientMs / 1000)).toFixed(0),
+  ];
+});
+console.log(`${sizeMiB} MiB POST over local HTTP into workerd, ${rounds} rounds interleaved, medians`);
+console.log(
+  markdownTable([["config", "reads/MiB", "native reads/MiB", "worker MB/s", "end-to-end MB/s"], ...rows], {
+    align: ["l", "r", "r", "r", "r"],
+  }),
+);

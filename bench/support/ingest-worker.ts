@@ -2,23 +2,24 @@
  * A bench-only worker (never deployed) for scenarios 4 and 5. It runs drainpipe's ingest pipeline, the naive
  * one and the floors inside workerd, with the same R2 binding (`BUCKET`) as the real worker:
  *
- * | route | does |
- * | --- | --- |
- * | `POST /drainpipe/discard[?digests=1]` | the real upload route's pipeline (`storeRequestBody`: pooled 1 MiB reads, byte limit, `LineToNumberStream`, `storeNumbers`) into a {@linkcode DiscardingStore} |
- * | `POST /naive/discard`, `POST /naive/r2?name=N` | {@linkcode naiveIngest} into a discarding store or into R2 under `naive/<N>/` |
- * | `POST /floor/read` | reads the body with `{ min: 1 MiB }` reads and nothing else |
- * | `POST /floor/r2-put?name=N` | the same reads gathered into 10 MiB buffers, each `put` to R2 (at most two in flight) |
+ * - `POST /drainpipe/discard[?digests=1]`: the real upload route's pipeline (`storeRequestBody`: pooled 1 MiB
+ *   reads, byte limit, `LineToNumberStream`, `storeNumbers`) into a {@linkcode DiscardingStore};
+ * - `POST /naive/discard`, `POST /naive/r2?name=N`: {@linkcode naiveIngest} into a discarding store or into R2
+ *   under `naive/<N>/`;
+ * - `POST /floor/read`: reads the body with `{ min: 1 MiB }` reads and nothing else;
+ * - `POST /floor/r2-put?name=N`: the same reads gathered into 10 MiB buffers, each `put` to R2 (at most two in
+ *   flight).
  *
  * Every route answers JSON describing what it did, so the caller can check it.
  *
  * @module
  */
-import type { R2BucketLike } from "../src/store/r2-store.ts";
-import { R2Store } from "../src/store/r2-store.ts";
-import { DEFAULT_CHUNK_SIZE } from "../src/streams/index.ts";
-import { storeRequestBody } from "../src/worker/store-request-body.ts";
-import { DiscardingStore } from "./support/discarding-store.ts";
-import { naiveIngest } from "./support/naive-ingest.ts";
+import type { R2BucketLike } from "../../src/store/r2-store.ts";
+import { R2Store } from "../../src/store/r2-store.ts";
+import { DEFAULT_CHUNK_SIZE } from "../../src/streams/index.ts";
+import { storeRequestBody } from "../../src/worker/store-request-body.ts";
+import { DiscardingStore } from "./discarding-store.ts";
+import { naiveIngest } from "./naive-ingest.ts";
 
 /** The bindings of the bench worker (those of `wrangler.toml`). */
 export interface IngestWorkerEnv {

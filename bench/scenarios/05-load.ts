@@ -5,7 +5,8 @@
  * latency and errors. Before the load, one request per row is checked: its numbers and bytes must match the
  * body (and drainpipe's stored content, read back, must equal it).
  *
- * Run alone: `npx node bench/load.ts [seconds] [connections]`.
+ * Run alone: `npx node bench/scenarios/05-load.ts [--seconds N] [--connections N] [--bytes N]` (`--quick` for
+ * the quick run's sizes, `--help` for the options).
  *
  * @module
  */
@@ -14,13 +15,15 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import type { Manifest } from "../src/files/manifest.ts";
-import { type RunningWorker, startIngestWorker, startRealWorker, waitUntilIdle } from "./support/bench-worker.ts";
-import { countLines, sameBytes } from "./support/byte-chunks.ts";
-import type { NaiveIngestResult } from "./support/naive-ingest.ts";
-import { primesTextOfSize } from "./support/primes-file.ts";
-import type { OutputCheck, ScenarioResult } from "./support/scenario-result.ts";
-import { significant } from "./support/stats.ts";
+import type { Manifest } from "../../src/files/manifest.ts";
+import { type RunningWorker, startIngestWorker, startRealWorker, waitUntilIdle } from "../support/bench-worker.ts";
+import { countLines, sameBytes } from "../support/byte-chunks.ts";
+import type { NaiveIngestResult } from "../support/naive-ingest.ts";
+import { primesTextOfSize } from "../support/primes-file.ts";
+import { runAlone } from "../support/run-alone.ts";
+import { defineScenario } from "../support/scenario.ts";
+import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
+import { significant } from "../support/stats.ts";
 
 /** Options of {@linkcode runLoad}. */
 export interface LoadOptions {
@@ -116,7 +119,7 @@ async function load(
 }
 
 /** Runs scenario 5: the bench worker's rows, then the real worker's (one worker at a time). */
-export async function runLoad(options: LoadOptions = {}): Promise<ScenarioResult> {
+async function runLoad(options: LoadOptions = {}): Promise<ScenarioResult> {
   const seconds = options.seconds ?? 10;
   const connections = options.connections ?? 16;
   const body = await primesTextOfSize(options.bytes ?? 1_000_000);
@@ -180,7 +183,7 @@ export async function runLoad(options: LoadOptions = {}): Promise<ScenarioResult
   }
   return {
     id: "load",
-    title: `Scenario 5: ${connections} concurrent ${(body.length / 1e6).toFixed(1)} MB uploads for ${seconds} s`,
+    title: `${connections} concurrent ${(body.length / 1e6).toFixed(1)} MB uploads for ${seconds} s`,
     runtime: `workerd (wrangler unstable_dev), client: autocannon on node ${process.versions.node}`,
     columns: [
       "row",
@@ -197,9 +200,17 @@ export async function runLoad(options: LoadOptions = {}): Promise<ScenarioResult
     ],
     rows,
     notes: [
-      `autocannon over loopback, ${connections} connections, ${seconds} s per row, rows one after another; the body is the first ${lines.toLocaleString("en")} primes. requests/s = responses completed within the ${seconds} s ÷ ${seconds} (uploads still running at the end are not counted); "one upload alone" is the checked request made before the load, on an idle worker. Uploads abandoned at the end keep running in workerd: "busy after load" is how long its process stayed busy afterwards, and every row starts only once it is idle again.`,
-      "naive: the body through a native TextDecoderStream, lines by String.split, one awaited write per number into a native WritableStream that rotates into the same 10 MiB parts (bench/support/naive-ingest.ts). × naive compares with the naive row of the same store.",
-      "The drainpipe discarding row runs the real upload route's pipeline in bench/ingest-worker.ts; the local-R2 row is the real worker with a new file name per request.",
+      `autocannon over loopback, ${connections} connections, ${seconds} s per row, rows one after another; the ` +
+        `body is the first ${lines.toLocaleString("en")} primes. requests/s = responses completed within the ` +
+        `${seconds} s ÷ ${seconds} (uploads still running at the end are not counted); "one upload alone" is the ` +
+        "checked request made before the load, on an idle worker. Uploads abandoned at the end keep running in " +
+        'workerd: "busy after load" is how long its process stayed busy afterwards, and every row starts only ' +
+        "once it is idle again.",
+      "naive: the body through a native TextDecoderStream, lines by String.split, one awaited write per number " +
+        "into a native WritableStream that rotates into the same 10 MiB parts (bench/support/naive-ingest.ts). " +
+        "× naive compares with the naive row of the same store.",
+      "The drainpipe discarding row runs the real upload route's pipeline in bench/support/ingest-worker.ts; the " +
+        "local-R2 row is the real worker with a new file name per request.",
     ],
     speedups: ROWS.map((row) => {
       const underLoad = versusNaive(row);
@@ -211,9 +222,24 @@ export async function runLoad(options: LoadOptions = {}): Promise<ScenarioResult
   };
 }
 
-if (import.meta.main) {
-  const [seconds, connections] = process.argv.slice(2).map(Number);
-  const result = await runLoad({ seconds: seconds || undefined, connections: connections || undefined });
-  console.table(result.rows);
-  for (const check of result.checks) console.log(check.ok ? "ok  " : "FAIL", check.variant, check.detail);
-}
+/** Scenario 5. */
+export const scenario = defineScenario<LoadOptions>({
+  id: "load",
+  title: "Load",
+  measures:
+    "requests/s, p50/p99 latency and errors of 16 concurrent 1 MB uploads kept going for 10 s (autocannon, " +
+    "loopback) against drainpipe's ingest and a naive worker's (TextDecoderStream, String.split, one write per " +
+    "number), each into a discarding store and into local R2; one checked upload per row comes first.",
+  why:
+    "concurrent uploads share one workerd isolate: per-request overhead, garbage and backpressure that a single " +
+    "upload hides show up as throughput, tail latency or errors under load.",
+  options: {
+    seconds: "seconds of load per row (default 10)",
+    connections: "concurrent uploads (default 16)",
+    bytes: "body size in bytes, cut at a line break (default 1,000,000)",
+  },
+  quick: { seconds: 1, connections: 2, bytes: 100_000 },
+  run: async (options) => [await runLoad(options)],
+});
+
+if (import.meta.main) await runAlone(import.meta.filename, scenario);

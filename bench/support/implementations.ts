@@ -6,9 +6,20 @@
  * (`reader.readMany()`) and sinks with `writev(chunks)`:
  *
  * ```ts
- * import * as drainpipe from "../src/streams/index.ts";
+ * import * as drainpipe from "../../src/streams/index.ts";
  * { name: "drainpipe", runtimes: ["node", "workerd"], ...classesOf(drainpipe) },
- * { name: "drainpipe readMany/writev", runtimes: ["node", "workerd"], ...classesOf(drainpipe), extension: { readMany: async (reader) => { const { chunks, done } = await (reader as unknown as drainpipe.ReadableStreamDefaultReader<unknown>).readMany(); return { done, value: chunks }; } } },
+ * {
+ *   name: "drainpipe readMany/writev",
+ *   runtimes: ["node", "workerd"],
+ *   ...classesOf(drainpipe),
+ *   extension: {
+ *     readMany: async (reader) => {
+ *       const drainpipeReader = reader as unknown as drainpipe.ReadableStreamDefaultReader<unknown>;
+ *       const { chunks, done } = await drainpipeReader.readMany();
+ *       return { done, value: chunks };
+ *     },
+ *   },
+ * },
  * ```
  *
  * Every report then shows both rows next to native, with no other change.
@@ -17,7 +28,7 @@
  */
 import { FastReadableStream, FastTransformStream, FastWritableStream } from "experimental-fast-webstreams";
 import * as polyfill from "web-streams-polyfill";
-import * as drainpipe from "../src/streams/index.ts";
+import * as drainpipe from "../../src/streams/index.ts";
 
 /** Where a benchmark runs. */
 export type Runtime = "node" | "workerd";

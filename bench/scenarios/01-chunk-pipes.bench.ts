@@ -1,14 +1,15 @@
 /**
- * Scenario 1: per-chunk pipes of small value chunks (`pipeTo`, a reader loop, one `TransformStream`, `for
- * await`, and the draining shapes for implementations with the extension), for every implementation of
- * `implementations.ts`, in Node and inside workerd (chunks per sample: see `chunkCount`).
+ * The benchmarks of scenario 1 (registered and run by `01-chunk-pipes.ts`): per-chunk pipes of small value
+ * chunks (`pipeTo`, a reader loop, one `TransformStream`, `for await`, and the draining shapes for
+ * implementations with the extension), for every implementation of `implementations.ts`, in Node and inside
+ * workerd (chunks per sample: see `chunkCount`).
  *
  * @module
  */
 import { inject, test } from "vitest";
-import { currentRuntime, implementationsFor, NATIVE } from "./implementations.ts";
-import { resultPath, TEST_TIMEOUT_MS } from "./support/bench-files.ts";
-import { chunkCount, expectedTally, PIPE_SHAPES, shapeEntries } from "./support/chunk-pipe-shapes.ts";
+import { resultPath, TEST_TIMEOUT_MS } from "../support/bench-files.ts";
+import { chunkCount, expectedTally, PIPE_SHAPES, shapeEntries } from "../support/chunk-pipe-shapes.ts";
+import { currentRuntime, implementationsFor, NATIVE } from "../support/implementations.ts";
 
 const runtime = currentRuntime();
 const quick = inject("benchQuick");

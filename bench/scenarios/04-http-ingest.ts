@@ -11,27 +11,31 @@
  * request). Outputs are checked: the stored content of the real worker is read back and compared byte for
  * byte, the discarding store's per-part SHA-256 (an extra, untimed request) against the input's.
  *
- * Run alone: `npx node bench/http-ingest.ts [megabytes] [runs]`.
+ * Run alone: `npx node bench/scenarios/04-http-ingest.ts [--bytes N] [--runs N]` (`--bytes 1e8` for 100 MB;
+ * `--quick` for the quick run's sizes, `--help` for the options).
  *
  * @module
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Manifest } from "../src/files/manifest.ts";
+import { median } from "simple-statistics";
+import type { Manifest } from "../../src/files/manifest.ts";
 import {
   type RunningWorker,
   resetPeakRss,
   startIngestWorker,
   startRealWorker,
   waitUntilIdle,
-} from "./support/bench-worker.ts";
-import { countLines, sameBytes } from "./support/byte-chunks.ts";
-import { type DiscardedObject, sha256 } from "./support/discarding-store.ts";
-import { primesTextOfSize } from "./support/primes-file.ts";
-import type { OutputCheck, ScenarioResult } from "./support/scenario-result.ts";
-import { median, significant, timed } from "./support/stats.ts";
-import { memoryOf } from "./workerd-memory.ts";
+} from "../support/bench-worker.ts";
+import { countLines, sameBytes } from "../support/byte-chunks.ts";
+import { type DiscardedObject, sha256 } from "../support/discarding-store.ts";
+import { primesTextOfSize } from "../support/primes-file.ts";
+import { runAlone } from "../support/run-alone.ts";
+import { defineScenario } from "../support/scenario.ts";
+import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
+import { significant, timed } from "../support/stats.ts";
+import { memoryOf } from "../support/workerd-memory.ts";
 
 /** Options of {@linkcode runHttpIngest}. */
 export interface HttpIngestOptions {
@@ -42,6 +46,10 @@ export interface HttpIngestOptions {
 }
 
 const MB = 1_000_000;
+
+/** How the notes describe the peaks, when they could be reset before each request and when not. */
+const PEAK_RESET = "reset before each request (clear_refs 5), so it is that request's own peak";
+const PEAK_NOT_RESET = "NOT reset (clear_refs refused), so peaks are cumulative";
 
 /** One row: a request to one of the workers. */
 interface Row {
@@ -207,7 +215,7 @@ async function measureRows(
  * Runs scenario 4: starts the bench worker, measures its rows, stops it; then the same with the real worker
  * (R2 in temporary directories). One worker runs at a time, so each one's workerd process is known.
  */
-export async function runHttpIngest(options: HttpIngestOptions = {}): Promise<ScenarioResult> {
+async function runHttpIngest(options: HttpIngestOptions = {}): Promise<ScenarioResult> {
   const runs = options.runs ?? 3;
   const body = await primesTextOfSize(options.bytes ?? 100 * MB);
   const lines = countLines(body);
@@ -265,7 +273,9 @@ export async function runHttpIngest(options: HttpIngestOptions = {}): Promise<Sc
     });
     return {
       id: "http-ingest",
-      title: `Scenario 4: HTTP ingest of ${(body.length / MB).toFixed(1)} MB (${lines.toLocaleString("en")} primes) into local workerd`,
+      title:
+        `HTTP ingest of ${(body.length / MB).toFixed(1)} MB (${lines.toLocaleString("en")} primes) ` +
+        "into local workerd",
       runtime: `workerd (wrangler unstable_dev), client: node ${process.versions.node} fetch`,
       columns: [
         "row",
@@ -279,9 +289,15 @@ export async function runHttpIngest(options: HttpIngestOptions = {}): Promise<Sc
       ],
       rows,
       notes: [
-        `Real HTTP over loopback (Node's fetch, Content-Length, no Expect: 100-continue). Per worker: one untimed 1 MB request per row, then medians of ${runs} requests per row, rows interleaved round by round, each request once the workerd process is idle. The bench worker's three rows run first, then the real worker's (one worker at a time, so that its workerd process is known).`,
-        `Peak RSS is VmHWM of the workerd process running the worker's code (wrangler's proxy workerd excluded), ${peaksReset ? "reset before each request (clear_refs 5), so it is that request's own peak" : "NOT reset (clear_refs refused), so peaks are cumulative"}; idle RSS is after the warm-up. MB = 10^6 bytes.`,
-        "Floors and the discarding pipeline run in bench/ingest-worker.ts (the real upload route's pipeline with a DiscardingStore); the local-R2 row is the real worker, POST /files/:name. Parts of 10 MiB everywhere.",
+        "Real HTTP over loopback (Node's fetch, Content-Length, no Expect: 100-continue). Per worker: one " +
+          `untimed 1 MB request per row, then medians of ${runs} requests per row, rows interleaved round by ` +
+          "round, each request once the workerd process is idle. The bench worker's three rows run first, then " +
+          "the real worker's (one worker at a time, so that its workerd process is known).",
+        "Peak RSS is VmHWM of the workerd process running the worker's code (wrangler's proxy workerd " +
+          `excluded), ${peaksReset ? PEAK_RESET : PEAK_NOT_RESET}; idle RSS is after the warm-up. MB = 10^6 bytes.`,
+        "Floors and the discarding pipeline run in bench/support/ingest-worker.ts (the real upload route's " +
+          "pipeline with a DiscardingStore); the local-R2 row is the real worker, POST /files/:name. Parts of " +
+          "10 MiB everywhere.",
       ],
       speedups: ROWS.map((row) => ({ label: row.name, value: significant(floorRead / msOf(row)) })),
       checks,
@@ -291,9 +307,24 @@ export async function runHttpIngest(options: HttpIngestOptions = {}): Promise<Sc
   }
 }
 
-if (import.meta.main) {
-  const [megabytes, runs] = process.argv.slice(2).map(Number);
-  const result = await runHttpIngest({ bytes: megabytes ? megabytes * MB : undefined, runs: runs || undefined });
-  console.table(result.rows);
-  for (const check of result.checks) console.log(check.ok ? "ok  " : "FAIL", check.variant, check.detail);
-}
+/** Scenario 4. */
+export const scenario = defineScenario<HttpIngestOptions>({
+  id: "http-ingest",
+  title: "HTTP ingest",
+  measures:
+    "time, MB/s and the workerd process's peak RSS of POSTing 100 MB of primes over real local HTTP: to the real " +
+    "worker storing into local R2, to its upload pipeline storing into a discarding store, and to two floors " +
+    "(reading the body and nothing else; putting it to local R2 in 10 MiB pieces); the stored content and the " +
+    "discarded parts' digests are checked against the body.",
+  why:
+    "an upload's time is drainpipe's parsing plus the runtime's body reads plus storage: the floors show how much " +
+    "of it drainpipe could still win, and the peak RSS how much memory one large upload takes in workerd.",
+  options: {
+    bytes: "body size in bytes, cut at a line break (default 100,000,000)",
+    runs: "timed requests per row, interleaved (default 3)",
+  },
+  quick: { bytes: 300_000, runs: 1 },
+  run: async (options) => [await runHttpIngest(options)],
+});
+
+if (import.meta.main) await runAlone(import.meta.filename, scenario);

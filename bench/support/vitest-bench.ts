@@ -1,0 +1,85 @@
+/**
+ * The scenarios measured with `vitest bench` (their `<nn>-<id>.bench.ts` files, run in Node and inside workerd
+ * by the projects `bench-node` and `bench-workerd` of `vitest.config.ts`): starting that run from a scenario's
+ * `run`, and reading back the medians its benchmarks leave in `bench/.cache/vitest/` (see `bench-files.ts`).
+ *
+ * @module
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { resolve } from "node:path";
+import { slug, VITEST_RESULTS_DIR } from "./bench-files.ts";
+import { IMPLEMENTATIONS, type Runtime, type StreamsImplementation } from "./implementations.ts";
+import { describeMachine } from "./machine.ts";
+
+const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
+
+/** How drainpipe is loaded in the vitest benchmarks (see `bundled-drainpipe.ts`). */
+export const BUNDLE_NOTE =
+  "drainpipe runs from an esbuild bundle of src/streams built when the benchmark starts, as wrangler bundles a " +
+  "worker; loaded from src/ through vitest's module transform, every call between its modules becomes a " +
+  "property load, which made it about 3.5× slower in earlier runs of this fixture.";
+
+/** The vitest project that runs the benchmarks of `runtime`. */
+export const PROJECTS: Record<Runtime, string> = { node: "bench-node", workerd: "bench-workerd" };
+
+/** The runtimes the vitest benchmarks run in, in report order. */
+export const RUNTIMES: readonly Runtime[] = ["node", "workerd"];
+
+/**
+ * Runs one benchmark file (`file`, relative to the project root) with `vitest bench` in both bench projects,
+ * after deleting what an earlier run of the same scenario (`scenario`: its results folder, the first argument of
+ * `resultPath`) left. Returns whether vitest passed: its tests check every variant's output before benching.
+ *
+ * @example
+ * ```ts
+ * const passed = runVitestBench("bench/scenarios/01-chunk-pipes.bench.ts", "chunk-pipes", true);
+ * ```
+ */
+export function runVitestBench(file: string, scenario: string, quick: boolean): boolean {
+  for (const runtime of RUNTIMES) {
+    rmSync(resolve(PROJECT_ROOT, VITEST_RESULTS_DIR, PROJECTS[runtime], scenario), { recursive: true, force: true });
+  }
+  const vitest = resolve(PROJECT_ROOT, "node_modules/vitest/vitest.mjs");
+  const projects = RUNTIMES.flatMap((runtime) => ["--project", `${PROJECTS[runtime]} (bench)`]);
+  const result = spawnSync(process.execPath, [vitest, "bench", ...projects, file], {
+    cwd: PROJECT_ROOT,
+    stdio: "inherit",
+    env: { ...process.env, BENCH_QUICK: quick ? "1" : "0" },
+  });
+  return result.status === 0;
+}
+
+/** The runtime column of the reports: the Node version, or workerd's and how it was run. */
+export function runtimeLabel(runtime: Runtime): string {
+  const machine = describeMachine();
+  return runtime === "node" ? `node ${machine.node}` : `workerd ${machine.workerd} (@cloudflare/vitest-plugin)`;
+}
+
+/** The median sample time in ms of one benchmark, or `undefined` when it did not run. */
+export function medianMs(
+  runtime: Runtime,
+  scenario: string,
+  group: string,
+  implementation: string,
+): number | undefined {
+  const path = resolve(
+    PROJECT_ROOT,
+    VITEST_RESULTS_DIR,
+    PROJECTS[runtime],
+    scenario,
+    slug(group),
+    `${slug(implementation)}.json`,
+  );
+  try {
+    const data = JSON.parse(readFileSync(path, "utf8")) as { latency: { p50: number } };
+    return data.latency.p50;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every implementation benchmarked in `runtime` (whatever runtime this process is). */
+export function implementationsIn(runtime: Runtime): StreamsImplementation[] {
+  return IMPLEMENTATIONS.filter((implementation) => implementation.runtimes.includes(runtime));
+}
