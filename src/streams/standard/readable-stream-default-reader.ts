@@ -3,6 +3,11 @@
  * @module
  */
 
+import {
+  ReadableStreamDefaultReaderReadMany,
+  type ReadManyOptions,
+  type ReadManyResult,
+} from "../extensions/read-many.ts";
 import { Deferred, promiseRejectedWith, promiseResolvedWith } from "./promise-helpers.ts";
 import { IsReadableStream, IsReadableStreamLocked, type ReadableStream } from "./readable-stream.ts";
 import { NO_CHUNK, PullSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
@@ -100,6 +105,16 @@ export class ReadableStreamDefaultReader<R = unknown> {
     if (!IsReadableStreamDefaultReader(this)) throw readerBrandCheckError("releaseLock");
     if (this._ownerReadableStream === undefined) return;
     ReadableStreamDefaultReaderRelease(this);
+  }
+
+  /**
+   * Non-standard (drainpipe): resolves with every chunk available without waiting, up to soft caps; waits for
+   * the first chunk like `read()` when none is. Non-enumerable, so it stays out of the standard interface's
+   * members; feature-detect with `typeof reader.readMany === "function"`. See `extensions/read-many.ts`.
+   */
+  readMany(options: ReadManyOptions | undefined = undefined): Promise<ReadManyResult<R>> {
+    if (!IsReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("readMany"));
+    return ReadableStreamDefaultReaderReadMany<R>(this, options);
   }
 }
 
