@@ -40,7 +40,8 @@ export class BufferPool {
   readonly bufferSize: number;
   /** Most free buffers kept for reuse. */
   readonly maxFree: number;
-  readonly #free: ArrayBuffer[] = [];
+  /** Released buffers waiting for reuse. */
+  private readonly free: ArrayBuffer[] = [];
 
   /** Creates an empty pool; throws a `RangeError` for sizes that are not integers in range. */
   constructor(options: BufferPoolOptions) {
@@ -61,7 +62,7 @@ export class BufferPool {
 
   /** Number of released buffers waiting for reuse. */
   get freeCount(): number {
-    return this.#free.length;
+    return this.free.length;
   }
 
   /**
@@ -69,7 +70,7 @@ export class BufferPool {
    * new (zeroed) one. A reused buffer still holds the bytes of its previous use.
    */
   acquire(): Uint8Array<ArrayBuffer> {
-    return new Uint8Array(this.#free.pop() ?? new ArrayBuffer(this.bufferSize));
+    return new Uint8Array(this.free.pop() ?? new ArrayBuffer(this.bufferSize));
   }
 
   /**
@@ -85,7 +86,7 @@ export class BufferPool {
       return false;
     }
     const taken = detach(buffer);
-    if (this.#free.length < this.maxFree) this.#free.push(taken);
+    if (this.free.length < this.maxFree) this.free.push(taken);
     return true;
   }
 }

@@ -94,7 +94,7 @@ export interface ChunkSink<R> extends ReadRequest<R> {
 /** Collects chunks from one reader, up to soft caps: the read request used while draining and while waiting. */
 export class ChunkCollector<R> implements ChunkSink<R> {
   chunks: R[] = [];
-  bytes = 0;
+  private bytes = 0;
   closed = false;
   errored = false;
   error: unknown = undefined;
@@ -317,8 +317,8 @@ function toResult<R>(collector: ChunkCollector<R>): ReadManyResult<R> {
 
 class WaitingReadMany<R> implements ReadRequest<R> {
   readonly deferred = new Deferred<ReadManyResult<R>>();
-  readonly reader: ReadableStreamDefaultReader<R>;
-  readonly collector: ChunkCollector<R>;
+  private readonly reader: ReadableStreamDefaultReader<R>;
+  private readonly collector: ChunkCollector<R>;
 
   constructor(reader: ReadableStreamDefaultReader<R>, maxChunks: number, maxBytes: number) {
     this.reader = reader;

@@ -15,6 +15,7 @@ setFunctionName(byteLengthSizeFunction, "size");
  * const stream = new ReadableStream(source, new ByteLengthQueuingStrategy({ highWaterMark: 65536 }));
  */
 export class ByteLengthQueuingStrategy implements QueuingStrategy<ArrayBufferView> {
+  /** @internal [[highWaterMark]] (its name is also the brand: see `isByteLengthQueuingStrategy`) */
   declare private _byteLengthQueuingStrategyHighWaterMark: number;
 
   constructor(init: QueuingStrategyInit) {

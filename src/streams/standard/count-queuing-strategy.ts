@@ -15,6 +15,7 @@ setFunctionName(countSizeFunction, "size");
  * const stream = new ReadableStream(source, new CountQueuingStrategy({ highWaterMark: 16 }));
  */
 export class CountQueuingStrategy implements QueuingStrategy<unknown> {
+  /** @internal [[highWaterMark]] (its name is also the brand: see `isCountQueuingStrategy`) */
   declare private _countQueuingStrategyHighWaterMark: number;
 
   constructor(init: QueuingStrategyInit) {

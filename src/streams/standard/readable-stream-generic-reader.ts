@@ -9,9 +9,9 @@ import { ReleaseSteps } from "./readable-stream-controller-steps.ts";
 
 /** The internal slots both reader classes carry. */
 export interface GenericReaderSlots<R> {
-  /** [[stream]] */
+  /** @internal [[stream]] */
   _ownerReadableStream: ReadableStream<R> | undefined;
-  /** [[closedPromise]] */
+  /** @internal [[closedPromise]] */
   _closedPromise: Deferred<undefined>;
 }
 
