@@ -157,7 +157,7 @@ export function IsReadableStreamBYOBReader(value: unknown): value is ReadableStr
   return hasOwnSlot(value, "_readIntoRequests");
 }
 
-/** ReadableStreamBYOBReaderErrorReadIntoRequests */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablestreambyobreadererrorreadintorequests | ReadableStreamBYOBReaderErrorReadIntoRequests}. */
 export function ReadableStreamBYOBReaderErrorReadIntoRequests(reader: ReadableStreamBYOBReader, error: unknown): void {
   const requests = reader._readIntoRequests;
   reader._readIntoRequests = new SimpleQueue();
@@ -166,7 +166,7 @@ export function ReadableStreamBYOBReaderErrorReadIntoRequests(reader: ReadableSt
   });
 }
 
-/** ReadableStreamBYOBReaderRead */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-byob-reader-read | ReadableStreamBYOBReaderRead}. */
 export function ReadableStreamBYOBReaderRead(
   reader: ReadableStreamBYOBReader,
   view: ArrayBufferViewLike,
@@ -187,7 +187,7 @@ export function ReadableStreamBYOBReaderRead(
   }
 }
 
-/** ReadableStreamBYOBReaderRelease */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablestreambyobreaderrelease | ReadableStreamBYOBReaderRelease}. */
 export function ReadableStreamBYOBReaderRelease(reader: ReadableStreamBYOBReader): void {
   ReadableStreamReaderGenericRelease(reader);
   ReadableStreamBYOBReaderErrorReadIntoRequests(
@@ -196,7 +196,7 @@ export function ReadableStreamBYOBReaderRelease(reader: ReadableStreamBYOBReader
   );
 }
 
-/** SetUpReadableStreamBYOBReader */
+/** Implements {@link https://streams.spec.whatwg.org/#set-up-readable-stream-byob-reader | SetUpReadableStreamBYOBReader}. */
 export function SetUpReadableStreamBYOBReader(
   reader: ReadableStreamBYOBReader,
   stream: ReadableStream<Uint8Array>,

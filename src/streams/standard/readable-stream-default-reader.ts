@@ -136,7 +136,7 @@ export function IsReadableStreamDefaultReader(value: unknown): value is Readable
   return hasOwnSlot(value, "_readRequests");
 }
 
-/** ReadableStreamDefaultReaderErrorReadRequests */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaultreadererrorreadrequests | ReadableStreamDefaultReaderErrorReadRequests}. */
 export function ReadableStreamDefaultReaderErrorReadRequests<R>(
   reader: ReadableStreamDefaultReader<R>,
   error: unknown,
@@ -149,7 +149,7 @@ export function ReadableStreamDefaultReaderErrorReadRequests<R>(
   });
 }
 
-/** ReadableStreamDefaultReaderRead */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-default-reader-read | ReadableStreamDefaultReaderRead}. */
 export function ReadableStreamDefaultReaderRead<R>(
   reader: ReadableStreamDefaultReader<R>,
   readRequest: ReadRequest<R>,
@@ -165,7 +165,7 @@ export function ReadableStreamDefaultReaderRead<R>(
   }
 }
 
-/** ReadableStreamDefaultReaderRelease */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaultreaderrelease | ReadableStreamDefaultReaderRelease}. */
 export function ReadableStreamDefaultReaderRelease<R>(reader: ReadableStreamDefaultReader<R>): void {
   ReadableStreamReaderGenericRelease(reader);
   ReadableStreamDefaultReaderErrorReadRequests(
@@ -174,7 +174,7 @@ export function ReadableStreamDefaultReaderRelease<R>(reader: ReadableStreamDefa
   );
 }
 
-/** SetUpReadableStreamDefaultReader */
+/** Implements {@link https://streams.spec.whatwg.org/#set-up-readable-stream-default-reader | SetUpReadableStreamDefaultReader}. */
 export function SetUpReadableStreamDefaultReader<R>(
   reader: ReadableStreamDefaultReader<R>,
   stream: ReadableStream<R>,

@@ -397,7 +397,7 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
   }
 }
 
-/** ReadableStreamPipeTo */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-pipe-to | ReadableStreamPipeTo}. */
 export function ReadableStreamPipeTo<R>(
   source: ReadableStream<R>,
   dest: WritableStream<R>,

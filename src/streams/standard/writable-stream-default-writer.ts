@@ -126,7 +126,7 @@ export function IsWritableStreamDefaultWriter(value: unknown): value is Writable
   return hasOwnSlot(value, "_ownerWritableStream");
 }
 
-/** SetUpWritableStreamDefaultWriter */
+/** Implements {@link https://streams.spec.whatwg.org/#set-up-writable-stream-default-writer | SetUpWritableStreamDefaultWriter}. */
 export function SetUpWritableStreamDefaultWriter<W>(
   writer: WritableStreamDefaultWriter<W>,
   stream: WritableStream<W>,
@@ -155,7 +155,7 @@ export function SetUpWritableStreamDefaultWriter<W>(
   }
 }
 
-/** WritableStreamDefaultWriterAbort */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-abort | WritableStreamDefaultWriterAbort}. */
 export function WritableStreamDefaultWriterAbort<W>(
   writer: WritableStreamDefaultWriter<W>,
   reason: unknown,
@@ -163,12 +163,12 @@ export function WritableStreamDefaultWriterAbort<W>(
   return WritableStreamAbort(writer._ownerWritableStream as WritableStream<W>, reason);
 }
 
-/** WritableStreamDefaultWriterClose */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-close | WritableStreamDefaultWriterClose}. */
 export function WritableStreamDefaultWriterClose<W>(writer: WritableStreamDefaultWriter<W>): Promise<undefined> {
   return WritableStreamClose(writer._ownerWritableStream as WritableStream<W>);
 }
 
-/** WritableStreamDefaultWriterCloseWithErrorPropagation */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-close-with-error-propagation | WritableStreamDefaultWriterCloseWithErrorPropagation}. */
 export function WritableStreamDefaultWriterCloseWithErrorPropagation<W>(
   writer: WritableStreamDefaultWriter<W>,
 ): Promise<undefined> {
@@ -179,7 +179,7 @@ export function WritableStreamDefaultWriterCloseWithErrorPropagation<W>(
   return WritableStreamDefaultWriterClose(writer);
 }
 
-/** WritableStreamDefaultWriterEnsureClosedPromiseRejected */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-ensure-closed-promise-rejected | WritableStreamDefaultWriterEnsureClosedPromiseRejected}. */
 export function WritableStreamDefaultWriterEnsureClosedPromiseRejected<W>(
   writer: WritableStreamDefaultWriter<W>,
   error: unknown,
@@ -188,7 +188,7 @@ export function WritableStreamDefaultWriterEnsureClosedPromiseRejected<W>(
   else writer._closedPromise = LazyDeferred.rejected<undefined>(error);
 }
 
-/** WritableStreamDefaultWriterEnsureReadyPromiseRejected */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-ensure-ready-promise-rejected | WritableStreamDefaultWriterEnsureReadyPromiseRejected}. */
 export function WritableStreamDefaultWriterEnsureReadyPromiseRejected<W>(
   writer: WritableStreamDefaultWriter<W>,
   error: unknown,
@@ -197,7 +197,7 @@ export function WritableStreamDefaultWriterEnsureReadyPromiseRejected<W>(
   else writer._readyPromise = LazyDeferred.rejected<undefined>(error);
 }
 
-/** WritableStreamDefaultWriterGetDesiredSize */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-get-desired-size | WritableStreamDefaultWriterGetDesiredSize}. */
 export function WritableStreamDefaultWriterGetDesiredSize<W>(writer: WritableStreamDefaultWriter<W>): number | null {
   const stream = writer._ownerWritableStream as WritableStream<W>;
   const state = stream._state;
@@ -206,7 +206,7 @@ export function WritableStreamDefaultWriterGetDesiredSize<W>(writer: WritableStr
   return WritableStreamDefaultControllerGetDesiredSize(stream._writableStreamController);
 }
 
-/** WritableStreamDefaultWriterRelease */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-release | WritableStreamDefaultWriterRelease}. */
 export function WritableStreamDefaultWriterRelease<W>(writer: WritableStreamDefaultWriter<W>): void {
   const stream = writer._ownerWritableStream as WritableStream<W>;
   const releasedError = new TypeError("Cannot use the writer: its lock on the stream has been released");
@@ -216,7 +216,7 @@ export function WritableStreamDefaultWriterRelease<W>(writer: WritableStreamDefa
   writer._ownerWritableStream = undefined;
 }
 
-/** WritableStreamDefaultWriterWrite */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-write | WritableStreamDefaultWriterWrite}. */
 export function WritableStreamDefaultWriterWrite<W>(
   writer: WritableStreamDefaultWriter<W>,
   chunk: W,
