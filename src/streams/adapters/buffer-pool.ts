@@ -28,12 +28,15 @@ export const DEFAULT_MAX_FREE_BUFFERS = 8;
  * empty view rather than someone else's data.
  *
  * @example
+ * ```ts
+ * declare const source: SizedByteSource;
  * const pool = new BufferPool({ bufferSize: 65536 });
- * const stream = sizedByteStream(source, { pool });
- * for await (const chunk of stream) {
- *   consume(chunk);
+ * let total = 0;
+ * for await (const chunk of sizedByteStream(source, { pool })) {
+ *   total += chunk.byteLength;
  *   pool.release(chunk); // only once nothing refers to `chunk` any more
  * }
+ * ```
  */
 export class BufferPool {
   /** Size in bytes of every buffer this pool hands out. */

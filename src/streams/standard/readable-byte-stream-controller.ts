@@ -74,6 +74,7 @@ export interface PullIntoDescriptor {
  * Controls a byte `ReadableStream` (`type: "bytes"`): enqueues bytes, answers BYOB requests, closes or errors.
  * Instances are created by the stream; the constructor throws.
  * @example
+ * ```ts
  * new ReadableStream({
  *   type: "bytes",
  *   pull(controller) {
@@ -82,6 +83,7 @@ export interface PullIntoDescriptor {
  *     else controller.enqueue(new Uint8Array([1, 2, 3]));
  *   },
  * });
+ * ```
  */
 export class ReadableByteStreamController {
   /** @internal [[stream]] */

@@ -61,8 +61,11 @@ class PromiseReadIntoRequest<T extends ArrayBufferViewLike> implements ReadIntoR
 /**
  * Reads from a byte stream into buffers the caller provides.
  * @example
+ * ```ts
+ * declare const byteStream: ReadableStream<Uint8Array>;
  * const reader = byteStream.getReader({ mode: "byob" });
  * const { value, done } = await reader.read(new Uint8Array(65536), { min: 65536 });
+ * ```
  */
 export class ReadableStreamBYOBReader {
   /** @internal [[stream]] */

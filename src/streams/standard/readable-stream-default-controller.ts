@@ -42,7 +42,9 @@ import { hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
  * Controls a value `ReadableStream`: the underlying source enqueues chunks, closes or errors the stream.
  * Instances are created by the stream; the constructor throws.
  * @example
+ * ```ts
  * new ReadableStream({ start(controller) { controller.enqueue("a"); controller.close(); } });
+ * ```
  */
 export class ReadableStreamDefaultController<R = unknown> {
   /** @internal [[stream]] */

@@ -52,9 +52,11 @@ class PromiseReadRequest<R> implements ReadRequest<R> {
 /**
  * Reads chunks from a locked `ReadableStream`.
  * @example
- * const reader = stream.getReader();
+ * ```ts
+ * const reader = ReadableStream.from(["a", "b"]).getReader();
  * for (let r = await reader.read(); !r.done; r = await reader.read()) console.log(r.value);
  * reader.releaseLock();
+ * ```
  */
 export class ReadableStreamDefaultReader<R = unknown> {
   /** @internal [[stream]] */
@@ -111,6 +113,17 @@ export class ReadableStreamDefaultReader<R = unknown> {
    * Non-standard (drainpipe): resolves with every chunk available without waiting, up to soft caps; waits for
    * the first chunk like `read()` when none is. Non-enumerable, so it stays out of the standard interface's
    * members; feature-detect with `typeof reader.readMany === "function"`. See `extensions/read-many.ts`.
+   * @example
+   * ```ts
+   * declare const stream: ReadableStream<Uint8Array>;
+   * const reader = stream.getReader();
+   * let total = 0;
+   * for (;;) {
+   *   const { chunks, done } = await reader.readMany({ maxChunks: 4096 });
+   *   for (const chunk of chunks) total += chunk.byteLength;
+   *   if (done) break;
+   * }
+   * ```
    */
   readMany(options: ReadManyOptions | undefined = undefined): Promise<ReadManyResult<R>> {
     if (!IsReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("readMany"));

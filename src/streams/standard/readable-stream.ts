@@ -118,6 +118,7 @@ export interface ConvertedPipeOptions {
 /**
  * A source of data that a consumer reads through a reader, iterates, or pipes.
  * @example
+ * ```ts
  * const stream = new ReadableStream<number>({
  *   start(controller) {
  *     controller.enqueue(1);
@@ -125,6 +126,7 @@ export interface ConvertedPipeOptions {
  *   },
  * });
  * for await (const n of stream) console.log(n);
+ * ```
  */
 export class ReadableStream<R = unknown> {
   /** @internal [[state]] */
@@ -173,7 +175,9 @@ export class ReadableStream<R = unknown> {
   /**
    * Creates a readable stream from an async iterable or a sync iterable (such as an array or a generator).
    * @example
+   * ```ts
    * const stream = ReadableStream.from([1, 2, 3]);
+   * ```
    */
   static from<R>(asyncIterable: AsyncIterable<R> | Iterable<R | PromiseLike<R>>): ReadableStream<R> {
     return ReadableStreamFromIterable(asyncIterable);

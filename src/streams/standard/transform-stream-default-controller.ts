@@ -40,7 +40,9 @@ export type TransformAlgorithm<I> = (chunk: I) => Completion;
  * Lets a transformer enqueue output, error the stream, or terminate it.
  * Instances are created by the stream; the constructor throws.
  * @example
+ * ```ts
  * new TransformStream({ transform(chunk, controller) { controller.enqueue(String(chunk)); } });
+ * ```
  */
 export class TransformStreamDefaultController<O = unknown> {
   /** @internal [[cancelAlgorithm]] */

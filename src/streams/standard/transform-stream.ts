@@ -31,10 +31,12 @@ import { WritableStreamDefaultControllerErrorIfNeeded } from "./writable-stream-
 /**
  * A writable side and a readable side joined by a transformer: chunks written are transformed and read.
  * @example
+ * ```ts
  * const double = new TransformStream<number, number>({
  *   transform(n, controller) { controller.enqueue(n * 2); },
  * });
  * ReadableStream.from([1, 2, 3]).pipeThrough(double);
+ * ```
  */
 export class TransformStream<I = unknown, O = unknown> {
   /** @internal [[backpressure]] */

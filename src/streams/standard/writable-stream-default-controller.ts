@@ -43,9 +43,14 @@ export type WriteAlgorithm<W> = (chunk: W) => Completion;
  * Lets an underlying sink error the stream and observe aborts through `signal`.
  * Instances are created by the stream; the constructor throws.
  * @example
+ * ```ts
+ * declare const socket: { close(): void };
  * new WritableStream({
- *   start(controller) { controller.signal.addEventListener("abort", () => socket.close()); },
+ *   start(controller) {
+ *     controller.signal.addEventListener("abort", () => socket.close());
+ *   },
  * });
+ * ```
  */
 export class WritableStreamDefaultController<W = unknown> {
   /** @internal [[abortAlgorithm]] */

@@ -24,10 +24,12 @@ import {
 /**
  * Writes chunks to a locked `WritableStream`.
  * @example
- * const writer = stream.getWriter();
+ * ```ts
+ * const writer = new WritableStream<string>({ write: (chunk) => console.log(chunk) }).getWriter();
  * await writer.ready;
- * writer.write(chunk);
+ * writer.write("a");
  * await writer.close();
+ * ```
  */
 export class WritableStreamDefaultWriter<W = unknown> {
   /** @internal [[closedPromise]] */

@@ -55,11 +55,13 @@ interface PendingAbortRequest {
 /**
  * A destination for data, written through a writer or by piping a `ReadableStream` into it.
  * @example
+ * ```ts
  * const chunks: string[] = [];
  * const stream = new WritableStream<string>({ write(chunk) { chunks.push(chunk); } });
  * const writer = stream.getWriter();
  * await writer.write("a");
  * await writer.close();
+ * ```
  */
 export class WritableStream<W = unknown> {
   /** @internal [[backpressure]] */
