@@ -1,6 +1,10 @@
 /**
  * drainpipe streams: a WHATWG Streams implementation with no dependencies, plus non-standard,
  * feature-detectable extensions for moving many small chunks cheaply.
+ *
+ * Internal state: the specification's internal slots, which other engine modules read and write, are
+ * `_camelCase` fields marked `@internal` (so they cannot be `#private`); state private to one class uses
+ * TypeScript `private`. The one `#private` field is the brand mark in `standard/webidl.ts`.
  * @module
  */
 

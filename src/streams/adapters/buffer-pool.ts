@@ -28,19 +28,23 @@ export const DEFAULT_MAX_FREE_BUFFERS = 8;
  * empty view rather than someone else's data.
  *
  * @example
+ * ```ts
+ * declare const source: SizedByteSource;
  * const pool = new BufferPool({ bufferSize: 65536 });
- * const stream = sizedByteStream(source, { pool });
- * for await (const chunk of stream) {
- *   consume(chunk);
+ * let total = 0;
+ * for await (const chunk of sizedByteStream(source, { pool })) {
+ *   total += chunk.byteLength;
  *   pool.release(chunk); // only once nothing refers to `chunk` any more
  * }
+ * ```
  */
 export class BufferPool {
   /** Size in bytes of every buffer this pool hands out. */
   readonly bufferSize: number;
   /** Most free buffers kept for reuse. */
   readonly maxFree: number;
-  readonly #free: ArrayBuffer[] = [];
+  /** Released buffers waiting for reuse. */
+  private readonly free: ArrayBuffer[] = [];
 
   /** Creates an empty pool; throws a `RangeError` for sizes that are not integers in range. */
   constructor(options: BufferPoolOptions) {
@@ -61,7 +65,7 @@ export class BufferPool {
 
   /** Number of released buffers waiting for reuse. */
   get freeCount(): number {
-    return this.#free.length;
+    return this.free.length;
   }
 
   /**
@@ -69,7 +73,7 @@ export class BufferPool {
    * new (zeroed) one. A reused buffer still holds the bytes of its previous use.
    */
   acquire(): Uint8Array<ArrayBuffer> {
-    return new Uint8Array(this.#free.pop() ?? new ArrayBuffer(this.bufferSize));
+    return new Uint8Array(this.free.pop() ?? new ArrayBuffer(this.bufferSize));
   }
 
   /**
@@ -85,7 +89,7 @@ export class BufferPool {
       return false;
     }
     const taken = detach(buffer);
-    if (this.#free.length < this.maxFree) this.#free.push(taken);
+    if (this.free.length < this.maxFree) this.free.push(taken);
     return true;
   }
 }

@@ -14,8 +14,11 @@ import type { ReadableStream } from "../standard/readable-stream.ts";
  * the call with that error.
  *
  * @example
- * const bytes = await collectBytes(partStream, 10 * 1024 * 1024);
- * await upload.uploadPart(partNumber, bytes);
+ * ```ts
+ * declare const part: ReadableStream<Uint8Array>;
+ * const bytes = await collectBytes(part, 10 * 1024 * 1024); // rejects with a RangeError beyond 10 MiB
+ * console.log(bytes.byteLength);
+ * ```
  */
 export async function collectBytes(
   stream: ReadableStream<Uint8Array>,

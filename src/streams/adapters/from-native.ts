@@ -52,8 +52,12 @@ interface NativeStream {
  * stream with the same error.
  *
  * @example
+ * ```ts
+ * declare const request: Request;
  * const body = fromNativeStream(request.body!); // 1 MiB per read instead of workerd's 4 KiB
+ * let total = 0;
  * for await (const chunk of body) total += chunk.byteLength;
+ * ```
  */
 export function fromNativeStream(
   native: ReadableStream<Uint8Array>,

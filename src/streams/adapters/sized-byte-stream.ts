@@ -58,15 +58,21 @@ export interface SizedByteStreamOptions {
  * chunks a consumer keeps never change.
  *
  * @example
+ * ```ts
+ * declare const file: Uint8Array;
  * let offset = 0;
- * const stream = sizedByteStream({
- *   fill(view) {
- *     const n = Math.min(view.byteLength, file.byteLength - offset);
- *     view.set(file.subarray(offset, offset + n));
- *     offset += n;
- *     return n;
+ * const stream = sizedByteStream(
+ *   {
+ *     fill(view) {
+ *       const n = Math.min(view.byteLength, file.byteLength - offset);
+ *       view.set(file.subarray(offset, offset + n));
+ *       offset += n;
+ *       return n;
+ *     },
  *   },
- * }, { chunkSize: 256 * 1024 });
+ *   { chunkSize: 256 * 1024 },
+ * );
+ * ```
  */
 export function sizedByteStream(
   source: SizedByteSource,

@@ -19,7 +19,10 @@ type FixedLengthStreamConstructor = new (expectedLength: number) => FixedLengthS
  * native stream with the same error.
  *
  * @example
- * return new Response(toNativeStream(numbersAsText), { headers: { "content-type": "text/plain" } });
+ * ```ts
+ * const text = ReadableStream.from<Uint8Array>([new TextEncoder().encode("1\n2\n3\n")]);
+ * const response = new Response(toNativeStream(text), { headers: { "content-type": "text/plain" } });
+ * ```
  */
 export function toNativeStream(stream: DrainpipeReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   return nativeStreamOf(stream, undefined);
@@ -32,7 +35,12 @@ export function toNativeStream(stream: DrainpipeReadableStream<Uint8Array>): Rea
  * when `stream` turns out longer or shorter than `length`.
  *
  * @example
- * await env.BUCKET.put(key, toFixedLengthNativeStream(part, partBytes));
+ * ```ts
+ * declare const part: ReadableStream<Uint8Array>;
+ * // An R2 bucket, as far as this example needs it:
+ * declare const bucket: { put(key: string, body: globalThis.ReadableStream<Uint8Array>): Promise<unknown> };
+ * await bucket.put("parts/0001", toFixedLengthNativeStream(part, 10 * 1024 * 1024));
+ * ```
  */
 export function toFixedLengthNativeStream(
   stream: DrainpipeReadableStream<Uint8Array>,

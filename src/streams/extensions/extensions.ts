@@ -17,6 +17,15 @@ export interface StreamExtensions {
 /**
  * The extensions drainpipe's streams support.
  * @example
- * const sink = streamExtensions.writev ? { writev: writeAll } : { write: writeOne };
+ * ```ts
+ * declare const reader: ReadableStreamDefaultReader<string>;
+ * let chunks: string[];
+ * if (streamExtensions.readMany) {
+ *   chunks = (await reader.readMany()).chunks;
+ * } else {
+ *   const { value, done } = await reader.read();
+ *   chunks = done ? [] : [value];
+ * }
+ * ```
  */
 export const streamExtensions: StreamExtensions = Object.freeze({ readMany: true, writev: true, pipeBatches: true });

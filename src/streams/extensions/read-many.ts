@@ -1,5 +1,7 @@
 /**
- * drainpipe extension (non-standard): `ReadableStreamDefaultReader.prototype.readMany(options)`, a draining read.
+ * drainpipe extension (non-standard): the algorithm of `ReadableStreamDefaultReader.prototype.readMany(options)`,
+ * a draining read. The method itself is declared on the class (`readable-stream-default-reader.ts`); this module
+ * changes no other module's objects when imported.
  *
  * One call resolves with every chunk that is available without waiting: the chunks already queued, plus, for a
  * stream built from an underlying source with a `pull` method, whatever further calls to `pull` enqueue as long as
@@ -32,8 +34,7 @@ import {
   ReadableStreamDefaultControllerShouldCallPull,
 } from "../standard/readable-stream-default-controller.ts";
 import {
-  IsReadableStreamDefaultReader,
-  ReadableStreamDefaultReader,
+  type ReadableStreamDefaultReader,
   ReadableStreamDefaultReaderRead,
   type ReadRequest,
 } from "../standard/readable-stream-default-reader.ts";
@@ -93,7 +94,7 @@ export interface ChunkSink<R> extends ReadRequest<R> {
 /** Collects chunks from one reader, up to soft caps: the read request used while draining and while waiting. */
 export class ChunkCollector<R> implements ChunkSink<R> {
   chunks: R[] = [];
-  bytes = 0;
+  private bytes = 0;
   closed = false;
   errored = false;
   error: unknown = undefined;
@@ -316,8 +317,8 @@ function toResult<R>(collector: ChunkCollector<R>): ReadManyResult<R> {
 
 class WaitingReadMany<R> implements ReadRequest<R> {
   readonly deferred = new Deferred<ReadManyResult<R>>();
-  readonly reader: ReadableStreamDefaultReader<R>;
-  readonly collector: ChunkCollector<R>;
+  private readonly reader: ReadableStreamDefaultReader<R>;
+  private readonly collector: ChunkCollector<R>;
 
   constructor(reader: ReadableStreamDefaultReader<R>, maxChunks: number, maxBytes: number) {
     this.reader = reader;
@@ -351,23 +352,14 @@ function convertLimit(value: unknown, fallback: number, name: string): number {
 }
 
 /**
- * Reads every chunk available without waiting (see the module description). Resolves with `{ chunks, done }`;
- * rejects like `read()` when the stream errors before any chunk was collected.
- * @example
- * const reader = stream.getReader();
- * for (;;) {
- *   const { chunks, done } = await reader.readMany({ maxChunks: 4096 });
- *   for (const chunk of chunks) consume(chunk);
- *   if (done) break;
- * }
+ * The algorithm behind `ReadableStreamDefaultReader.prototype.readMany` (the method checks the receiver's brand,
+ * then calls this): reads every chunk available without waiting (see the module description). Resolves with
+ * `{ chunks, done }`; rejects like `read()` when the stream errors before any chunk was collected.
  */
-export function readMany<R>(
-  this: ReadableStreamDefaultReader<R>,
-  options: ReadManyOptions | undefined = undefined,
+export function ReadableStreamDefaultReaderReadMany<R>(
+  reader: ReadableStreamDefaultReader<R>,
+  options: ReadManyOptions | undefined,
 ): Promise<ReadManyResult<R>> {
-  if (!IsReadableStreamDefaultReader(this)) {
-    return promiseRejectedWith(new TypeError("Cannot use readMany: receiver is not a ReadableStreamDefaultReader"));
-  }
   let maxChunks: number;
   let maxBytes: number;
   try {
@@ -378,7 +370,6 @@ export function readMany<R>(
   } catch (error) {
     return promiseRejectedWith(error);
   }
-  const reader = this as ReadableStreamDefaultReader<R>;
   const stream = reader._ownerReadableStream;
   if (stream === undefined)
     return promiseRejectedWith(new TypeError("Cannot read from a stream using a released reader"));
@@ -393,18 +384,4 @@ export function readMany<R>(
   const waiting = new WaitingReadMany<R>(reader, maxChunks, maxBytes);
   ReadableStreamDefaultReaderRead(reader, waiting);
   return waiting.deferred.promise;
-}
-
-Object.defineProperty(ReadableStreamDefaultReader.prototype, "readMany", {
-  value: readMany,
-  writable: true,
-  enumerable: false,
-  configurable: true,
-});
-
-declare module "../standard/readable-stream-default-reader.ts" {
-  interface ReadableStreamDefaultReader<R> {
-    /** Non-standard (drainpipe): resolves with every chunk available without waiting. See `read-many.ts`. */
-    readMany(options?: ReadManyOptions): Promise<ReadManyResult<R>>;
-  }
 }

@@ -12,9 +12,15 @@ setFunctionName(byteLengthSizeFunction, "size");
 /**
  * A queuing strategy whose chunk size is the chunk's `byteLength`.
  * @example
- * const stream = new ReadableStream(source, new ByteLengthQueuingStrategy({ highWaterMark: 65536 }));
+ * ```ts
+ * const stream = new ReadableStream<Uint8Array>(
+ *   { pull: (controller) => controller.enqueue(new Uint8Array(4096)) },
+ *   new ByteLengthQueuingStrategy({ highWaterMark: 65536 }), // reads ahead up to 64 KiB
+ * );
+ * ```
  */
 export class ByteLengthQueuingStrategy implements QueuingStrategy<ArrayBufferView> {
+  /** @internal [[highWaterMark]] (its name is also the brand: see `isByteLengthQueuingStrategy`) */
   declare private _byteLengthQueuingStrategyHighWaterMark: number;
 
   constructor(init: QueuingStrategyInit) {

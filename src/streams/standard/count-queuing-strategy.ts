@@ -12,9 +12,16 @@ setFunctionName(countSizeFunction, "size");
 /**
  * A queuing strategy in which every chunk has size 1.
  * @example
- * const stream = new ReadableStream(source, new CountQueuingStrategy({ highWaterMark: 16 }));
+ * ```ts
+ * let n = 0;
+ * const stream = new ReadableStream<number>(
+ *   { pull: (controller) => controller.enqueue(n++) },
+ *   new CountQueuingStrategy({ highWaterMark: 16 }), // reads ahead up to 16 chunks
+ * );
+ * ```
  */
 export class CountQueuingStrategy implements QueuingStrategy<unknown> {
+  /** @internal [[highWaterMark]] (its name is also the brand: see `isCountQueuingStrategy`) */
   declare private _countQueuingStrategyHighWaterMark: number;
 
   constructor(init: QueuingStrategyInit) {

@@ -74,6 +74,7 @@ export interface PullIntoDescriptor {
  * Controls a byte `ReadableStream` (`type: "bytes"`): enqueues bytes, answers BYOB requests, closes or errors.
  * Instances are created by the stream; the constructor throws.
  * @example
+ * ```ts
  * new ReadableStream({
  *   type: "bytes",
  *   pull(controller) {
@@ -82,6 +83,7 @@ export interface PullIntoDescriptor {
  *     else controller.enqueue(new Uint8Array([1, 2, 3]));
  *   },
  * });
+ * ```
  */
 export class ReadableByteStreamController {
   /** @internal [[stream]] */
@@ -155,7 +157,7 @@ export class ReadableByteStreamController {
     ReadableByteStreamControllerError(this, e);
   }
 
-  /** @internal [[CancelSteps]] */
+  /** @internal Implements {@link https://streams.spec.whatwg.org/#rbs-controller-private-cancel | [[CancelSteps]]}. */
   [CancelSteps](reason: unknown): Promise<unknown> {
     ReadableByteStreamControllerClearPendingPullIntos(this);
     resetByteQueue(this);
@@ -164,7 +166,7 @@ export class ReadableByteStreamController {
     return result;
   }
 
-  /** @internal [[PullSteps]] */
+  /** @internal Implements {@link https://streams.spec.whatwg.org/#rbs-controller-private-pull | [[PullSteps]]}. */
   [PullSteps](readRequest: ReadRequest<Uint8Array>): void {
     const stream = this._controlledReadableByteStream;
     if (this._queueTotalSize > 0) {
@@ -196,7 +198,7 @@ export class ReadableByteStreamController {
     ReadableByteStreamControllerCallPullIfNeeded(this);
   }
 
-  /** @internal [[ReleaseSteps]] */
+  /** @internal Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablebytestreamcontroller-releasesteps | [[ReleaseSteps]]}. */
   [ReleaseSteps](): void {
     if (this._pendingPullIntos.length > 0) {
       const first = this._pendingPullIntos.peek();
@@ -231,7 +233,7 @@ export function IsReadableByteStreamController(value: unknown): value is Readabl
   return hasOwnSlot(value, "_controlledReadableByteStream");
 }
 
-/** ReadableByteStreamControllerCallPullIfNeeded */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-call-pull-if-needed | ReadableByteStreamControllerCallPullIfNeeded}. */
 export function ReadableByteStreamControllerCallPullIfNeeded(controller: ReadableByteStreamController): void {
   if (!ReadableByteStreamControllerShouldCallPull(controller)) return;
   if (controller._pulling) {
@@ -255,19 +257,19 @@ export function ReadableByteStreamControllerCallPullIfNeeded(controller: Readabl
   );
 }
 
-/** ReadableByteStreamControllerClearAlgorithms */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-clear-algorithms | ReadableByteStreamControllerClearAlgorithms}. */
 export function ReadableByteStreamControllerClearAlgorithms(controller: ReadableByteStreamController): void {
   controller._pullAlgorithm = undefined;
   controller._cancelAlgorithm = undefined;
 }
 
-/** ReadableByteStreamControllerClearPendingPullIntos */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-clear-pending-pull-intos | ReadableByteStreamControllerClearPendingPullIntos}. */
 export function ReadableByteStreamControllerClearPendingPullIntos(controller: ReadableByteStreamController): void {
   ReadableByteStreamControllerInvalidateBYOBRequest(controller);
   controller._pendingPullIntos = new SimpleQueue();
 }
 
-/** ReadableByteStreamControllerClose */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-close | ReadableByteStreamControllerClose}. */
 export function ReadableByteStreamControllerClose(controller: ReadableByteStreamController): void {
   const stream = controller._controlledReadableByteStream;
   if (controller._closeRequested || stream._state !== "readable") return;
@@ -287,7 +289,7 @@ export function ReadableByteStreamControllerClose(controller: ReadableByteStream
   ReadableStreamClose(stream);
 }
 
-/** ReadableByteStreamControllerCommitPullIntoDescriptor */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-commit-pull-into-descriptor | ReadableByteStreamControllerCommitPullIntoDescriptor}. */
 export function ReadableByteStreamControllerCommitPullIntoDescriptor(
   stream: ReadableStream<Uint8Array>,
   pullIntoDescriptor: PullIntoDescriptor,
@@ -301,7 +303,7 @@ export function ReadableByteStreamControllerCommitPullIntoDescriptor(
   }
 }
 
-/** ReadableByteStreamControllerConvertPullIntoDescriptor */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-convert-pull-into-descriptor | ReadableByteStreamControllerConvertPullIntoDescriptor}. */
 export function ReadableByteStreamControllerConvertPullIntoDescriptor(
   pullIntoDescriptor: PullIntoDescriptor,
 ): ArrayBufferViewLike {
@@ -310,7 +312,7 @@ export function ReadableByteStreamControllerConvertPullIntoDescriptor(
   return new pullIntoDescriptor.viewConstructor(buffer, pullIntoDescriptor.byteOffset, bytesFilled / elementSize);
 }
 
-/** ReadableByteStreamControllerEnqueue */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-enqueue | ReadableByteStreamControllerEnqueue}. */
 export function ReadableByteStreamControllerEnqueue(
   controller: ReadableByteStreamController,
   chunk: ArrayBufferViewLike,
@@ -354,7 +356,7 @@ export function ReadableByteStreamControllerEnqueue(
   ReadableByteStreamControllerCallPullIfNeeded(controller);
 }
 
-/** ReadableByteStreamControllerEnqueueChunkToQueue */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-enqueue-chunk-to-queue | ReadableByteStreamControllerEnqueueChunkToQueue}. */
 export function ReadableByteStreamControllerEnqueueChunkToQueue(
   controller: ReadableByteStreamController,
   buffer: ArrayBuffer,
@@ -365,7 +367,7 @@ export function ReadableByteStreamControllerEnqueueChunkToQueue(
   controller._queueTotalSize += byteLength;
 }
 
-/** ReadableByteStreamControllerEnqueueClonedChunkToQueue */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablebytestreamcontrollerenqueueclonedchunktoqueue | ReadableByteStreamControllerEnqueueClonedChunkToQueue}. */
 export function ReadableByteStreamControllerEnqueueClonedChunkToQueue(
   controller: ReadableByteStreamController,
   buffer: ArrayBuffer,
@@ -382,7 +384,7 @@ export function ReadableByteStreamControllerEnqueueClonedChunkToQueue(
   ReadableByteStreamControllerEnqueueChunkToQueue(controller, clone, 0, byteLength);
 }
 
-/** ReadableByteStreamControllerEnqueueDetachedPullIntoToQueue */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablebytestreamcontrollerenqueuedetachedpullintotoqueue | ReadableByteStreamControllerEnqueueDetachedPullIntoToQueue}. */
 export function ReadableByteStreamControllerEnqueueDetachedPullIntoToQueue(
   controller: ReadableByteStreamController,
   pullIntoDescriptor: PullIntoDescriptor,
@@ -398,7 +400,7 @@ export function ReadableByteStreamControllerEnqueueDetachedPullIntoToQueue(
   ReadableByteStreamControllerShiftPendingPullInto(controller);
 }
 
-/** ReadableByteStreamControllerError */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-error | ReadableByteStreamControllerError}. */
 export function ReadableByteStreamControllerError(controller: ReadableByteStreamController, e: unknown): void {
   const stream = controller._controlledReadableByteStream;
   if (stream._state !== "readable") return;
@@ -408,7 +410,7 @@ export function ReadableByteStreamControllerError(controller: ReadableByteStream
   ReadableStreamError(stream, e);
 }
 
-/** ReadableByteStreamControllerFillHeadPullIntoDescriptor */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-fill-head-pull-into-descriptor | ReadableByteStreamControllerFillHeadPullIntoDescriptor}. */
 export function ReadableByteStreamControllerFillHeadPullIntoDescriptor(
   _controller: ReadableByteStreamController,
   size: number,
@@ -417,7 +419,7 @@ export function ReadableByteStreamControllerFillHeadPullIntoDescriptor(
   pullIntoDescriptor.bytesFilled += size;
 }
 
-/** ReadableByteStreamControllerFillPullIntoDescriptorFromQueue */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-fill-pull-into-descriptor-from-queue | ReadableByteStreamControllerFillPullIntoDescriptorFromQueue}. */
 export function ReadableByteStreamControllerFillPullIntoDescriptorFromQueue(
   controller: ReadableByteStreamController,
   pullIntoDescriptor: PullIntoDescriptor,
@@ -465,7 +467,7 @@ export function ReadableByteStreamControllerFillPullIntoDescriptorFromQueue(
   return ready;
 }
 
-/** ReadableByteStreamControllerFillReadRequestFromQueue */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablebytestreamcontrollerfillreadrequestfromqueue | ReadableByteStreamControllerFillReadRequestFromQueue}. */
 export function ReadableByteStreamControllerFillReadRequestFromQueue(
   controller: ReadableByteStreamController,
   readRequest: ReadRequest<Uint8Array>,
@@ -477,7 +479,7 @@ export function ReadableByteStreamControllerFillReadRequestFromQueue(
   readRequest.chunkSteps(view);
 }
 
-/** ReadableByteStreamControllerGetBYOBRequest */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablebytestreamcontrollergetbyobrequest | ReadableByteStreamControllerGetBYOBRequest}. */
 export function ReadableByteStreamControllerGetBYOBRequest(
   controller: ReadableByteStreamController,
 ): ReadableStreamBYOBRequest | null {
@@ -496,7 +498,7 @@ export function ReadableByteStreamControllerGetBYOBRequest(
   return controller._byobRequest;
 }
 
-/** ReadableByteStreamControllerGetDesiredSize */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-get-desired-size | ReadableByteStreamControllerGetDesiredSize}. */
 export function ReadableByteStreamControllerGetDesiredSize(controller: ReadableByteStreamController): number | null {
   const state = controller._controlledReadableByteStream._state;
   if (state === "errored") return null;
@@ -504,7 +506,7 @@ export function ReadableByteStreamControllerGetDesiredSize(controller: ReadableB
   return controller._strategyHWM - controller._queueTotalSize;
 }
 
-/** ReadableByteStreamControllerHandleQueueDrain */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-handle-queue-drain | ReadableByteStreamControllerHandleQueueDrain}. */
 export function ReadableByteStreamControllerHandleQueueDrain(controller: ReadableByteStreamController): void {
   if (controller._queueTotalSize === 0 && controller._closeRequested) {
     ReadableByteStreamControllerClearAlgorithms(controller);
@@ -514,7 +516,7 @@ export function ReadableByteStreamControllerHandleQueueDrain(controller: Readabl
   }
 }
 
-/** ReadableByteStreamControllerInvalidateBYOBRequest */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-invalidate-byob-request | ReadableByteStreamControllerInvalidateBYOBRequest}. */
 export function ReadableByteStreamControllerInvalidateBYOBRequest(controller: ReadableByteStreamController): void {
   const request = controller._byobRequest;
   if (request === null) return;
@@ -523,7 +525,7 @@ export function ReadableByteStreamControllerInvalidateBYOBRequest(controller: Re
   controller._byobRequest = null;
 }
 
-/** ReadableByteStreamControllerProcessPullIntoDescriptorsUsingQueue */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-process-pull-into-descriptors-using-queue | ReadableByteStreamControllerProcessPullIntoDescriptorsUsingQueue}. */
 export function ReadableByteStreamControllerProcessPullIntoDescriptorsUsingQueue(
   controller: ReadableByteStreamController,
 ): PullIntoDescriptor[] {
@@ -539,7 +541,7 @@ export function ReadableByteStreamControllerProcessPullIntoDescriptorsUsingQueue
   return filledPullIntos;
 }
 
-/** ReadableByteStreamControllerProcessReadRequestsUsingQueue */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablebytestreamcontrollerprocessreadrequestsusingqueue | ReadableByteStreamControllerProcessReadRequestsUsingQueue}. */
 export function ReadableByteStreamControllerProcessReadRequestsUsingQueue(
   controller: ReadableByteStreamController,
 ): void {
@@ -552,7 +554,7 @@ export function ReadableByteStreamControllerProcessReadRequestsUsingQueue(
   }
 }
 
-/** ReadableByteStreamControllerPullInto */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-pull-into | ReadableByteStreamControllerPullInto}. */
 export function ReadableByteStreamControllerPullInto(
   controller: ReadableByteStreamController,
   view: ArrayBufferViewLike,
@@ -611,7 +613,7 @@ export function ReadableByteStreamControllerPullInto(
   ReadableByteStreamControllerCallPullIfNeeded(controller);
 }
 
-/** ReadableByteStreamControllerRespond */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-respond | ReadableByteStreamControllerRespond}. */
 export function ReadableByteStreamControllerRespond(
   controller: ReadableByteStreamController,
   bytesWritten: number,
@@ -632,7 +634,7 @@ export function ReadableByteStreamControllerRespond(
   ReadableByteStreamControllerRespondInternal(controller, bytesWritten);
 }
 
-/** ReadableByteStreamControllerRespondInClosedState */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-respond-in-closed-state | ReadableByteStreamControllerRespondInClosedState}. */
 export function ReadableByteStreamControllerRespondInClosedState(
   controller: ReadableByteStreamController,
   firstDescriptor: PullIntoDescriptor,
@@ -650,7 +652,7 @@ export function ReadableByteStreamControllerRespondInClosedState(
   }
 }
 
-/** ReadableByteStreamControllerRespondInReadableState */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-respond-in-readable-state | ReadableByteStreamControllerRespondInReadableState}. */
 export function ReadableByteStreamControllerRespondInReadableState(
   controller: ReadableByteStreamController,
   bytesWritten: number,
@@ -686,7 +688,7 @@ export function ReadableByteStreamControllerRespondInReadableState(
   }
 }
 
-/** ReadableByteStreamControllerRespondInternal */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-respond-internal | ReadableByteStreamControllerRespondInternal}. */
 export function ReadableByteStreamControllerRespondInternal(
   controller: ReadableByteStreamController,
   bytesWritten: number,
@@ -702,7 +704,7 @@ export function ReadableByteStreamControllerRespondInternal(
   ReadableByteStreamControllerCallPullIfNeeded(controller);
 }
 
-/** ReadableByteStreamControllerRespondWithNewView */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-respond-with-new-view | ReadableByteStreamControllerRespondWithNewView}. */
 export function ReadableByteStreamControllerRespondWithNewView(
   controller: ReadableByteStreamController,
   view: ArrayBufferViewLike,
@@ -730,14 +732,14 @@ export function ReadableByteStreamControllerRespondWithNewView(
   ReadableByteStreamControllerRespondInternal(controller, viewByteLength);
 }
 
-/** ReadableByteStreamControllerShiftPendingPullInto */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-shift-pending-pull-into | ReadableByteStreamControllerShiftPendingPullInto}. */
 export function ReadableByteStreamControllerShiftPendingPullInto(
   controller: ReadableByteStreamController,
 ): PullIntoDescriptor {
   return controller._pendingPullIntos.shift();
 }
 
-/** ReadableByteStreamControllerShouldCallPull */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-should-call-pull | ReadableByteStreamControllerShouldCallPull}. */
 export function ReadableByteStreamControllerShouldCallPull(controller: ReadableByteStreamController): boolean {
   const stream = controller._controlledReadableByteStream;
   if (stream._state !== "readable") return false;
@@ -748,7 +750,7 @@ export function ReadableByteStreamControllerShouldCallPull(controller: ReadableB
   return (ReadableByteStreamControllerGetDesiredSize(controller) as number) > 0;
 }
 
-/** SetUpReadableByteStreamController */
+/** Implements {@link https://streams.spec.whatwg.org/#set-up-readable-byte-stream-controller | SetUpReadableByteStreamController}. */
 export function SetUpReadableByteStreamController(
   stream: ReadableStream<Uint8Array>,
   controller: ReadableByteStreamController,
@@ -785,7 +787,7 @@ export function SetUpReadableByteStreamController(
   );
 }
 
-/** SetUpReadableByteStreamControllerFromUnderlyingSource */
+/** Implements {@link https://streams.spec.whatwg.org/#set-up-readable-byte-stream-controller-from-underlying-source | SetUpReadableByteStreamControllerFromUnderlyingSource}. */
 export function SetUpReadableByteStreamControllerFromUnderlyingSource(
   stream: ReadableStream<Uint8Array>,
   underlyingSource: unknown,

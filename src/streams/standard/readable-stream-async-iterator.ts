@@ -28,10 +28,15 @@ export interface ReadableStreamAsyncIterator<R> extends AsyncIterator<R, undefin
 
 const END_OF_ITERATION: unique symbol = Symbol("end of iteration");
 
+/** The internal slots of an iterator object (the async iterator's reader and its iteration state). */
 interface IteratorSlots<R> {
+  /** @internal The iterator's reader (its own-property presence is the brand). */
   _asyncIteratorReader: ReadableStreamDefaultReader<R>;
+  /** @internal The `preventCancel` option given to `values()`. */
   _preventCancel: boolean;
+  /** @internal The ongoing promise: the latest `next()`/`return()`, which the next call chains onto. */
   _ongoingPromise: Promise<IteratorResult<R, undefined>> | undefined;
+  /** @internal Set once the iteration has ended. */
   _isFinished: boolean;
 }
 

@@ -61,8 +61,11 @@ class PromiseReadIntoRequest<T extends ArrayBufferViewLike> implements ReadIntoR
 /**
  * Reads from a byte stream into buffers the caller provides.
  * @example
+ * ```ts
+ * declare const byteStream: ReadableStream<Uint8Array>;
  * const reader = byteStream.getReader({ mode: "byob" });
  * const { value, done } = await reader.read(new Uint8Array(65536), { min: 65536 });
+ * ```
  */
 export class ReadableStreamBYOBReader {
   /** @internal [[stream]] */
@@ -157,7 +160,7 @@ export function IsReadableStreamBYOBReader(value: unknown): value is ReadableStr
   return hasOwnSlot(value, "_readIntoRequests");
 }
 
-/** ReadableStreamBYOBReaderErrorReadIntoRequests */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablestreambyobreadererrorreadintorequests | ReadableStreamBYOBReaderErrorReadIntoRequests}. */
 export function ReadableStreamBYOBReaderErrorReadIntoRequests(reader: ReadableStreamBYOBReader, error: unknown): void {
   const requests = reader._readIntoRequests;
   reader._readIntoRequests = new SimpleQueue();
@@ -166,7 +169,7 @@ export function ReadableStreamBYOBReaderErrorReadIntoRequests(reader: ReadableSt
   });
 }
 
-/** ReadableStreamBYOBReaderRead */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-byob-reader-read | ReadableStreamBYOBReaderRead}. */
 export function ReadableStreamBYOBReaderRead(
   reader: ReadableStreamBYOBReader,
   view: ArrayBufferViewLike,
@@ -187,7 +190,7 @@ export function ReadableStreamBYOBReaderRead(
   }
 }
 
-/** ReadableStreamBYOBReaderRelease */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablestreambyobreaderrelease | ReadableStreamBYOBReaderRelease}. */
 export function ReadableStreamBYOBReaderRelease(reader: ReadableStreamBYOBReader): void {
   ReadableStreamReaderGenericRelease(reader);
   ReadableStreamBYOBReaderErrorReadIntoRequests(
@@ -196,7 +199,7 @@ export function ReadableStreamBYOBReaderRelease(reader: ReadableStreamBYOBReader
   );
 }
 
-/** SetUpReadableStreamBYOBReader */
+/** Implements {@link https://streams.spec.whatwg.org/#set-up-readable-stream-byob-reader | SetUpReadableStreamBYOBReader}. */
 export function SetUpReadableStreamBYOBReader(
   reader: ReadableStreamBYOBReader,
   stream: ReadableStream<Uint8Array>,

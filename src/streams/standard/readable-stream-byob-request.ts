@@ -21,8 +21,15 @@ import {
  * A pending read into a buffer: write bytes into `view`, then call `respond(bytesWritten)`.
  * Instances are created by the controller; the constructor throws.
  * @example
+ * ```ts
+ * declare const controller: ReadableByteStreamController;
+ * declare const bytes: Uint8Array;
  * const request = controller.byobRequest;
- * if (request) { request.view!.set(bytes); request.respond(bytes.byteLength); }
+ * if (request) {
+ *   request.view!.set(bytes);
+ *   request.respond(bytes.byteLength);
+ * }
+ * ```
  */
 export class ReadableStreamBYOBRequest {
   /** @internal [[controller]] */

@@ -42,7 +42,9 @@ import { hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
  * Controls a value `ReadableStream`: the underlying source enqueues chunks, closes or errors the stream.
  * Instances are created by the stream; the constructor throws.
  * @example
+ * ```ts
  * new ReadableStream({ start(controller) { controller.enqueue("a"); controller.close(); } });
+ * ```
  */
 export class ReadableStreamDefaultController<R = unknown> {
   /** @internal [[stream]] */
@@ -138,7 +140,7 @@ export class ReadableStreamDefaultController<R = unknown> {
     ReadableStreamDefaultControllerError(this, e);
   }
 
-  /** @internal [[CancelSteps]] */
+  /** @internal Implements {@link https://streams.spec.whatwg.org/#rs-default-controller-private-cancel | [[CancelSteps]]}. */
   [CancelSteps](reason: unknown): Promise<unknown> {
     this._appendOnly = false;
     this._queue.reset();
@@ -147,7 +149,7 @@ export class ReadableStreamDefaultController<R = unknown> {
     return result;
   }
 
-  /** @internal [[PullSteps]] */
+  /** @internal Implements {@link https://streams.spec.whatwg.org/#rs-default-controller-private-pull | [[PullSteps]]}. */
   [PullSteps](readRequest: ReadRequest<R>): void {
     const stream = this._controlledReadableStream;
     if (this._queue.length > 0) {
@@ -160,7 +162,7 @@ export class ReadableStreamDefaultController<R = unknown> {
     }
   }
 
-  /** @internal [[ReleaseSteps]] */
+  /** @internal Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaultcontroller-releasesteps | [[ReleaseSteps]]}. */
   [ReleaseSteps](): void {}
 
   /** @internal Synchronous form of [[PullSteps]] when a chunk is queued. */
@@ -203,7 +205,7 @@ export function IsReadableStreamDefaultController(value: unknown): value is Read
   return hasOwnSlot(value, "_controlledReadableStream");
 }
 
-/** ReadableStreamDefaultControllerCallPullIfNeeded */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-default-controller-call-pull-if-needed | ReadableStreamDefaultControllerCallPullIfNeeded}. */
 export function ReadableStreamDefaultControllerCallPullIfNeeded<R>(
   controller: ReadableStreamDefaultController<R>,
 ): void {
@@ -225,7 +227,7 @@ export function ReadableStreamDefaultControllerCallPullIfNeeded<R>(
   reactTo(pullCompletion, controller._onPullFulfilled, controller._onPullRejected);
 }
 
-/** ReadableStreamDefaultControllerShouldCallPull */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-default-controller-should-call-pull | ReadableStreamDefaultControllerShouldCallPull}. */
 export function ReadableStreamDefaultControllerShouldCallPull<R>(
   controller: ReadableStreamDefaultController<R>,
 ): boolean {
@@ -236,7 +238,7 @@ export function ReadableStreamDefaultControllerShouldCallPull<R>(
   return (ReadableStreamDefaultControllerGetDesiredSize(controller) as number) > 0;
 }
 
-/** ReadableStreamDefaultControllerClearAlgorithms */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-default-controller-clear-algorithms | ReadableStreamDefaultControllerClearAlgorithms}. */
 export function ReadableStreamDefaultControllerClearAlgorithms<R>(
   controller: ReadableStreamDefaultController<R>,
 ): void {
@@ -247,7 +249,7 @@ export function ReadableStreamDefaultControllerClearAlgorithms<R>(
   controller._underlyingPull = undefined;
 }
 
-/** ReadableStreamDefaultControllerClose */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-default-controller-close | ReadableStreamDefaultControllerClose}. */
 export function ReadableStreamDefaultControllerClose<R>(controller: ReadableStreamDefaultController<R>): void {
   if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(controller)) return;
   controller._appendOnly = false;
@@ -258,7 +260,7 @@ export function ReadableStreamDefaultControllerClose<R>(controller: ReadableStre
   }
 }
 
-/** ReadableStreamDefaultControllerEnqueue */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-default-controller-enqueue | ReadableStreamDefaultControllerEnqueue}. */
 export function ReadableStreamDefaultControllerEnqueue<R>(
   controller: ReadableStreamDefaultController<R>,
   chunk: R,
@@ -317,7 +319,7 @@ export function ReadableStreamDefaultControllerAppendUnit<R>(
   return pullDue;
 }
 
-/** ReadableStreamDefaultControllerError */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-default-controller-error | ReadableStreamDefaultControllerError}. */
 export function ReadableStreamDefaultControllerError<R>(
   controller: ReadableStreamDefaultController<R>,
   e: unknown,
@@ -329,7 +331,7 @@ export function ReadableStreamDefaultControllerError<R>(
   ReadableStreamError(stream, e);
 }
 
-/** ReadableStreamDefaultControllerGetDesiredSize */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-default-controller-get-desired-size | ReadableStreamDefaultControllerGetDesiredSize}. */
 export function ReadableStreamDefaultControllerGetDesiredSize<R>(
   controller: ReadableStreamDefaultController<R>,
 ): number | null {
@@ -339,21 +341,21 @@ export function ReadableStreamDefaultControllerGetDesiredSize<R>(
   return controller._strategyHWM - controller._queue.totalSize;
 }
 
-/** ReadableStreamDefaultControllerHasBackpressure */
+/** Implements {@link https://streams.spec.whatwg.org/#rs-default-controller-has-backpressure | ReadableStreamDefaultControllerHasBackpressure}. */
 export function ReadableStreamDefaultControllerHasBackpressure<R>(
   controller: ReadableStreamDefaultController<R>,
 ): boolean {
   return !ReadableStreamDefaultControllerShouldCallPull(controller);
 }
 
-/** ReadableStreamDefaultControllerCanCloseOrEnqueue */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-default-controller-can-close-or-enqueue | ReadableStreamDefaultControllerCanCloseOrEnqueue}. */
 export function ReadableStreamDefaultControllerCanCloseOrEnqueue<R>(
   controller: ReadableStreamDefaultController<R>,
 ): boolean {
   return !controller._closeRequested && controller._controlledReadableStream._state === "readable";
 }
 
-/** SetUpReadableStreamDefaultController */
+/** Implements {@link https://streams.spec.whatwg.org/#set-up-readable-stream-default-controller | SetUpReadableStreamDefaultController}. */
 export function SetUpReadableStreamDefaultController<R>(
   stream: ReadableStream<R>,
   controller: ReadableStreamDefaultController<R>,
@@ -408,7 +410,7 @@ export function SetUpReadableStreamDefaultController<R>(
   );
 }
 
-/** SetUpReadableStreamDefaultControllerFromUnderlyingSource */
+/** Implements {@link https://streams.spec.whatwg.org/#set-up-readable-stream-default-controller-from-underlying-source | SetUpReadableStreamDefaultControllerFromUnderlyingSource}. */
 export function SetUpReadableStreamDefaultControllerFromUnderlyingSource<R>(
   stream: ReadableStream<R>,
   underlyingSource: unknown,

@@ -3,6 +3,11 @@
  * @module
  */
 
+import {
+  ReadableStreamDefaultReaderReadMany,
+  type ReadManyOptions,
+  type ReadManyResult,
+} from "../extensions/read-many.ts";
 import { Deferred, promiseRejectedWith, promiseResolvedWith } from "./promise-helpers.ts";
 import { IsReadableStream, IsReadableStreamLocked, type ReadableStream } from "./readable-stream.ts";
 import { NO_CHUNK, PullSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
@@ -47,9 +52,11 @@ class PromiseReadRequest<R> implements ReadRequest<R> {
 /**
  * Reads chunks from a locked `ReadableStream`.
  * @example
- * const reader = stream.getReader();
+ * ```ts
+ * const reader = ReadableStream.from(["a", "b"]).getReader();
  * for (let r = await reader.read(); !r.done; r = await reader.read()) console.log(r.value);
  * reader.releaseLock();
+ * ```
  */
 export class ReadableStreamDefaultReader<R = unknown> {
   /** @internal [[stream]] */
@@ -101,6 +108,27 @@ export class ReadableStreamDefaultReader<R = unknown> {
     if (this._ownerReadableStream === undefined) return;
     ReadableStreamDefaultReaderRelease(this);
   }
+
+  /**
+   * Non-standard (drainpipe): resolves with every chunk available without waiting, up to soft caps; waits for
+   * the first chunk like `read()` when none is. Non-enumerable, so it stays out of the standard interface's
+   * members; feature-detect with `typeof reader.readMany === "function"`. See `extensions/read-many.ts`.
+   * @example
+   * ```ts
+   * declare const stream: ReadableStream<Uint8Array>;
+   * const reader = stream.getReader();
+   * let total = 0;
+   * for (;;) {
+   *   const { chunks, done } = await reader.readMany({ maxChunks: 4096 });
+   *   for (const chunk of chunks) total += chunk.byteLength;
+   *   if (done) break;
+   * }
+   * ```
+   */
+  readMany(options: ReadManyOptions | undefined = undefined): Promise<ReadManyResult<R>> {
+    if (!IsReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("readMany"));
+    return ReadableStreamDefaultReaderReadMany<R>(this, options);
+  }
 }
 
 makeEnumerable(ReadableStreamDefaultReader, ["closed", "cancel", "read", "releaseLock"]);
@@ -121,7 +149,7 @@ export function IsReadableStreamDefaultReader(value: unknown): value is Readable
   return hasOwnSlot(value, "_readRequests");
 }
 
-/** ReadableStreamDefaultReaderErrorReadRequests */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaultreadererrorreadrequests | ReadableStreamDefaultReaderErrorReadRequests}. */
 export function ReadableStreamDefaultReaderErrorReadRequests<R>(
   reader: ReadableStreamDefaultReader<R>,
   error: unknown,
@@ -134,7 +162,7 @@ export function ReadableStreamDefaultReaderErrorReadRequests<R>(
   });
 }
 
-/** ReadableStreamDefaultReaderRead */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-default-reader-read | ReadableStreamDefaultReaderRead}. */
 export function ReadableStreamDefaultReaderRead<R>(
   reader: ReadableStreamDefaultReader<R>,
   readRequest: ReadRequest<R>,
@@ -150,7 +178,7 @@ export function ReadableStreamDefaultReaderRead<R>(
   }
 }
 
-/** ReadableStreamDefaultReaderRelease */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaultreaderrelease | ReadableStreamDefaultReaderRelease}. */
 export function ReadableStreamDefaultReaderRelease<R>(reader: ReadableStreamDefaultReader<R>): void {
   ReadableStreamReaderGenericRelease(reader);
   ReadableStreamDefaultReaderErrorReadRequests(
@@ -159,7 +187,7 @@ export function ReadableStreamDefaultReaderRelease<R>(reader: ReadableStreamDefa
   );
 }
 
-/** SetUpReadableStreamDefaultReader */
+/** Implements {@link https://streams.spec.whatwg.org/#set-up-readable-stream-default-reader | SetUpReadableStreamDefaultReader}. */
 export function SetUpReadableStreamDefaultReader<R>(
   reader: ReadableStreamDefaultReader<R>,
   stream: ReadableStream<R>,

@@ -113,7 +113,7 @@ function getAsyncIterator(iterable: unknown): AsyncIteratorRecord {
   };
 }
 
-/** ReadableStreamFromIterable */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-from-iterable | ReadableStreamFromIterable}. */
 export function ReadableStreamFromIterable<R>(asyncIterable: unknown): ReadableStream<R> {
   const iteratorRecord = getAsyncIterator(asyncIterable);
   let stream: ReadableStream<R> | undefined;

@@ -9,13 +9,13 @@ import { ReleaseSteps } from "./readable-stream-controller-steps.ts";
 
 /** The internal slots both reader classes carry. */
 export interface GenericReaderSlots<R> {
-  /** [[stream]] */
+  /** @internal [[stream]] */
   _ownerReadableStream: ReadableStream<R> | undefined;
-  /** [[closedPromise]] */
+  /** @internal [[closedPromise]] */
   _closedPromise: Deferred<undefined>;
 }
 
-/** ReadableStreamReaderGenericCancel */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-reader-generic-cancel | ReadableStreamReaderGenericCancel}. */
 export function ReadableStreamReaderGenericCancel<R>(
   reader: GenericReaderSlots<R>,
   reason: unknown,
@@ -23,7 +23,7 @@ export function ReadableStreamReaderGenericCancel<R>(
   return ReadableStreamCancel(reader._ownerReadableStream as ReadableStream<R>, reason);
 }
 
-/** ReadableStreamReaderGenericInitialize */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-reader-generic-initialize | ReadableStreamReaderGenericInitialize}. */
 export function ReadableStreamReaderGenericInitialize<R>(
   reader: ReadableStreamReader<R>,
   stream: ReadableStream<R>,
@@ -40,7 +40,7 @@ export function ReadableStreamReaderGenericInitialize<R>(
   }
 }
 
-/** ReadableStreamReaderGenericRelease */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-reader-generic-release | ReadableStreamReaderGenericRelease}. */
 export function ReadableStreamReaderGenericRelease<R>(reader: GenericReaderSlots<R>): void {
   const stream = reader._ownerReadableStream as ReadableStream<R>;
   const error = new TypeError("Cannot use the reader: its lock on the stream has been released");

@@ -72,7 +72,7 @@ function waitForAll(promises: Promise<unknown>[]): Promise<undefined> {
 
 /** Drain sink of a pipe whose destination takes chunks one by one: each chunk is written as it is read. */
 class InlineWrites<R> implements ChunkSink<R> {
-  readonly pipe: Pipe<R>;
+  private readonly pipe: Pipe<R>;
   moved = 0;
   closed = false;
   errored = false;
@@ -106,42 +106,42 @@ class InlineWrites<R> implements ChunkSink<R> {
 }
 
 class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
-  readonly source: ReadableStream<R>;
-  readonly dest: WritableStream<R>;
-  readonly reader: ReadableStreamDefaultReader<R>;
+  private readonly source: ReadableStream<R>;
+  private readonly dest: WritableStream<R>;
+  private readonly reader: ReadableStreamDefaultReader<R>;
   readonly writer: WritableStreamDefaultWriter<R>;
-  readonly preventClose: boolean;
-  readonly preventAbort: boolean;
-  readonly preventCancel: boolean;
-  readonly signal: AbortSignal | undefined;
-  readonly promise = new Deferred<undefined>();
+  private readonly preventClose: boolean;
+  private readonly preventAbort: boolean;
+  private readonly preventCancel: boolean;
+  private readonly signal: AbortSignal | undefined;
+  private readonly promise = new Deferred<undefined>();
   shuttingDown = false;
   /** A read request is pending in the source. */
-  reading = false;
+  private reading = false;
   /** The pump loop is on the stack (a read completed synchronously must not re-enter it). */
-  pumping = false;
+  private pumping = false;
   /** The source reported close or error to a read; no further reads. */
-  sourceEnded = false;
+  private sourceEnded = false;
   /** Waiting for the destination's ready promise. */
-  waitingForReady = false;
+  private waitingForReady = false;
   /** Chunks read but whose write has not settled yet. */
   pendingWrites = 0;
   /** Runs once `pendingWrites` drops to zero during shutdown. */
-  afterWrites: (() => void) | undefined = undefined;
-  abortListener: (() => void) | undefined = undefined;
+  private afterWrites: (() => void) | undefined = undefined;
+  private abortListener: (() => void) | undefined = undefined;
   /** Collects the chunks of each batch for a `writev` destination (reused). */
-  readonly batch = new ChunkCollector<R>(1, Infinity);
+  private readonly batch = new ChunkCollector<R>(1, Infinity);
   /** Writes each drained chunk at once, for other destinations. */
-  readonly inline = new InlineWrites<R>(this);
+  private readonly inline = new InlineWrites<R>(this);
   /** Chunks handed over by the source outside the pump loop, written on the next microtask. */
-  deferredChunks: R[] = [];
-  readonly flushDeferred = (): void => {
+  private deferredChunks: R[] = [];
+  private readonly flushDeferred = (): void => {
     const chunks = this.deferredChunks;
     this.deferredChunks = [];
     for (const chunk of chunks) this.write(chunk);
     this.pump();
   };
-  readonly onReady = (): void => {
+  private readonly onReady = (): void => {
     this.waitingForReady = false;
     this.pump();
   };
@@ -239,7 +239,7 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
   }
 
   /** Reads while the destination wants chunks and the source has them synchronously. */
-  pump(): void {
+  private pump(): void {
     if (this.pumping) return;
     this.pumping = true;
     let moved = 0;
@@ -312,7 +312,7 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
     if (failed !== undefined) this.onFailedWrite(failed);
   }
 
-  readonly onFailedWrite = (failure: Promise<undefined>): void => {
+  private readonly onFailedWrite = (failure: Promise<undefined>): void => {
     uponPromise(failure, undefined, () => this.writeSettled());
   };
 
@@ -397,7 +397,7 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
   }
 }
 
-/** ReadableStreamPipeTo */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-pipe-to | ReadableStreamPipeTo}. */
 export function ReadableStreamPipeTo<R>(
   source: ReadableStream<R>,
   dest: WritableStream<R>,

@@ -41,7 +41,7 @@ import {
   type ReadRequest,
 } from "./readable-stream-default-reader.ts";
 
-/** ReadableStreamTee: splits `stream` into two branches. */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-tee | ReadableStreamTee}: splits `stream` into two branches. */
 export function ReadableStreamTee<R>(
   stream: ReadableStream<R>,
   cloneForBranch2: boolean,
@@ -55,7 +55,7 @@ export function ReadableStreamTee<R>(
   return ReadableStreamDefaultTee(stream, cloneForBranch2);
 }
 
-/** ReadableStreamDefaultTee */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaulttee | ReadableStreamDefaultTee}. */
 export function ReadableStreamDefaultTee<R>(
   stream: ReadableStream<R>,
   cloneForBranch2: boolean,
@@ -143,7 +143,7 @@ export function ReadableStreamDefaultTee<R>(
   return [branch1, branch2];
 }
 
-/** ReadableByteStreamTee */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablebytestreamtee | ReadableByteStreamTee}. */
 export function ReadableByteStreamTee(
   stream: ReadableStream<Uint8Array>,
 ): [ReadableStream<Uint8Array>, ReadableStream<Uint8Array>] {

@@ -118,6 +118,7 @@ export interface ConvertedPipeOptions {
 /**
  * A source of data that a consumer reads through a reader, iterates, or pipes.
  * @example
+ * ```ts
  * const stream = new ReadableStream<number>({
  *   start(controller) {
  *     controller.enqueue(1);
@@ -125,6 +126,7 @@ export interface ConvertedPipeOptions {
  *   },
  * });
  * for await (const n of stream) console.log(n);
+ * ```
  */
 export class ReadableStream<R = unknown> {
   /** @internal [[state]] */
@@ -173,7 +175,9 @@ export class ReadableStream<R = unknown> {
   /**
    * Creates a readable stream from an async iterable or a sync iterable (such as an array or a generator).
    * @example
+   * ```ts
    * const stream = ReadableStream.from([1, 2, 3]);
+   * ```
    */
   static from<R>(asyncIterable: AsyncIterable<R> | Iterable<R | PromiseLike<R>>): ReadableStream<R> {
     return ReadableStreamFromIterable(asyncIterable);
@@ -340,14 +344,14 @@ function isAbortSignal(value: unknown): value is AbortSignal {
 
 // Abstract operations: working with readable streams
 
-/** AcquireReadableStreamBYOBReader */
+/** Implements {@link https://streams.spec.whatwg.org/#acquire-readable-stream-byob-reader | AcquireReadableStreamBYOBReader}. */
 export function AcquireReadableStreamBYOBReader(stream: ReadableStream<Uint8Array>): ReadableStreamBYOBReader {
   const reader = Object.create(ReadableStreamBYOBReader.prototype) as ReadableStreamBYOBReader;
   SetUpReadableStreamBYOBReader(reader, stream);
   return reader;
 }
 
-/** AcquireReadableStreamDefaultReader */
+/** Implements {@link https://streams.spec.whatwg.org/#acquire-readable-stream-reader | AcquireReadableStreamDefaultReader}. */
 export function AcquireReadableStreamDefaultReader<R>(stream: ReadableStream<R>): ReadableStreamDefaultReader<R> {
   const reader = Object.create(ReadableStreamDefaultReader.prototype) as ReadableStreamDefaultReader<R>;
   SetUpReadableStreamDefaultReader(reader, stream);
@@ -361,7 +365,7 @@ export type PullAlgorithm = () => Completion;
 /** Returns a promise that settles when the cancellation completes. */
 export type CancelAlgorithm = (reason: unknown) => Promise<unknown>;
 
-/** CreateReadableStream: a default-controller stream driven by internal algorithms. */
+/** Implements {@link https://streams.spec.whatwg.org/#create-readable-stream | CreateReadableStream}: a default-controller stream driven by internal algorithms. */
 export function CreateReadableStream<R>(
   startAlgorithm: StartAlgorithm,
   pullAlgorithm: PullAlgorithm,
@@ -384,7 +388,7 @@ export function CreateReadableStream<R>(
   return stream;
 }
 
-/** CreateReadableByteStream: a byte stream driven by internal algorithms. */
+/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-createreadablebytestream | CreateReadableByteStream}: a byte stream driven by internal algorithms. */
 export function CreateReadableByteStream(
   startAlgorithm: StartAlgorithm,
   pullAlgorithm: PullAlgorithm,
@@ -397,7 +401,7 @@ export function CreateReadableByteStream(
   return stream;
 }
 
-/** InitializeReadableStream */
+/** Implements {@link https://streams.spec.whatwg.org/#initialize-readable-stream | InitializeReadableStream}. */
 export function InitializeReadableStream<R>(stream: ReadableStream<R>): void {
   stream._state = "readable";
   stream._reader = undefined;
@@ -410,14 +414,14 @@ export function IsReadableStream<R = unknown>(value: unknown): value is Readable
   return hasOwnSlot(value, "_readableStreamController");
 }
 
-/** IsReadableStreamLocked */
+/** Implements {@link https://streams.spec.whatwg.org/#is-readable-stream-locked | IsReadableStreamLocked}. */
 export function IsReadableStreamLocked<R>(stream: ReadableStream<R>): boolean {
   return stream._reader !== undefined;
 }
 
 // Abstract operations: interfacing with controllers
 
-/** ReadableStreamAddReadIntoRequest */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-add-read-into-request | ReadableStreamAddReadIntoRequest}. */
 export function ReadableStreamAddReadIntoRequest(
   stream: ReadableStream<Uint8Array>,
   readIntoRequest: ReadIntoRequest,
@@ -425,7 +429,7 @@ export function ReadableStreamAddReadIntoRequest(
   (stream._reader as ReadableStreamBYOBReader)._readIntoRequests.push(readIntoRequest);
 }
 
-/** ReadableStreamAddReadRequest */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-add-read-request | ReadableStreamAddReadRequest}. */
 export function ReadableStreamAddReadRequest<R>(stream: ReadableStream<R>, readRequest: ReadRequest<R>): void {
   (stream._reader as ReadableStreamDefaultReader<R>)._readRequests.push(readRequest);
 }
@@ -434,7 +438,7 @@ function returnUndefined(): undefined {
   return undefined;
 }
 
-/** ReadableStreamCancel */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-cancel | ReadableStreamCancel}. */
 export function ReadableStreamCancel<R>(stream: ReadableStream<R>, reason: unknown): Promise<undefined> {
   stream._disturbed = true;
   if (stream._state === "closed") return promiseResolvedWith(undefined);
@@ -452,7 +456,7 @@ export function ReadableStreamCancel<R>(stream: ReadableStream<R>, reason: unkno
   return transformPromiseWith(sourceCancelPromise, returnUndefined);
 }
 
-/** ReadableStreamClose */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-close | ReadableStreamClose}. */
 export function ReadableStreamClose<R>(stream: ReadableStream<R>): void {
   stream._state = "closed";
   const reader = stream._reader;
@@ -468,7 +472,7 @@ export function ReadableStreamClose<R>(stream: ReadableStream<R>): void {
   }
 }
 
-/** ReadableStreamError */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-error | ReadableStreamError}. */
 export function ReadableStreamError<R>(stream: ReadableStream<R>, error: unknown): void {
   stream._state = "errored";
   stream._storedError = error;
@@ -483,7 +487,7 @@ export function ReadableStreamError<R>(stream: ReadableStream<R>, error: unknown
   }
 }
 
-/** ReadableStreamFulfillReadIntoRequest */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-fulfill-read-into-request | ReadableStreamFulfillReadIntoRequest}. */
 export function ReadableStreamFulfillReadIntoRequest(
   stream: ReadableStream<Uint8Array>,
   chunk: ArrayBufferView<ArrayBuffer>,
@@ -495,7 +499,7 @@ export function ReadableStreamFulfillReadIntoRequest(
   else readIntoRequest.chunkSteps(chunk);
 }
 
-/** ReadableStreamFulfillReadRequest */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-fulfill-read-request | ReadableStreamFulfillReadRequest}. */
 export function ReadableStreamFulfillReadRequest<R>(
   stream: ReadableStream<R>,
   chunk: R | undefined,
@@ -507,23 +511,23 @@ export function ReadableStreamFulfillReadRequest<R>(
   else readRequest.chunkSteps(chunk as R);
 }
 
-/** ReadableStreamGetNumReadIntoRequests */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-get-num-read-into-requests | ReadableStreamGetNumReadIntoRequests}. */
 export function ReadableStreamGetNumReadIntoRequests(stream: ReadableStream<Uint8Array>): number {
   return (stream._reader as ReadableStreamBYOBReader)._readIntoRequests.length;
 }
 
-/** ReadableStreamGetNumReadRequests */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-get-num-read-requests | ReadableStreamGetNumReadRequests}. */
 export function ReadableStreamGetNumReadRequests<R>(stream: ReadableStream<R>): number {
   return (stream._reader as ReadableStreamDefaultReader<R>)._readRequests.length;
 }
 
-/** ReadableStreamHasBYOBReader */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-has-byob-reader | ReadableStreamHasBYOBReader}. */
 export function ReadableStreamHasBYOBReader<R>(stream: ReadableStream<R>): boolean {
   const reader = stream._reader;
   return reader !== undefined && reader instanceof ReadableStreamBYOBReader;
 }
 
-/** ReadableStreamHasDefaultReader */
+/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-has-default-reader | ReadableStreamHasDefaultReader}. */
 export function ReadableStreamHasDefaultReader<R>(stream: ReadableStream<R>): boolean {
   const reader = stream._reader;
   return reader !== undefined && reader instanceof ReadableStreamDefaultReader;

@@ -10,9 +10,11 @@ const COMPACT_THRESHOLD = 1024;
 /**
  * FIFO queue with O(1) amortised `push` and `shift`.
  * @example
+ * ```ts
  * const q = new SimpleQueue<number>();
  * q.push(1); q.push(2);
  * q.shift(); // 1
+ * ```
  */
 export class SimpleQueue<T> {
   private items: (T | undefined)[] = [];

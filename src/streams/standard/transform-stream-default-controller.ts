@@ -40,7 +40,9 @@ export type TransformAlgorithm<I> = (chunk: I) => Completion;
  * Lets a transformer enqueue output, error the stream, or terminate it.
  * Instances are created by the stream; the constructor throws.
  * @example
+ * ```ts
  * new TransformStream({ transform(chunk, controller) { controller.enqueue(String(chunk)); } });
+ * ```
  */
 export class TransformStreamDefaultController<O = unknown> {
   /** @internal [[cancelAlgorithm]] */
@@ -104,7 +106,7 @@ export function IsTransformStreamDefaultController(value: unknown): value is Tra
   return controllerBrand.has(value);
 }
 
-/** SetUpTransformStreamDefaultController */
+/** Implements {@link https://streams.spec.whatwg.org/#set-up-transform-stream-default-controller | SetUpTransformStreamDefaultController}. */
 export function SetUpTransformStreamDefaultController<I, O>(
   stream: TransformStream<I, O>,
   controller: TransformStreamDefaultController<O>,
@@ -125,7 +127,7 @@ export function SetUpTransformStreamDefaultController<I, O>(
   };
 }
 
-/** SetUpTransformStreamDefaultControllerFromTransformer */
+/** Implements {@link https://streams.spec.whatwg.org/#set-up-transform-stream-default-controller-from-transformer | SetUpTransformStreamDefaultControllerFromTransformer}. */
 export function SetUpTransformStreamDefaultControllerFromTransformer<I, O>(
   stream: TransformStream<I, O>,
   transformer: unknown,
@@ -153,7 +155,7 @@ export function SetUpTransformStreamDefaultControllerFromTransformer<I, O>(
   SetUpTransformStreamDefaultController(stream, controller, transformAlgorithm, flushAlgorithm, cancelAlgorithm);
 }
 
-/** TransformStreamDefaultControllerClearAlgorithms */
+/** Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-controller-clear-algorithms | TransformStreamDefaultControllerClearAlgorithms}. */
 export function TransformStreamDefaultControllerClearAlgorithms<O>(
   controller: TransformStreamDefaultController<O>,
 ): void {
@@ -163,12 +165,13 @@ export function TransformStreamDefaultControllerClearAlgorithms<O>(
 }
 
 /**
- * TransformStreamDefaultControllerEnqueue. The common case (a chunk appended to the readable side's queue with no
- * pull due, see {@link ReadableStreamDefaultControllerAppendUnit}) skips the steps that are then known to do
- * nothing: pulling, and recomputing backpressure, which is known to be present. Kept small so that engines
- * inline it into a transformer's loop; {@link enqueueInFull} does the rest. The flags are compared with `true`
- * rather than tested for truthiness: [[backpressure]] starts out undefined, so an engine cannot assume a boolean
- * there and would run a full truthiness test on every chunk.
+ * Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-controller-enqueue | TransformStreamDefaultControllerEnqueue}.
+ * The common case (a chunk appended to the readable side's queue with no pull due, see
+ * {@link ReadableStreamDefaultControllerAppendUnit}) skips the steps that are then known to do nothing: pulling, and
+ * recomputing backpressure, which is known to be present. Kept small so that engines inline it into a transformer's
+ * loop; {@link enqueueInFull} does the rest. The flags are compared with `true` rather than tested for truthiness:
+ * [[backpressure]] starts out undefined, so an engine cannot assume a boolean there and would run a full truthiness
+ * test on every chunk.
  */
 export function TransformStreamDefaultControllerEnqueue<O>(
   controller: TransformStreamDefaultController<O>,
@@ -211,7 +214,7 @@ function enqueueInFull<O>(stream: TransformStream<unknown, O>, chunk: O, appende
   if (backpressure !== stream._backpressure) TransformStreamSetBackpressure(stream, true);
 }
 
-/** TransformStreamDefaultControllerError */
+/** Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-controller-error | TransformStreamDefaultControllerError}. */
 export function TransformStreamDefaultControllerError<O>(
   controller: TransformStreamDefaultController<O>,
   e: unknown,
@@ -220,9 +223,10 @@ export function TransformStreamDefaultControllerError<O>(
 }
 
 /**
- * TransformStreamDefaultControllerPerformTransform. A transform that completed synchronously cannot reject; while
- * a pipe writes into the writable side (nobody can observe when its writes settle) its `undefined` completion is
- * passed through as is. Otherwise the result settles when the standard's reaction to the transform promise would.
+ * Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-controller-perform-transform | TransformStreamDefaultControllerPerformTransform}.
+ * A transform that completed synchronously cannot reject; while a pipe writes into the writable side (nobody can
+ * observe when its writes settle) its `undefined` completion is passed through as is. Otherwise the result settles when
+ * the standard's reaction to the transform promise would.
  */
 export function TransformStreamDefaultControllerPerformTransform<I, O>(
   controller: TransformStreamDefaultController<O>,
@@ -236,7 +240,7 @@ export function TransformStreamDefaultControllerPerformTransform<I, O>(
   return transformPromiseWith(completionToPromise(transformCompletion), undefined, controller._onTransformRejected);
 }
 
-/** TransformStreamDefaultControllerTerminate */
+/** Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-controller-terminate | TransformStreamDefaultControllerTerminate}. */
 export function TransformStreamDefaultControllerTerminate<O>(controller: TransformStreamDefaultController<O>): void {
   const stream = controller._controlledTransformStream;
   ReadableStreamDefaultControllerClose(readableController(stream));

@@ -31,10 +31,12 @@ import { WritableStreamDefaultControllerErrorIfNeeded } from "./writable-stream-
 /**
  * A writable side and a readable side joined by a transformer: chunks written are transformed and read.
  * @example
+ * ```ts
  * const double = new TransformStream<number, number>({
  *   transform(n, controller) { controller.enqueue(n * 2); },
  * });
  * ReadableStream.from([1, 2, 3]).pipeThrough(double);
+ * ```
  */
 export class TransformStream<I = unknown, O = unknown> {
   /** @internal [[backpressure]] */
@@ -113,7 +115,7 @@ export function IsTransformStream(value: unknown): value is TransformStream<unkn
   return hasOwnSlot(value, "_transformStreamController");
 }
 
-/** InitializeTransformStream */
+/** Implements {@link https://streams.spec.whatwg.org/#initialize-transform-stream | InitializeTransformStream}. */
 export function InitializeTransformStream<I, O>(
   stream: TransformStream<I, O>,
   startPromise: Promise<unknown>,
@@ -157,13 +159,13 @@ export function IsWritableSidePiped<I, O>(stream: TransformStream<I, O>): boolea
   return stream._writable._writableStreamController._synchronousCompletion;
 }
 
-/** TransformStreamError */
+/** Implements {@link https://streams.spec.whatwg.org/#transform-stream-error | TransformStreamError}. */
 export function TransformStreamError<I, O>(stream: TransformStream<I, O>, e: unknown): void {
   ReadableStreamDefaultControllerError(readableController(stream), e);
   TransformStreamErrorWritableAndUnblockWrite(stream, e);
 }
 
-/** TransformStreamErrorWritableAndUnblockWrite */
+/** Implements {@link https://streams.spec.whatwg.org/#transform-stream-error-writable-and-unblock-write | TransformStreamErrorWritableAndUnblockWrite}. */
 export function TransformStreamErrorWritableAndUnblockWrite<I, O>(stream: TransformStream<I, O>, e: unknown): void {
   TransformStreamDefaultControllerClearAlgorithms(stream._transformStreamController);
   WritableStreamDefaultControllerErrorIfNeeded(stream._writable._writableStreamController, e);
@@ -171,9 +173,10 @@ export function TransformStreamErrorWritableAndUnblockWrite<I, O>(stream: Transf
 }
 
 /**
- * TransformStreamSetBackpressure. Returns the new [[backpressureChangePromise]]. The previous one is settled
- * last: a synchronous observer of it (a piped readable's pull, a piped write waiting for backpressure to lift)
- * may change the backpressure again, and must find the new state already in place.
+ * Implements {@link https://streams.spec.whatwg.org/#transform-stream-set-backpressure | TransformStreamSetBackpressure}.
+ * Returns the new [[backpressureChangePromise]]. The previous one is settled last: a synchronous observer of it (a
+ * piped readable's pull, a piped write waiting for backpressure to lift) may change the backpressure again, and must
+ * find the new state already in place.
  */
 export function TransformStreamSetBackpressure<I, O>(
   stream: TransformStream<I, O>,
@@ -187,12 +190,12 @@ export function TransformStreamSetBackpressure<I, O>(
   return created;
 }
 
-/** TransformStreamUnblockWrite */
+/** Implements {@link https://streams.spec.whatwg.org/#transform-stream-unblock-write | TransformStreamUnblockWrite}. */
 export function TransformStreamUnblockWrite<I, O>(stream: TransformStream<I, O>): void {
   if (stream._backpressure === true) TransformStreamSetBackpressure(stream, false);
 }
 
-/** TransformStreamDefaultSinkWriteAlgorithm */
+/** Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-sink-write-algorithm | TransformStreamDefaultSinkWriteAlgorithm}. */
 export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: TransformStream<I, O>, chunk: I): Completion {
   const controller = stream._transformStreamController;
   if (stream._backpressure === true) {
@@ -221,7 +224,7 @@ export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: Transform
   return TransformStreamDefaultControllerPerformTransform(controller, chunk);
 }
 
-/** TransformStreamDefaultSinkAbortAlgorithm */
+/** Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-sink-abort-algorithm | TransformStreamDefaultSinkAbortAlgorithm}. */
 export function TransformStreamDefaultSinkAbortAlgorithm<I, O>(
   stream: TransformStream<I, O>,
   reason: unknown,
@@ -251,7 +254,7 @@ export function TransformStreamDefaultSinkAbortAlgorithm<I, O>(
   return finishPromise.promise;
 }
 
-/** TransformStreamDefaultSinkCloseAlgorithm */
+/** Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-sink-close-algorithm | TransformStreamDefaultSinkCloseAlgorithm}. */
 export function TransformStreamDefaultSinkCloseAlgorithm<I, O>(stream: TransformStream<I, O>): Promise<unknown> {
   const controller = stream._transformStreamController;
   if (controller._finishPromise !== undefined) return controller._finishPromise.promise;
@@ -278,7 +281,7 @@ export function TransformStreamDefaultSinkCloseAlgorithm<I, O>(stream: Transform
   return finishPromise.promise;
 }
 
-/** TransformStreamDefaultSourceCancelAlgorithm */
+/** Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-source-cancel | TransformStreamDefaultSourceCancelAlgorithm}. */
 export function TransformStreamDefaultSourceCancelAlgorithm<I, O>(
   stream: TransformStream<I, O>,
   reason: unknown,
@@ -310,7 +313,7 @@ export function TransformStreamDefaultSourceCancelAlgorithm<I, O>(
   return finishPromise.promise;
 }
 
-/** TransformStreamDefaultSourcePullAlgorithm */
+/** Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-source-pull | TransformStreamDefaultSourcePullAlgorithm}. */
 export function TransformStreamDefaultSourcePullAlgorithm<I, O>(stream: TransformStream<I, O>): Completion {
   return TransformStreamSetBackpressure(stream, false);
 }

@@ -123,11 +123,14 @@ class ReturnTarget {
  * check alone already rules out everything but marked objects. Only objects stamped by this implementation
  * carry the field.
  * @example
+ * ```ts
  * const brand = createBrand();
- * const controller = Object.create(Controller.prototype);
+ * const controller = {};
  * brand.stamp(controller);
  * brand.has(controller); // true
+ * brand.has({}); // false
  * brand.has(42); // false
+ * ```
  */
 export function createBrand(): Brand {
   class Stamp extends ReturnTarget {

@@ -43,9 +43,14 @@ export type WriteAlgorithm<W> = (chunk: W) => Completion;
  * Lets an underlying sink error the stream and observe aborts through `signal`.
  * Instances are created by the stream; the constructor throws.
  * @example
+ * ```ts
+ * declare const socket: { close(): void };
  * new WritableStream({
- *   start(controller) { controller.signal.addEventListener("abort", () => socket.close()); },
+ *   start(controller) {
+ *     controller.signal.addEventListener("abort", () => socket.close());
+ *   },
  * });
+ * ```
  */
 export class WritableStreamDefaultController<W = unknown> {
   /** @internal [[abortAlgorithm]] */
@@ -102,14 +107,14 @@ export class WritableStreamDefaultController<W = unknown> {
     WritableStreamDefaultControllerError(this, e);
   }
 
-  /** @internal [[AbortSteps]] */
+  /** @internal Implements {@link https://streams.spec.whatwg.org/#ws-default-controller-private-abort | [[AbortSteps]]}. */
   [AbortSteps](reason: unknown): Promise<unknown> {
     const result = (this._abortAlgorithm as (reason: unknown) => Promise<unknown>)(reason);
     WritableStreamDefaultControllerClearAlgorithms(this);
     return result;
   }
 
-  /** @internal [[ErrorSteps]] */
+  /** @internal Implements {@link https://streams.spec.whatwg.org/#ws-default-controller-private-error | [[ErrorSteps]]}. */
   [ErrorSteps](): void {
     this._queue.reset();
   }
@@ -129,7 +134,7 @@ export function IsWritableStreamDefaultController(value: unknown): value is Writ
   return hasOwnSlot(value, "_controlledWritableStream");
 }
 
-/** SetUpWritableStreamDefaultController (plus the optional `writev` algorithm). */
+/** Implements {@link https://streams.spec.whatwg.org/#set-up-writable-stream-default-controller | SetUpWritableStreamDefaultController} (plus the optional `writev` algorithm). */
 export function SetUpWritableStreamDefaultController<W>(
   stream: WritableStream<W>,
   controller: WritableStreamDefaultController<W>,
@@ -179,7 +184,7 @@ export function SetUpWritableStreamDefaultController<W>(
   );
 }
 
-/** SetUpWritableStreamDefaultControllerFromUnderlyingSink */
+/** Implements {@link https://streams.spec.whatwg.org/#set-up-writable-stream-default-controller-from-underlying-sink | SetUpWritableStreamDefaultControllerFromUnderlyingSink}. */
 export function SetUpWritableStreamDefaultControllerFromUnderlyingSink<W>(
   stream: WritableStream<W>,
   underlyingSink: unknown,
@@ -234,8 +239,9 @@ export function WritableStreamDefaultControllerFinishWrite<W>(controller: Writab
 }
 
 /**
- * WritableStreamDefaultControllerAdvanceQueueIfNeeded. Written as a loop so that, while a pipe holds the lock,
- * writes the sink completes synchronously are finished and followed by the next one without a microtask each.
+ * Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-controller-advance-queue-if-needed | WritableStreamDefaultControllerAdvanceQueueIfNeeded}.
+ * Written as a loop so that, while a pipe holds the lock, writes the sink completes synchronously are finished and
+ * followed by the next one without a microtask each.
  */
 export function WritableStreamDefaultControllerAdvanceQueueIfNeeded<W>(
   controller: WritableStreamDefaultController<W>,
@@ -271,7 +277,7 @@ export function WritableStreamDefaultControllerAdvanceQueueIfNeeded<W>(
   }
 }
 
-/** WritableStreamDefaultControllerClearAlgorithms */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-controller-clear-algorithms | WritableStreamDefaultControllerClearAlgorithms}. */
 export function WritableStreamDefaultControllerClearAlgorithms<W>(
   controller: WritableStreamDefaultController<W>,
 ): void {
@@ -282,13 +288,13 @@ export function WritableStreamDefaultControllerClearAlgorithms<W>(
   controller._strategySizeAlgorithm = undefined;
 }
 
-/** WritableStreamDefaultControllerClose */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-controller-close | WritableStreamDefaultControllerClose}. */
 export function WritableStreamDefaultControllerClose<W>(controller: WritableStreamDefaultController<W>): void {
   controller._queue.enqueue(closeSentinel, 0);
   WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller);
 }
 
-/** WritableStreamDefaultControllerError */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-controller-error | WritableStreamDefaultControllerError}. */
 export function WritableStreamDefaultControllerError<W>(
   controller: WritableStreamDefaultController<W>,
   error: unknown,
@@ -297,7 +303,7 @@ export function WritableStreamDefaultControllerError<W>(
   WritableStreamStartErroring(controller._controlledWritableStream, error);
 }
 
-/** WritableStreamDefaultControllerErrorIfNeeded */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-controller-error-if-needed | WritableStreamDefaultControllerErrorIfNeeded}. */
 export function WritableStreamDefaultControllerErrorIfNeeded<W>(
   controller: WritableStreamDefaultController<W>,
   error: unknown,
@@ -307,14 +313,14 @@ export function WritableStreamDefaultControllerErrorIfNeeded<W>(
   }
 }
 
-/** WritableStreamDefaultControllerGetBackpressure */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-controller-get-backpressure | WritableStreamDefaultControllerGetBackpressure}. */
 export function WritableStreamDefaultControllerGetBackpressure<W>(
   controller: WritableStreamDefaultController<W>,
 ): boolean {
   return WritableStreamDefaultControllerGetDesiredSize(controller) <= 0;
 }
 
-/** WritableStreamDefaultControllerGetChunkSize */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-controller-get-chunk-size | WritableStreamDefaultControllerGetChunkSize}. */
 export function WritableStreamDefaultControllerGetChunkSize<W>(
   controller: WritableStreamDefaultController<W>,
   chunk: W,
@@ -329,14 +335,14 @@ export function WritableStreamDefaultControllerGetChunkSize<W>(
   }
 }
 
-/** WritableStreamDefaultControllerGetDesiredSize */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-controller-get-desired-size | WritableStreamDefaultControllerGetDesiredSize}. */
 export function WritableStreamDefaultControllerGetDesiredSize<W>(
   controller: WritableStreamDefaultController<W>,
 ): number {
   return controller._strategyHWM - controller._queue.totalSize;
 }
 
-/** WritableStreamDefaultControllerProcessClose */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-controller-process-close | WritableStreamDefaultControllerProcessClose}. */
 export function WritableStreamDefaultControllerProcessClose<W>(controller: WritableStreamDefaultController<W>): void {
   const stream = controller._controlledWritableStream;
   WritableStreamMarkCloseRequestInFlight(stream);
@@ -355,8 +361,9 @@ export function WritableStreamDefaultControllerProcessClose<W>(controller: Writa
 }
 
 /**
- * WritableStreamDefaultControllerProcessWrite, up to calling the sink: returns the sink's completion, to which
- * the caller ({@link WritableStreamDefaultControllerAdvanceQueueIfNeeded}) reacts.
+ * Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-controller-process-write | WritableStreamDefaultControllerProcessWrite},
+ * up to calling the sink: returns the sink's completion, to which the caller
+ * ({@link WritableStreamDefaultControllerAdvanceQueueIfNeeded}) reacts.
  */
 export function WritableStreamDefaultControllerProcessWrite<W>(
   controller: WritableStreamDefaultController<W>,
@@ -368,7 +375,7 @@ export function WritableStreamDefaultControllerProcessWrite<W>(
   return (controller._writeAlgorithm as WriteAlgorithm<W>)(chunk);
 }
 
-/** WritableStreamDefaultControllerWrite */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-controller-write | WritableStreamDefaultControllerWrite}. */
 export function WritableStreamDefaultControllerWrite<W>(
   controller: WritableStreamDefaultController<W>,
   chunk: W,

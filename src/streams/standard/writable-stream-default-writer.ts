@@ -24,10 +24,12 @@ import {
 /**
  * Writes chunks to a locked `WritableStream`.
  * @example
- * const writer = stream.getWriter();
+ * ```ts
+ * const writer = new WritableStream<string>({ write: (chunk) => console.log(chunk) }).getWriter();
  * await writer.ready;
- * writer.write(chunk);
+ * writer.write("a");
  * await writer.close();
+ * ```
  */
 export class WritableStreamDefaultWriter<W = unknown> {
   /** @internal [[closedPromise]] */
@@ -126,7 +128,7 @@ export function IsWritableStreamDefaultWriter(value: unknown): value is Writable
   return hasOwnSlot(value, "_ownerWritableStream");
 }
 
-/** SetUpWritableStreamDefaultWriter */
+/** Implements {@link https://streams.spec.whatwg.org/#set-up-writable-stream-default-writer | SetUpWritableStreamDefaultWriter}. */
 export function SetUpWritableStreamDefaultWriter<W>(
   writer: WritableStreamDefaultWriter<W>,
   stream: WritableStream<W>,
@@ -155,7 +157,7 @@ export function SetUpWritableStreamDefaultWriter<W>(
   }
 }
 
-/** WritableStreamDefaultWriterAbort */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-abort | WritableStreamDefaultWriterAbort}. */
 export function WritableStreamDefaultWriterAbort<W>(
   writer: WritableStreamDefaultWriter<W>,
   reason: unknown,
@@ -163,12 +165,12 @@ export function WritableStreamDefaultWriterAbort<W>(
   return WritableStreamAbort(writer._ownerWritableStream as WritableStream<W>, reason);
 }
 
-/** WritableStreamDefaultWriterClose */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-close | WritableStreamDefaultWriterClose}. */
 export function WritableStreamDefaultWriterClose<W>(writer: WritableStreamDefaultWriter<W>): Promise<undefined> {
   return WritableStreamClose(writer._ownerWritableStream as WritableStream<W>);
 }
 
-/** WritableStreamDefaultWriterCloseWithErrorPropagation */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-close-with-error-propagation | WritableStreamDefaultWriterCloseWithErrorPropagation}. */
 export function WritableStreamDefaultWriterCloseWithErrorPropagation<W>(
   writer: WritableStreamDefaultWriter<W>,
 ): Promise<undefined> {
@@ -179,7 +181,7 @@ export function WritableStreamDefaultWriterCloseWithErrorPropagation<W>(
   return WritableStreamDefaultWriterClose(writer);
 }
 
-/** WritableStreamDefaultWriterEnsureClosedPromiseRejected */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-ensure-closed-promise-rejected | WritableStreamDefaultWriterEnsureClosedPromiseRejected}. */
 export function WritableStreamDefaultWriterEnsureClosedPromiseRejected<W>(
   writer: WritableStreamDefaultWriter<W>,
   error: unknown,
@@ -188,7 +190,7 @@ export function WritableStreamDefaultWriterEnsureClosedPromiseRejected<W>(
   else writer._closedPromise = LazyDeferred.rejected<undefined>(error);
 }
 
-/** WritableStreamDefaultWriterEnsureReadyPromiseRejected */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-ensure-ready-promise-rejected | WritableStreamDefaultWriterEnsureReadyPromiseRejected}. */
 export function WritableStreamDefaultWriterEnsureReadyPromiseRejected<W>(
   writer: WritableStreamDefaultWriter<W>,
   error: unknown,
@@ -197,7 +199,7 @@ export function WritableStreamDefaultWriterEnsureReadyPromiseRejected<W>(
   else writer._readyPromise = LazyDeferred.rejected<undefined>(error);
 }
 
-/** WritableStreamDefaultWriterGetDesiredSize */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-get-desired-size | WritableStreamDefaultWriterGetDesiredSize}. */
 export function WritableStreamDefaultWriterGetDesiredSize<W>(writer: WritableStreamDefaultWriter<W>): number | null {
   const stream = writer._ownerWritableStream as WritableStream<W>;
   const state = stream._state;
@@ -206,7 +208,7 @@ export function WritableStreamDefaultWriterGetDesiredSize<W>(writer: WritableStr
   return WritableStreamDefaultControllerGetDesiredSize(stream._writableStreamController);
 }
 
-/** WritableStreamDefaultWriterRelease */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-release | WritableStreamDefaultWriterRelease}. */
 export function WritableStreamDefaultWriterRelease<W>(writer: WritableStreamDefaultWriter<W>): void {
   const stream = writer._ownerWritableStream as WritableStream<W>;
   const releasedError = new TypeError("Cannot use the writer: its lock on the stream has been released");
@@ -216,7 +218,7 @@ export function WritableStreamDefaultWriterRelease<W>(writer: WritableStreamDefa
   writer._ownerWritableStream = undefined;
 }
 
-/** WritableStreamDefaultWriterWrite */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-write | WritableStreamDefaultWriterWrite}. */
 export function WritableStreamDefaultWriterWrite<W>(
   writer: WritableStreamDefaultWriter<W>,
   chunk: W,

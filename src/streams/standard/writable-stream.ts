@@ -55,11 +55,13 @@ interface PendingAbortRequest {
 /**
  * A destination for data, written through a writer or by piping a `ReadableStream` into it.
  * @example
+ * ```ts
  * const chunks: string[] = [];
  * const stream = new WritableStream<string>({ write(chunk) { chunks.push(chunk); } });
  * const writer = stream.getWriter();
  * await writer.write("a");
  * await writer.close();
+ * ```
  */
 export class WritableStream<W = unknown> {
   /** @internal [[backpressure]] */
@@ -143,14 +145,14 @@ function streamBrandCheckError(name: string): TypeError {
   return new TypeError(`Cannot use WritableStream.prototype.${name}: receiver is not a WritableStream`);
 }
 
-/** AcquireWritableStreamDefaultWriter */
+/** Implements {@link https://streams.spec.whatwg.org/#acquire-writable-stream-default-writer | AcquireWritableStreamDefaultWriter}. */
 export function AcquireWritableStreamDefaultWriter<W>(stream: WritableStream<W>): WritableStreamDefaultWriter<W> {
   const writer = Object.create(WritableStreamDefaultWriter.prototype) as WritableStreamDefaultWriter<W>;
   SetUpWritableStreamDefaultWriter(writer, stream);
   return writer;
 }
 
-/** CreateWritableStream: a stream driven by internal algorithms. */
+/** Implements {@link https://streams.spec.whatwg.org/#create-writable-stream | CreateWritableStream}: a stream driven by internal algorithms. */
 export function CreateWritableStream<W>(
   startAlgorithm: () => unknown,
   writeAlgorithm: (chunk: W) => Completion,
@@ -176,7 +178,7 @@ export function CreateWritableStream<W>(
   return stream;
 }
 
-/** InitializeWritableStream */
+/** Implements {@link https://streams.spec.whatwg.org/#initialize-writable-stream | InitializeWritableStream}. */
 export function InitializeWritableStream<W>(stream: WritableStream<W>): void {
   stream._state = "writable";
   stream._storedError = undefined;
@@ -194,12 +196,12 @@ export function IsWritableStream<W = unknown>(value: unknown): value is Writable
   return hasOwnSlot(value, "_writableStreamController");
 }
 
-/** IsWritableStreamLocked */
+/** Implements {@link https://streams.spec.whatwg.org/#is-writable-stream-locked | IsWritableStreamLocked}. */
 export function IsWritableStreamLocked<W>(stream: WritableStream<W>): boolean {
   return stream._writer !== undefined;
 }
 
-/** WritableStreamAbort */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-abort | WritableStreamAbort}. */
 export function WritableStreamAbort<W>(stream: WritableStream<W>, reason: unknown): Promise<undefined> {
   if (stream._state === "closed" || stream._state === "errored") return promiseResolvedWith(undefined);
   stream._writableStreamController._abortController.abort(reason);
@@ -218,7 +220,7 @@ export function WritableStreamAbort<W>(stream: WritableStream<W>, reason: unknow
   return promise.promise;
 }
 
-/** WritableStreamClose */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-close | WritableStreamClose}. */
 export function WritableStreamClose<W>(stream: WritableStream<W>): Promise<undefined> {
   const state = stream._state;
   if (state === "closed" || state === "errored") {
@@ -234,17 +236,17 @@ export function WritableStreamClose<W>(stream: WritableStream<W>): Promise<undef
   return promise.promise;
 }
 
-/** WritableStreamAddWriteRequest, with the request supplied by the caller. */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-add-write-request | WritableStreamAddWriteRequest}, with the request supplied by the caller. */
 export function WritableStreamAddWriteRequest<W>(stream: WritableStream<W>, request: WriteRequest): void {
   stream._writeRequests.push(request);
 }
 
-/** WritableStreamCloseQueuedOrInFlight */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-close-queued-or-in-flight | WritableStreamCloseQueuedOrInFlight}. */
 export function WritableStreamCloseQueuedOrInFlight<W>(stream: WritableStream<W>): boolean {
   return stream._closeRequest !== undefined || stream._inFlightCloseRequest !== undefined;
 }
 
-/** WritableStreamDealWithRejection */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-deal-with-rejection | WritableStreamDealWithRejection}. */
 export function WritableStreamDealWithRejection<W>(stream: WritableStream<W>, error: unknown): void {
   if (stream._state === "writable") {
     WritableStreamStartErroring(stream, error);
@@ -253,7 +255,7 @@ export function WritableStreamDealWithRejection<W>(stream: WritableStream<W>, er
   WritableStreamFinishErroring(stream);
 }
 
-/** WritableStreamFinishErroring */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-finish-erroring | WritableStreamFinishErroring}. */
 export function WritableStreamFinishErroring<W>(stream: WritableStream<W>): void {
   stream._state = "errored";
   stream._writableStreamController[ErrorSteps]();
@@ -284,7 +286,7 @@ export function WritableStreamFinishErroring<W>(stream: WritableStream<W>): void
   );
 }
 
-/** WritableStreamFinishInFlightClose */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-finish-in-flight-close | WritableStreamFinishInFlightClose}. */
 export function WritableStreamFinishInFlightClose<W>(stream: WritableStream<W>): void {
   (stream._inFlightCloseRequest as WriteRequest).resolve(undefined);
   stream._inFlightCloseRequest = undefined;
@@ -300,7 +302,7 @@ export function WritableStreamFinishInFlightClose<W>(stream: WritableStream<W>):
   if (writer !== undefined) writer._closedPromise.resolve(undefined);
 }
 
-/** WritableStreamFinishInFlightCloseWithError */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-finish-in-flight-close-with-error | WritableStreamFinishInFlightCloseWithError}. */
 export function WritableStreamFinishInFlightCloseWithError<W>(stream: WritableStream<W>, error: unknown): void {
   (stream._inFlightCloseRequest as WriteRequest).reject(error);
   stream._inFlightCloseRequest = undefined;
@@ -311,36 +313,36 @@ export function WritableStreamFinishInFlightCloseWithError<W>(stream: WritableSt
   WritableStreamDealWithRejection(stream, error);
 }
 
-/** WritableStreamFinishInFlightWrite */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-finish-in-flight-write | WritableStreamFinishInFlightWrite}. */
 export function WritableStreamFinishInFlightWrite<W>(stream: WritableStream<W>): void {
   (stream._inFlightWriteRequest as WriteRequest).resolve(undefined);
   stream._inFlightWriteRequest = undefined;
 }
 
-/** WritableStreamFinishInFlightWriteWithError */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-finish-in-flight-write-with-error | WritableStreamFinishInFlightWriteWithError}. */
 export function WritableStreamFinishInFlightWriteWithError<W>(stream: WritableStream<W>, error: unknown): void {
   (stream._inFlightWriteRequest as WriteRequest).reject(error);
   stream._inFlightWriteRequest = undefined;
   WritableStreamDealWithRejection(stream, error);
 }
 
-/** WritableStreamHasOperationMarkedInFlight */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-has-operation-marked-in-flight | WritableStreamHasOperationMarkedInFlight}. */
 export function WritableStreamHasOperationMarkedInFlight<W>(stream: WritableStream<W>): boolean {
   return stream._inFlightWriteRequest !== undefined || stream._inFlightCloseRequest !== undefined;
 }
 
-/** WritableStreamMarkCloseRequestInFlight */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-mark-close-request-in-flight | WritableStreamMarkCloseRequestInFlight}. */
 export function WritableStreamMarkCloseRequestInFlight<W>(stream: WritableStream<W>): void {
   stream._inFlightCloseRequest = stream._closeRequest;
   stream._closeRequest = undefined;
 }
 
-/** WritableStreamMarkFirstWriteRequestInFlight */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-mark-first-write-request-in-flight | WritableStreamMarkFirstWriteRequestInFlight}. */
 export function WritableStreamMarkFirstWriteRequestInFlight<W>(stream: WritableStream<W>): void {
   stream._inFlightWriteRequest = stream._writeRequests.shift();
 }
 
-/** WritableStreamRejectCloseAndClosedPromiseIfNeeded */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-reject-close-and-closed-promise-if-needed | WritableStreamRejectCloseAndClosedPromiseIfNeeded}. */
 export function WritableStreamRejectCloseAndClosedPromiseIfNeeded<W>(stream: WritableStream<W>): void {
   if (stream._closeRequest !== undefined) {
     stream._closeRequest.reject(stream._storedError);
@@ -350,7 +352,7 @@ export function WritableStreamRejectCloseAndClosedPromiseIfNeeded<W>(stream: Wri
   if (writer !== undefined) writer._closedPromise.reject(stream._storedError);
 }
 
-/** WritableStreamStartErroring */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-start-erroring | WritableStreamStartErroring}. */
 export function WritableStreamStartErroring<W>(stream: WritableStream<W>, reason: unknown): void {
   const controller = stream._writableStreamController;
   stream._state = "erroring";
@@ -362,7 +364,7 @@ export function WritableStreamStartErroring<W>(stream: WritableStream<W>, reason
   }
 }
 
-/** WritableStreamUpdateBackpressure */
+/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-update-backpressure | WritableStreamUpdateBackpressure}. */
 export function WritableStreamUpdateBackpressure<W>(stream: WritableStream<W>, backpressure: boolean): void {
   const writer = stream._writer;
   if (writer !== undefined && backpressure !== stream._backpressure) {

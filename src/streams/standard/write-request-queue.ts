@@ -57,9 +57,12 @@ const COMPACT_THRESHOLD = 1024;
 /**
  * FIFO of write requests, one entry per chunk, with runs of the same request stored once.
  * @example
+ * ```ts
+ * declare const pipe: RunWriteRequest;
  * const queue = new WriteRequestQueue();
  * queue.pushRun(pipe, 3); // three writes by one pipe: one slot
  * queue.shift(); // pipe (two of its writes remain queued)
+ * ```
  */
 export class WriteRequestQueue {
   private requests: (WriteRequest | undefined)[] = [];

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { DEFAULT_MAX_CHUNKS, ReadableStream, TransformStream } from "../../../src/streams/index.ts";
+import {
+  DEFAULT_MAX_CHUNKS,
+  ReadableStream,
+  ReadableStreamDefaultReader,
+  TransformStream,
+} from "../../../src/streams/index.ts";
 
 function counter(limit: number, perPull = 1) {
   const state = { next: 0, pulls: 0 };
@@ -18,6 +23,15 @@ describe("readMany", () => {
     const reader = new ReadableStream().getReader();
     expect(typeof reader.readMany).toBe("function");
     expect(Object.keys(Object.getPrototypeOf(reader))).not.toContain("readMany");
+  });
+
+  test("behaves like a WebIDL operation: length 0, writable, configurable, brand-checked", async () => {
+    const descriptor = Object.getOwnPropertyDescriptor(ReadableStreamDefaultReader.prototype, "readMany")!;
+    expect(descriptor).toMatchObject({ writable: true, enumerable: false, configurable: true });
+    expect(descriptor.value.length).toBe(0);
+    expect(descriptor.value.name).toBe("readMany");
+    await expect(descriptor.value.call({})).rejects.toBeInstanceOf(TypeError);
+    await expect(descriptor.value.call(new ReadableStream().getReader(), 1)).rejects.toBeInstanceOf(TypeError);
   });
 
   test("drains everything a synchronous pull source produces in one call", async () => {
