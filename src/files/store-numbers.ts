@@ -26,6 +26,14 @@ export interface StoreNumbersOptions {
   highWaterMark?: number;
   /** Describes where the numbers came from; called once every number has been written. */
   source: () => ManifestSource;
+  /** The attempt's upload id, when something else admitted it (a file coordinator); default: a fresh one. */
+  uploadId?: string;
+  /**
+   * Makes the complete manifest the file's current version. Default: {@linkcode publishManifest}, a
+   * compare-and-swap on `<name>/manifest.json` that then deletes the replaced version's parts. A file
+   * coordinator passes its own, which also keeps replaced parts while someone reads them.
+   */
+  publish?: (manifest: Manifest) => Promise<void>;
 }
 
 /**
@@ -51,20 +59,14 @@ export class StoreNumbersError extends Error {
 /**
  * Splits a stream of numbers into newline-aligned parts in `store` and records them in `<name>/manifest.json`.
  *
- * The protocol makes a result all-or-nothing: parts are written under a fresh upload id, the manifest is
- * written last (a single-object compare-and-swap, so readers see the old manifest or the new one, never a
- * mix, and of two concurrent uploads of one name the later to finish wins), and only then are the replaced
- * version's parts deleted. Failing to delete those does not fail the call: the new version is complete, and
- * the old objects stay as unreferenced leftovers that `FileCatalog.remove` sweeps. On any failure (the
- * stream errors, a write fails, the manifest write fails) the attempt's parts are deleted, its multipart
- * writes aborted, and a
- * {@linkcode StoreNumbersError} is thrown with the failure as `cause`.
+ * The protocol makes a result all-or-nothing: parts are written under the attempt's upload id, and the
+ * manifest is published last (`options.publish`; by default a single-object compare-and-swap that then deletes
+ * the replaced version's parts), so readers see the old manifest or the new one, never a mix. On any failure
+ * (the stream errors, a write fails, the publication fails) the attempt's parts are deleted, its multipart
+ * writes aborted, and a {@linkcode StoreNumbersError} is thrown with the failure as `cause`.
  *
  * @example
  * ```ts
- * import { LineToNumberBatchStream } from "../numbers/line-to-number-batch-stream.ts";
- * import type { ObjectStore } from "../store/object-store.ts";
- * import type { ReadableStream } from "../streams/standard/readable-stream.ts";
  * declare const store: ObjectStore;
  * declare const body: ReadableStream<Uint8Array>;
  * const parser = new LineToNumberBatchStream();
@@ -82,17 +84,16 @@ export async function storeNumbers<T extends NumberChunk>(
 ): Promise<Manifest> {
   const { store, maxPartBytes } = options;
   const name = assertValidName(options.name);
-  const uploadId = newUploadId();
-  const { segmentBytes, maxInFlight, maxNumbers } = options;
+  const uploadId = options.uploadId ?? newUploadId();
+  const { segmentBytes, maxInFlight, maxNumbers, publish = (manifest) => publishManifest(store, manifest) } = options;
   const splitter = new PartSplitter({ store, name, uploadId, maxPartBytes, segmentBytes, maxInFlight, maxNumbers });
-  let manifest: Manifest;
-  let replaced: Manifest | null;
   try {
     const sink = new SplitWritableStream<T>(splitter, options.highWaterMark);
     await numbers.pipeTo(sink);
     const parts = await sink.parts;
-    manifest = buildManifest({ name, uploadId, maxPartBytes, source: options.source(), parts });
-    replaced = await publishManifest(store, manifest);
+    const manifest = buildManifest({ name, uploadId, maxPartBytes, source: options.source(), parts });
+    await publish(manifest);
+    return manifest;
   } catch (error) {
     const cleanupErrors: unknown[] = [];
     await splitter.abort().catch((cleanupError: unknown) => cleanupErrors.push(cleanupError));
@@ -101,26 +102,27 @@ export async function storeNumbers<T extends NumberChunk>(
     );
     throw new StoreNumbersError(name, uploadId, error, cleanupErrors);
   }
-  if (replaced) await deleteAll(store, uploadPrefix(name, replaced.uploadId)).catch(() => undefined);
-  return manifest;
 }
 
 /** How often {@linkcode publishManifest} retries when concurrent uploads keep replacing the manifest. */
 const PUBLISH_ATTEMPTS = 16;
 
 /**
- * Writes `manifest` as the file's current version with a compare-and-swap on the manifest object, and
- * returns the manifest it replaced (or `null`). When another upload of the same name replaced the manifest
- * between our read and our write, the write is refused and retried against the new current version, so
- * each publication replaces exactly the version it read: the last upload to finish wins, and every
- * replaced version's parts are deleted by the upload that replaced it, never a version still in use.
+ * Writes `manifest` as the file's current version with a compare-and-swap on the manifest object, then
+ * deletes the parts of the version it replaced (a failure there leaves unreferenced leftovers, not a broken
+ * file). When another upload of the same name replaced the manifest between our read and our write, the write
+ * is refused and retried against the new current version, so each publication replaces exactly the version it
+ * read: the last upload to finish wins. Without a coordinator, a reader of the replaced version may be cut
+ * short: the worker publishes through its file coordinator instead.
  */
-async function publishManifest(store: ObjectStore, manifest: Manifest): Promise<Manifest | null> {
+async function publishManifest(store: ObjectStore, manifest: Manifest): Promise<void> {
   const bytes = new TextEncoder().encode(JSON.stringify(manifest, null, 2));
   for (let attempt = 1; attempt <= PUBLISH_ATTEMPTS; attempt++) {
     const current = await readManifestVersion(store, manifest.name);
     const written = await store.putIfMatch(manifestKey(manifest.name), bytes, current?.etag ?? null);
-    if (written) return current?.manifest ?? null;
+    if (!written) continue;
+    if (current) await deleteAll(store, uploadPrefix(manifest.name, current.manifest.uploadId)).catch(() => undefined);
+    return;
   }
   throw new Error(
     `Cannot publish the manifest of "${manifest.name}": it changed under ${PUBLISH_ATTEMPTS} attempts in a row`,

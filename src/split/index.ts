@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { filePrefix, manifestKey, newUploadId, partKey, uploadPrefix } from "./object-keys.ts";
+export { filePrefix, manifestKey, newUploadId, partKey, uploadIdOfKey, uploadPrefix } from "./object-keys.ts";
 export {
   checkMaxPartBytes,
   DEFAULT_MAX_PART_BYTES,

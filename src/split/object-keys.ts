@@ -51,3 +51,19 @@ export function partKey(name: string, uploadId: string, index: number): string {
 export function newUploadId(): string {
   return `${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
 }
+
+/**
+ * The upload id of an object under `<name>/uploads/<uploadId>/`, or `null` for any other key.
+ *
+ * @example
+ * ```ts
+ * uploadIdOfKey("primes", "primes/uploads/m1-ab/part-00000000"); // "m1-ab"
+ * uploadIdOfKey("primes", "primes/manifest.json"); // null
+ * ```
+ */
+export function uploadIdOfKey(name: string, key: string): string | null {
+  const prefix = `${name}/uploads/`;
+  if (!key.startsWith(prefix)) return null;
+  const end = key.indexOf("/", prefix.length);
+  return end > prefix.length ? key.slice(prefix.length, end) : null;
+}

@@ -105,9 +105,9 @@ export function sourceFiles(root: string, directory: string): string[] {
 }
 
 /**
- * The module that type-checks one example: imports of everything the documented file exports and everything the
- * library layers export (what a user of the package can import), then the example's own code. Anything else an
- * example uses, it declares (`declare const response: Response;`).
+ * The module that type-checks one example: imports of everything the documented file exports and, for a file of
+ * a library layer, everything the library layers export (what a user of the package can import), then the
+ * example's own code. Anything else an example uses, it imports or declares (`declare const response: Response;`).
  * `moduleDirectory` is where the module will be written, relative to `root`.
  */
 export function exampleModule(root: string, example: DocExample, moduleDirectory: string): string {
@@ -123,7 +123,10 @@ export function exampleModule(root: string, example: DocExample, moduleDirectory
     imports.push(`import { ${names.join(", ")} } from "${specifierFrom(root, moduleDirectory, file)}";`);
   };
   importFrom(example.file);
-  for (const layer of LIBRARY_LAYERS) importFrom(`src/${layer}/index.ts`);
+  const layer = example.file.split("/")[1];
+  if (LIBRARY_LAYERS.some((library) => library === layer)) {
+    for (const library of LIBRARY_LAYERS) importFrom(`src/${library}/index.ts`);
+  }
   return [`// ${example.file}:${example.line}`, ...imports, "", own.code, "", "export {};", ""].join("\n");
 }
 

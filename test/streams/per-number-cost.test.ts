@@ -47,7 +47,7 @@ afterEach(() => {
 
 describe("cost shape of a per-number transform piped into a writev sink", () => {
   for (const sinkIsAsync of [false, true]) {
-    test(`queue and write-request work per batch, not per number (${sinkIsAsync ? "async" : "sync"} sink)`, async () => {
+    test(`queue and write-request work per batch, not per number (${sinkIsAsync ? "async" : "sync"})`, async () => {
       const enqueue = vi.spyOn(QueueWithSizes.prototype, "enqueue");
       const dequeue = vi.spyOn(QueueWithSizes.prototype, "dequeue");
       const take = vi.spyOn(QueueWithSizes.prototype, "take");

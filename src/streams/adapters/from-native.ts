@@ -10,7 +10,10 @@ import { type FillResult, type SizedByteSource, sizedByteStream } from "./sized-
 
 /** Options of {@link fromNativeStream}. */
 export interface FromNativeOptions {
-  /** Bytes each default-reader read of the adapted stream waits for (default 1 MiB: `DEFAULT_CHUNK_SIZE` of sized-byte-stream.ts). */
+  /**
+   * Bytes each default-reader read of the adapted stream waits for (default 1 MiB: `DEFAULT_CHUNK_SIZE` of
+   * sized-byte-stream.ts).
+   */
   readSize?: number;
   /** Takes default-reader buffers from this pool (its `bufferSize` is then the read size). */
   pool?: BufferPool;

@@ -155,7 +155,8 @@ function filledView(region: Region, result: FillResult): Uint8Array<ArrayBuffer>
   if (typeof result === "number") {
     if (!Number.isSafeInteger(result) || result < 0 || result > region.byteLength) {
       throw new RangeError(
-        `Cannot use the source's fill result: it reports ${result} bytes written into a view of ${region.byteLength} bytes`,
+        `Cannot use the source's fill result: it reports ${result} bytes written ` +
+          `into a view of ${region.byteLength} bytes`,
       );
     }
     if (region.buffer.byteLength !== region.bufferByteLength) {
@@ -177,7 +178,8 @@ function filledView(region: Region, result: FillResult): Uint8Array<ArrayBuffer>
   }
   if (result.byteLength > region.byteLength) {
     throw new RangeError(
-      `Cannot use the source's fill result: it covers ${result.byteLength} bytes of a view of ${region.byteLength} bytes`,
+      `Cannot use the source's fill result: it covers ${result.byteLength} bytes ` +
+        `of a view of ${region.byteLength} bytes`,
     );
   }
   return result;

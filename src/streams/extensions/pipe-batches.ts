@@ -48,15 +48,16 @@ export function batchLimit<W>(dest: WritableStream<W>, desiredSize: number): num
 
 /**
  * Writes `chunks` in order through `writer`, settling `request` once per chunk, with the sink held back until
- * all are queued. Takes `chunks` over (the caller must not use the array afterwards). Calls `onFailedWrite` for a chunk that could not be queued (the stream was closing or
- * erroring; the pipe's propagation rules deal with that state).
+ * all are queued. Takes `chunks` over (the caller must not use the array afterwards). Calls `onFailedWrite` for a chunk
+ * that could not be queued (the stream was closing or erroring; the pipe's propagation rules deal with that state).
  *
  * When the destination is writable, not closing, and sizes every chunk 1 with the default strategy, the N
  * WritableStreamDefaultWriterWrite steps are done as one: sizing runs no code and cannot fail, so none of the
  * per-chunk checks can change between chunks; the N write requests are one run of `request` in
  * [[writeRequests]] (see `write-request-queue.ts`), the N chunks are appended to the queue in one range
  * operation (the array itself becomes the storage of an empty queue, and, when the sink is ready, is the array
- * its `writev` receives: see `queue-with-sizes.ts`), and backpressure is updated once (the queue only grows meanwhile, so it changes at most once).
+ * its `writev` receives: see `queue-with-sizes.ts`), and backpressure is updated once (the queue only grows meanwhile,
+ * so it changes at most once).
  */
 export function writeBatch<W>(
   writer: WritableStreamDefaultWriter<W>,

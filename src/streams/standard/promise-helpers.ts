@@ -180,7 +180,10 @@ export class LazyDeferred<T> {
  */
 export type Completion = Promise<unknown> | LazyDeferred<undefined> | undefined;
 
-/** "Upon fulfilment / rejection" of a {@link Completion}; `undefined` reacts on the next microtask, like a resolved promise. */
+/**
+ * "Upon fulfilment / rejection" of a {@link Completion}; `undefined` reacts on the next microtask, like a resolved
+ * promise.
+ */
 export function reactTo(completion: Completion, onFulfilled: () => void, onRejected: (reason: unknown) => void): void {
   if (completion === undefined) queueMicrotaskInternal(onFulfilled);
   else if (completion instanceof LazyDeferred) completion.react(onFulfilled, onRejected);

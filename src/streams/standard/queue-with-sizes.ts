@@ -146,7 +146,9 @@ export class QueueWithSizes<T> {
     this.head = this.count === 0 ? 0 : end;
   }
 
-  /** Appends a value with its size; throws a `RangeError` for a negative, NaN or infinite size (EnqueueValueWithSize). */
+  /**
+   * Appends a value with its size; throws a `RangeError` for a negative, NaN or infinite size (EnqueueValueWithSize).
+   */
   enqueue(value: T, size: number): void {
     if (size !== 1) {
       if (!isNonNegativeNumber(size) || size === Infinity) {
@@ -281,7 +283,10 @@ export class QueueWithSizes<T> {
   }
 }
 
-/** Empties `values[from..to)` so the queue keeps no reference to values it no longer holds (a loop: faster than `fill` here). */
+/**
+ * Empties `values[from..to)` so the queue keeps no reference to values it no longer holds (a loop: faster than `fill`
+ * here).
+ */
 function clearSlots(values: unknown[], from: number, to: number): void {
   for (let i = from; i < to; i++) values[i] = EMPTY;
 }

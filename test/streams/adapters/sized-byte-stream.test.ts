@@ -225,7 +225,7 @@ describe("sizedByteStream", () => {
       expect(pool.reused).toBeGreaterThanOrEqual(20);
     });
 
-    test("a pool reuses memory only after release, so a pooled stream with no releases allocates per chunk", async () => {
+    test("a pool reuses memory only after release: a pooled stream without releases allocates per chunk", async () => {
       const pool = new BufferPool({ bufferSize: 16 });
       const chunks = await readChunks(sizedByteStream(memorySource(patternBytes(16 * 5)), { pool }));
       expect(chunks).toHaveLength(5);

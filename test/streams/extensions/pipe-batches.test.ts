@@ -167,7 +167,7 @@ describe("pipeTo batches", () => {
     expect(ours).toBeLessThan(theirs);
   });
 
-  test("chains of transform streams deliver every chunk in order, whatever the strategies and sink timing", async () => {
+  test("chains of transform streams deliver every chunk in order, whatever the strategies and sink pace", async () => {
     for (const readableHighWaterMark of [0, 1, 16]) {
       for (const asyncSink of [false, true]) {
         const received: number[] = [];
