@@ -57,11 +57,9 @@ export async function* listPrefixes(store: ObjectStore, prefix: string, delimite
  *
  * @example
  * ```ts
- * import { uploadPrefix } from "../split/object-keys.ts";
- * import type { ObjectStore } from "./object-store.ts";
- * declare const store: ObjectStore;
- * declare const uploadId: string;
- * await deleteAll(store, uploadPrefix("primes", uploadId)); // e.g. 3
+ * const store = new MemoryStore();
+ * await store.put("primes/uploads/u1/part-00000000", new TextEncoder().encode("2\n3\n"));
+ * await deleteAll(store, "primes/uploads/u1/"); // 1
  * ```
  */
 export async function deleteAll(store: ObjectStore, prefix: string): Promise<number> {
