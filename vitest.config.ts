@@ -9,7 +9,7 @@ export default defineConfig({
         test: {
           name: "node",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/worker/**", "test/**/*.workerd.test.ts"],
+          exclude: ["test/worker/**", "test/coordinator/**", "test/**/*.workerd.test.ts"],
           environment: "node",
         },
       },
@@ -23,7 +23,7 @@ export default defineConfig({
         ],
         test: {
           name: "workerd",
-          include: ["test/worker/**/*.test.ts", "test/**/*.workerd.test.ts"],
+          include: ["test/worker/**/*.test.ts", "test/coordinator/**/*.test.ts", "test/**/*.workerd.test.ts"],
         },
       },
       // Benchmarks (`npm run bench` runs them with `vitest bench`): no regular tests, only `bench/**/*.bench.ts`,

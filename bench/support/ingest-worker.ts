@@ -119,6 +119,9 @@ async function floorR2Put(request: Request, url: URL, env: IngestWorkerEnv): Pro
   return Response.json({ bytes, reads, keys });
 }
 
+/** The file coordinator class `wrangler.toml` binds: this worker shares that configuration, so it exports it too. */
+export { FileCoordinator } from "../../src/coordinator/file-coordinator.ts";
+
 export default {
   async fetch(request: Request, env: IngestWorkerEnv): Promise<Response> {
     const url = new URL(request.url);

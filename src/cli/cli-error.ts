@@ -2,6 +2,8 @@
 export const EXIT_FAILURE = 1;
 /** Exit code of a command line that could not be understood: an unknown option, a malformed argument. */
 export const EXIT_USAGE = 2;
+/** Exit code after Ctrl-C (128 + SIGINT), as shells report it. */
+export const EXIT_INTERRUPTED = 130;
 
 /**
  * An error the command line reports as one line on stderr (`drainpipe: <message>`) and an exit code, without a

@@ -77,7 +77,13 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
     const reason = error instanceof Error ? error.message : String(error);
     throw new CliError(`Cannot start the embedded worker: ${reason}`, { cause: error });
   });
-  return { client: new WorkerClient(worker.url, worker.token), close: () => worker.stop() };
+  const client = new WorkerClient(worker.url, worker.token);
+  // The repair after a crash: what earlier runs left behind (a killed upload) goes, once its lease has ended.
+  await client.sweep().catch(async (error: unknown) => {
+    await worker.stop();
+    throw error;
+  });
+  return { client, close: () => worker.stop() };
 }
 
 /**

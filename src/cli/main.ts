@@ -16,6 +16,7 @@ import { registerGet } from "./commands/get.ts";
 import { registerLs } from "./commands/ls.ts";
 import { registerPrimes } from "./commands/primes.ts";
 import { registerRm } from "./commands/rm.ts";
+import { registerSweep } from "./commands/sweep.ts";
 import { registerUpload } from "./commands/upload.ts";
 import { registerVerify } from "./commands/verify.ts";
 import { reportError } from "./report-error.ts";
@@ -31,7 +32,15 @@ const program = new Command("drainpipe")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-for (const register of [registerPrimes, registerUpload, registerLs, registerGet, registerVerify, registerRm])
+for (const register of [
+  registerPrimes,
+  registerUpload,
+  registerLs,
+  registerGet,
+  registerVerify,
+  registerRm,
+  registerSweep,
+])
   register(program);
 
 try {

@@ -17,6 +17,38 @@ export interface UploadOptions {
   size: number;
   /** The part size limit; the worker's default when absent. */
   maxPartBytes?: number | undefined;
+  /** A token naming this attempt (`Drainpipe-Attempt`), to find it in {@linkcode WorkerClient.uploads}. */
+  attempt?: string | undefined;
+  /** Aborts the upload: the request is cut off, and the worker removes what the attempt wrote. */
+  signal?: AbortSignal | undefined;
+}
+
+/** An upload in flight, as `GET /files/:name/uploads` lists it. */
+export interface UploadInFlight {
+  /** The worker's id of the attempt. */
+  uploadId: string;
+  /** `writing` or `publishing`. */
+  state: string;
+  /** The token the client sent in `Drainpipe-Attempt`, or `null`. */
+  attempt: string | null;
+  /** When the attempt's lease ends unless renewed. */
+  leaseExpiresAt: string;
+}
+
+/** What `DELETE /files/:name` did. */
+export interface RemoveOutcome {
+  /** Whether a complete file was removed. */
+  existed: boolean;
+  /** Leftover objects of dead uploads that were removed (when there was no complete file). */
+  remnants: number;
+}
+
+/** What `POST /sweep` removed. */
+export interface SweepOutcome {
+  /** File names swept. */
+  names: number;
+  /** Objects removed. */
+  removed: number;
 }
 
 /**
@@ -59,11 +91,26 @@ export class WorkerClient {
    */
   async upload(name: string, body: ReadableStream<Uint8Array>, options: UploadOptions): Promise<Manifest> {
     const query = options.maxPartBytes === undefined ? "" : `?maxPartBytes=${options.maxPartBytes}`;
+    const headers: Record<string, string> = { "Content-Length": String(options.size), "Content-Type": "text/plain" };
+    if (options.attempt !== undefined) headers["Drainpipe-Attempt"] = options.attempt;
     const response = await this.#request(`upload "${name}"`, "POST", `${filePath(name)}${query}`, {
       body,
-      headers: { "Content-Length": String(options.size), "Content-Type": "text/plain" },
+      headers,
+      signal: options.signal,
     });
     return (await response.json()) as Manifest;
+  }
+
+  /** The uploads of `name` in flight (`GET /files/:name/uploads`). */
+  async uploads(name: string): Promise<UploadInFlight[]> {
+    const response = await this.#request(`list the uploads of "${name}"`, "GET", `${filePath(name)}/uploads`);
+    return ((await response.json()) as { uploads: UploadInFlight[] }).uploads;
+  }
+
+  /** Removes every object in the bucket that nothing refers to (`POST /sweep`). */
+  async sweep(): Promise<SweepOutcome> {
+    const response = await this.#request("sweep the bucket", "POST", "sweep");
+    return (await response.json()) as SweepOutcome;
   }
 
   /** The reassembled content of `name` (`GET /files/:name/content`), streamed. */
@@ -75,16 +122,26 @@ export class WorkerClient {
     return { body, size: length === null ? undefined : Number(length) };
   }
 
-  /** Removes `name` and all its objects (`DELETE /files/:name`). */
-  async remove(name: string): Promise<void> {
-    await this.#request(`remove "${name}"`, "DELETE", filePath(name));
+  /**
+   * Removes `name` and all its objects (`DELETE /files/:name`); a name that holds only leftovers of dead
+   * uploads has them removed too. Fails with the worker's 404 when there is nothing at all.
+   */
+  async remove(name: string): Promise<RemoveOutcome> {
+    const response = await this.#request(`remove "${name}"`, "DELETE", filePath(name));
+    if (response.status === 204) return { existed: true, remnants: 0 };
+    const { remnants } = (await response.json()) as { remnants: number };
+    return { existed: false, remnants };
   }
 
   async #request(
     action: string,
     method: string,
     path: string,
-    init: { body?: ReadableStream<Uint8Array>; headers?: Record<string, string> } = {},
+    init: {
+      body?: ReadableStream<Uint8Array>;
+      headers?: Record<string, string>;
+      signal?: AbortSignal | undefined;
+    } = {},
   ): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.#token !== undefined) headers.set("Authorization", `Bearer ${this.#token}`);
@@ -97,6 +154,7 @@ export class WorkerClient {
         // body so that it could replay it on a redirect, and the unread branch buffers the whole upload
         // (nodejs/undici#4058). A stream cannot be replayed anyway.
         ...(init.body ? { body: init.body, duplex: "half", redirect: "error" } : {}),
+        ...(init.signal ? { signal: init.signal } : {}),
       } as RequestInit);
     } catch (error) {
       throw requestFailed(action, this.url, error);

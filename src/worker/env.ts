@@ -1,3 +1,5 @@
+import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
+
 /**
  * Bindings, variables and secrets the drainpipe worker reads from its environment (variables in
  * `wrangler.toml`, secrets with `wrangler secret put`, locally in `.dev.vars`). See `settings.ts` for the
@@ -18,4 +20,8 @@ export interface DrainpipeEnv {
   MAX_UPLOAD_BYTES?: string;
   /** Most numbers accepted in one upload or prime generation. */
   MAX_UPLOAD_NUMBERS?: string;
+  /** The file coordinators: one Durable Object per file name (see `src/coordinator/file-coordinator.ts`). */
+  COORDINATOR: DurableObjectNamespace<FileCoordinator>;
+  /** Seconds an upload or read stays admitted without a sign of life before its objects are reclaimed. */
+  LEASE_SECONDS?: string;
 }

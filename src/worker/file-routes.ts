@@ -1,15 +1,22 @@
 import { FileCatalog } from "../files/file-catalog.ts";
+import { assertValidName } from "../files/file-name.ts";
 import type { Manifest } from "../files/manifest.ts";
 import { storeNumbers } from "../files/store-numbers.ts";
 import { primeBatchStream } from "../numbers/prime-batch-stream.ts";
 import { MAX_PRIME_COUNT } from "../numbers/prime-batches.ts";
 import { parseMaxPartBytes } from "../split/part-size.ts";
 import { R2Store } from "../store/r2-store.ts";
+import { CoordinatedRead } from "./coordinated-read.ts";
+import { type AdmittedUpload, coordinatedUpload } from "./coordinated-upload.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { HttpError } from "./http-error.ts";
 import type { Route } from "./router.ts";
 import type { Settings } from "./settings.ts";
 import { storeRequestBody } from "./store-request-body.ts";
+import { sweepBucket } from "./sweep-bucket.ts";
+
+/** The request header in which a client names its attempt, to find it again in `GET /files/:name/uploads`. */
+export const ATTEMPT_HEADER = "Drainpipe-Attempt";
 
 /**
  * The worker's HTTP API over the files in `env.BUCKET`:
@@ -26,7 +33,9 @@ import { storeRequestBody } from "./store-request-body.ts";
  *
  * @example
  * ```ts
- * import type { DrainpipeEnv } from "./env.ts";
+ * import { CoordinatedRead } from "./coordinated-read.ts";
+import { type AdmittedUpload, coordinatedUpload } from "./coordinated-upload.ts";
+import type { DrainpipeEnv } from "./env.ts";
  * import { createRouter } from "./router.ts";
  * import { readSettings } from "./settings.ts";
  * declare const env: DrainpipeEnv;
@@ -36,16 +45,34 @@ import { storeRequestBody } from "./store-request-body.ts";
 export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
   const store = new R2Store(env.BUCKET);
   const catalog = new FileCatalog(store);
-  const { defaultMaxPartBytes, maxUploadBytes, maxUploadNumbers } = settings;
+  const { defaultMaxPartBytes, maxUploadBytes, maxUploadNumbers, leaseMs } = settings;
 
   /** The request's `maxPartBytes` query parameter, or the configured default. */
   const maxPartBytes = (url: URL): number =>
     parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
 
-  const existingManifest = async (name: string): Promise<Manifest> => {
-    const manifest = await catalog.manifest(name);
-    if (!manifest) throw new HttpError(404, "not-found", `No file named "${name}"`);
-    return manifest;
+  /** The coordinator of a valid file name. */
+  const coordinators = env.COORDINATOR;
+  const coordinatorOf = (name: string) => coordinators.getByName(assertValidName(name));
+
+  /** Admits an upload of `name` with the coordinator and runs it. */
+  const upload = (request: Request, name: string, run: (admitted: AdmittedUpload) => Promise<Manifest>) =>
+    coordinatedUpload(
+      {
+        coordinator: coordinatorOf(name),
+        name,
+        leaseMs,
+        clientToken: request.headers.get(ATTEMPT_HEADER) ?? "",
+        store,
+      },
+      run,
+    );
+
+  /** Opens a read of the current version of `name`, or answers 404. */
+  const openRead = async (name: string): Promise<CoordinatedRead> => {
+    const read = await CoordinatedRead.open(coordinatorOf(name), name, leaseMs);
+    if (!read) throw new HttpError(404, "not-found", `No file named "${name}"`);
+    return read;
   };
 
   return [
@@ -53,28 +80,34 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
       method: "POST",
       pattern: "/files/:name",
       handler: async (request, { name }, url) => {
-        const manifest = await storeRequestBody(request, {
-          store,
-          name: name!,
-          maxPartBytes: maxPartBytes(url),
-          maxUploadBytes,
-          maxNumbers: maxUploadNumbers,
-        });
+        const partBytes = maxPartBytes(url);
+        const manifest = await upload(request, name!, (admitted) =>
+          storeRequestBody(request, {
+            ...admitted,
+            name: name!,
+            maxPartBytes: partBytes,
+            maxUploadBytes,
+            maxNumbers: maxUploadNumbers,
+          }),
+        );
         return Response.json(manifest, { status: 201 });
       },
     },
     {
       method: "POST",
       pattern: "/files/:name/primes",
-      handler: async (_request, { name }, url) => {
+      handler: async (request, { name }, url) => {
+        const partBytes = maxPartBytes(url);
         const count = parseCount(url.searchParams.get("count"), Math.min(MAX_PRIME_COUNT, maxUploadNumbers));
-        const manifest = await storeNumbers(primeBatchStream(count), {
-          highWaterMark: 2,
-          store,
-          name: name!,
-          maxPartBytes: maxPartBytes(url),
-          source: () => ({ kind: "primes", count }),
-        });
+        const manifest = await upload(request, name!, (admitted) =>
+          storeNumbers(primeBatchStream(count), {
+            ...admitted,
+            highWaterMark: 2,
+            name: name!,
+            maxPartBytes: partBytes,
+            source: () => ({ kind: "primes", count }),
+          }),
+        );
         return Response.json(manifest, { status: 201 });
       },
     },
@@ -86,50 +119,101 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
     {
       method: "GET",
       pattern: "/files/:name",
-      handler: async (_request, { name }) => Response.json(await existingManifest(name!)),
+      handler: async (_request, { name }) => {
+        const manifest = await catalog.manifest(name!);
+        if (!manifest) throw new HttpError(404, "not-found", `No file named "${name}"`);
+        return Response.json(manifest);
+      },
+    },
+    {
+      method: "GET",
+      pattern: "/files/:name/uploads",
+      handler: async (_request, { name }) => {
+        const status = await coordinatorOf(name!).status();
+        const uploads = status.uploads.map((attempt) => ({
+          uploadId: attempt.uploadId,
+          state: attempt.state,
+          startedAt: new Date(attempt.startedAt).toISOString(),
+          leaseExpiresAt: new Date(attempt.leaseUntil).toISOString(),
+          attempt: attempt.clientToken === "" ? null : attempt.clientToken,
+        }));
+        return Response.json({ name, current: status.current, uploads, reads: status.reads });
+      },
     },
     {
       method: "GET",
       pattern: "/files/:name/parts/:index",
-      handler: async (_request, { name, index }) => {
-        const manifest = await existingManifest(name!);
-        const position = /^[0-9]+$/.test(index!) ? Number(index) : Number.NaN;
-        const record = manifest.parts[position];
-        if (!record) {
-          throw new HttpError(
-            404,
-            "not-found",
-            `No part "${index}" in "${name}": it has ${manifest.parts.length} parts (0-based)`,
+      handler: async (_request, { name, index }, _url, ctx) => {
+        const read = await openRead(name!);
+        try {
+          const { manifest } = read;
+          const position = /^[0-9]+$/.test(index!) ? Number(index) : Number.NaN;
+          const record = manifest.parts[position];
+          if (!record) {
+            throw new HttpError(
+              404,
+              "not-found",
+              `No part "${index}" in "${name}": it has ${manifest.parts.length} parts (0-based)`,
+            );
+          }
+          const part = await store.get(record.key);
+          if (!part) throw new Error(`Cannot read part ${position} of "${name}": its object is missing`);
+          const { readable, writable } = new FixedLengthStream(part.size);
+          ctx.waitUntil(
+            part.body
+              .pipeTo(writable)
+              .catch(() => undefined)
+              .finally(() => read.release()),
           );
+          return new Response(readable, {
+            headers: {
+              "Content-Type": "text/plain; charset=utf-8",
+              "Content-Length": String(part.size),
+              ETag: `"${part.etag}"`,
+            },
+          });
+        } catch (error) {
+          ctx.waitUntil(read.release());
+          throw error;
         }
-        const part = await catalog.part(name!, position);
-        if (!part) throw new HttpError(404, "not-found", `Part ${position} of "${name}" no longer exists`);
-        return new Response(part.body, {
-          headers: {
-            "Content-Type": "text/plain; charset=utf-8",
-            "Content-Length": String(part.size),
-            ETag: `"${part.etag}"`,
-          },
-        });
       },
     },
     {
       method: "GET",
       pattern: "/files/:name/content",
-      handler: async (_request, { name }) => {
-        const manifest = await existingManifest(name!);
+      handler: async (_request, { name }, _url, ctx) => {
+        const read = await openRead(name!);
+        const { manifest } = read;
         const { readable, writable } = new FixedLengthStream(manifest.totals.bytes);
-        catalog.pipeContent(manifest, writable).catch(() => undefined);
-        return new Response(readable, { headers: { "Content-Type": "text/plain; charset=utf-8" } });
+        ctx.waitUntil(
+          catalog
+            .pipeContent(manifest, writable)
+            .catch(() => undefined)
+            .finally(() => read.release()),
+        );
+        return new Response(readable, {
+          headers: {
+            "Content-Type": "text/plain; charset=utf-8",
+            "Content-Length": String(manifest.totals.bytes),
+            ETag: `"${manifest.uploadId}"`,
+          },
+        });
       },
     },
     {
       method: "DELETE",
       pattern: "/files/:name",
       handler: async (_request, { name }) => {
-        if (!(await catalog.remove(name!))) throw new HttpError(404, "not-found", `No file named "${name}"`);
-        return new Response(null, { status: 204 });
+        const { existed, remnants } = await coordinatorOf(name!).remove(name!);
+        if (existed) return new Response(null, { status: 204 });
+        if (remnants > 0) return Response.json({ name, removed: false, remnants });
+        throw new HttpError(404, "not-found", `No file named "${name}"`);
       },
+    },
+    {
+      method: "POST",
+      pattern: "/sweep",
+      handler: async () => Response.json(await sweepBucket(store, (name) => coordinatorOf(name).sweep(name))),
     },
   ];
 }

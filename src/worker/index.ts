@@ -14,7 +14,7 @@ import { readSettings, type Settings } from "./settings.ts";
 /** What the worker builds from one environment: its settings and its router (with the R2 store). */
 interface Configured {
   settings: Settings;
-  handle: (request: Request) => Promise<Response>;
+  handle: (request: Request, ctx: ExecutionContext) => Promise<Response>;
 }
 
 /**
@@ -33,12 +33,14 @@ function configure(env: DrainpipeEnv): Configured {
   return worker;
 }
 
+export { FileCoordinator } from "../coordinator/file-coordinator.ts";
+
 export default {
-  async fetch(request: Request, env: DrainpipeEnv): Promise<Response> {
+  async fetch(request: Request, env: DrainpipeEnv, ctx: ExecutionContext): Promise<Response> {
     try {
       const { settings, handle } = configure(env);
       await authorize(request, settings, request.method === "GET" || request.method === "HEAD" ? "read" : "write");
-      return await handle(request);
+      return await handle(request, ctx);
     } catch (error) {
       return errorResponse(error);
     }

@@ -1,7 +1,15 @@
 import { HttpError } from "./http-error.ts";
 
-/** A request handler given the route's named parameters. */
-export type RouteHandler = (request: Request, params: Record<string, string>, url: URL) => Promise<Response>;
+/**
+ * A request handler given the route's named parameters and the request's execution context (for work that
+ * outlives the response, such as releasing a read once its body is sent).
+ */
+export type RouteHandler = (
+  request: Request,
+  params: Record<string, string>,
+  url: URL,
+  ctx: ExecutionContext,
+) => Promise<Response>;
 
 /** One route: a method, a path pattern with `:name` segments, and its handler. */
 export interface Route {
@@ -15,26 +23,32 @@ export interface Route {
 
 /**
  * Finds the route for a request. A path that matches no pattern is a 404; a path that matches with another
- * method is a 405 listing the allowed methods in `Allow`.
+ * method is a 405 listing the allowed methods in `Allow`. `HEAD` works wherever `GET` does (RFC 9110): the
+ * `GET` handler runs and its body is cancelled, so the headers (`Content-Length` included) are the same.
  *
  * @example
  * ```ts
  * declare const getManifest: RouteHandler;
+ * declare const ctx: ExecutionContext;
  * const handle = createRouter([{ method: "GET", pattern: "/files/:name", handler: getManifest }]);
- * const response = await handle(new Request("https://example.com/files/primes"));
+ * const response = await handle(new Request("https://example.com/files/primes"), ctx);
  * ```
  */
-export function createRouter(routes: Route[]): (request: Request) => Promise<Response> {
+export function createRouter(routes: Route[]): (request: Request, ctx: ExecutionContext) => Promise<Response> {
   const compiled = routes.map((route) => ({ ...route, segments: route.pattern.split("/") }));
-  return async (request) => {
+  return async (request, ctx) => {
     const url = new URL(request.url);
     const segments = url.pathname.split("/");
     const allowed: string[] = [];
     for (const route of compiled) {
       const params = match(route.segments, segments);
       if (!params) continue;
-      if (route.method === request.method) return route.handler(request, params, url);
+      if (route.method === request.method) return route.handler(request, params, url, ctx);
+      if (route.method === "GET" && request.method === "HEAD") {
+        return withoutBody(await route.handler(request, params, url, ctx));
+      }
       allowed.push(route.method);
+      if (route.method === "GET") allowed.push("HEAD");
     }
     if (allowed.length > 0) {
       throw new HttpError(
@@ -74,4 +88,10 @@ function decodeSegment(segment: string): string {
       cause: error,
     });
   }
+}
+
+/** The response's status and headers without its body, which is cancelled. */
+function withoutBody(response: Response): Response {
+  response.body?.cancel().catch(() => undefined);
+  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

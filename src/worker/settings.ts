@@ -6,6 +6,10 @@ import { HttpError } from "./http-error.ts";
 export const DEFAULT_MAX_UPLOAD_BYTES = 4 * 1024 * 1024 * 1024;
 /** Default `MAX_UPLOAD_NUMBERS`: 500,000,000. */
 export const DEFAULT_MAX_UPLOAD_NUMBERS = 500_000_000;
+/** Default `LEASE_SECONDS`: a dead upload's or reader's objects are reclaimed at most a minute after it died. */
+export const DEFAULT_LEASE_SECONDS = 60;
+/** Longest accepted `LEASE_SECONDS`: one hour. */
+export const MAX_LEASE_SECONDS = 3600;
 
 /** The worker's configuration, parsed and checked. */
 export interface Settings {
@@ -21,6 +25,8 @@ export interface Settings {
   maxUploadBytes: number;
   /** Most numbers accepted in one upload or prime generation. */
   maxUploadNumbers: number;
+  /** How long an upload or read stays admitted without renewal, in milliseconds. */
+  leaseMs: number;
 }
 
 /**
@@ -29,11 +35,10 @@ export interface Settings {
  *
  * @example
  * ```ts
- * declare const BUCKET: R2Bucket;
- * readSettings({ BUCKET, API_TOKEN: "s3cret" }).authMode; // "token"
+ * readSettings({ API_TOKEN: "s3cret" }).authMode; // "token"
  * ```
  */
-export function readSettings(env: DrainpipeEnv): Settings {
+export function readSettings(env: Omit<DrainpipeEnv, "BUCKET" | "COORDINATOR">): Settings {
   return {
     authMode: oneOf("AUTH_MODE", env.AUTH_MODE, ["token", "open"], "token"),
     apiToken: env.API_TOKEN === undefined || env.API_TOKEN === "" ? undefined : env.API_TOKEN,
@@ -43,6 +48,9 @@ export function readSettings(env: DrainpipeEnv): Settings {
     ),
     maxUploadBytes: positive("MAX_UPLOAD_BYTES", env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
     maxUploadNumbers: positive("MAX_UPLOAD_NUMBERS", env.MAX_UPLOAD_NUMBERS, DEFAULT_MAX_UPLOAD_NUMBERS),
+    leaseMs:
+      1000 *
+      atMost("LEASE_SECONDS", positive("LEASE_SECONDS", env.LEASE_SECONDS, DEFAULT_LEASE_SECONDS), MAX_LEASE_SECONDS),
   };
 }
 
@@ -62,6 +70,11 @@ function positive(variable: string, value: string | undefined, fallback: number)
   if (!Number.isSafeInteger(parsed) || parsed < 1)
     throw misconfigured(variable, `"${value}" is not a positive whole number`);
   return parsed;
+}
+
+function atMost(variable: string, value: number, max: number): number {
+  if (value > max) throw misconfigured(variable, `${value} is more than ${max}`);
+  return value;
 }
 
 function configured<T>(variable: string, parse: () => T): T {

@@ -12,7 +12,7 @@ import { declaredLength, limitBytes } from "./upload-limits.ts";
  * byte limit.
  */
 export interface StoreRequestBodyOptions
-  extends Pick<StoreNumbersOptions, "store" | "name" | "maxPartBytes" | "maxNumbers"> {
+  extends Pick<StoreNumbersOptions, "store" | "name" | "maxPartBytes" | "maxNumbers" | "uploadId" | "publish"> {
   /** Largest accepted body in bytes. */
   maxUploadBytes: number;
 }
@@ -21,7 +21,8 @@ export interface StoreRequestBodyOptions
  * The upload pipeline, as drainpipe streams: `request.body` read in 1 MiB pieces into pooled buffers
  * (`fromNativeStream`) → the byte limit and `Content-Length` check → `LineToNumberStream`, one number per
  * chunk, handing each buffer back to the pool once parsed → `storeNumbers`, whose sink takes the numbers in
- * `writev` batches. Resolves with the manifest; on any failure nothing of the attempt is left behind.
+ * `writev` batches. Resolves with the manifest; on any failure nothing of the attempt is left behind, and the
+ * rest of the body is read and discarded first, so that the client, still sending, receives the error.
  *
  * @example
  * ```ts
@@ -42,8 +43,11 @@ export function storeRequestBody(request: Request, options: StoreRequestBodyOpti
   const { maxUploadBytes, ...storeOptions } = options;
   const declared = declaredLength(request, maxUploadBytes);
   const pool = new BufferPool({ bufferSize: DEFAULT_CHUNK_SIZE, maxFree: 2 });
+  // A refused body is drained (up to its declared length, within the limit) before the error answer goes
+  // out: clients and proxies that send the whole body before reading the response would lose the answer.
+  const drainOnCancel = Math.min(declared ?? maxUploadBytes, maxUploadBytes);
   const bytes = request.body
-    ? fromNativeStream(request.body, { pool })
+    ? fromNativeStream(request.body, { pool, drainOnCancel })
     : new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
   const parser = new LineToNumberStream({ releaseChunk: (chunk) => pool.release(chunk) });
   const numbers = bytes.pipeThrough(limitBytes(maxUploadBytes, declared)).pipeThrough(parser);

@@ -4,11 +4,21 @@
  *
  * @module
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const NODE = resolve(ROOT, "node_modules/.bin/node");
+
+/** Where and how to run a script. */
+export interface RunOptions {
+  /** The working directory. */
+  cwd: string;
+  /** Variables added to (or replacing) this process's environment. */
+  env?: Record<string, string>;
+  /** Called with the child process once spawned (to signal it, say). */
+  onStart?: (child: ChildProcess) => void;
+}
 
 /** How a run of the command ended. */
 export interface CliRun {
@@ -24,19 +34,12 @@ export interface CliRun {
  * Runs `drainpipe ...args` in `cwd` with a clean environment (no `DRAINPIPE_URL` or `DRAINPIPE_TOKEN` unless
  * `env` sets them) and collects its output.
  */
-export function runCli(
-  args: readonly string[],
-  options: { cwd: string; env?: Record<string, string> },
-): Promise<CliRun> {
+export function runCli(args: readonly string[], options: RunOptions): Promise<CliRun> {
   return runScript("src/cli/main.ts", args, options);
 }
 
 /** Runs the project's script at `script` (relative to the project root) like {@linkcode runCli} runs the command. */
-export function runScript(
-  script: string,
-  args: readonly string[],
-  options: { cwd: string; env?: Record<string, string> },
-): Promise<CliRun> {
+export function runScript(script: string, args: readonly string[], options: RunOptions): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
   if (!options.env?.DRAINPIPE_URL) delete env.DRAINPIPE_URL;
   if (!options.env?.DRAINPIPE_TOKEN) delete env.DRAINPIPE_TOKEN;
@@ -48,6 +51,7 @@ export function runScript(
     });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
+    options.onStart?.(child);
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
     child.on("error", reject);

@@ -112,7 +112,7 @@ describe("upload, ls, get, verify, rm", () => {
 
     const rm = await remote("rm", "second", "--json");
     expect(rm.code).toBe(0);
-    expect(JSON.parse(rm.stdout)).toEqual({ name: "second", removed: true });
+    expect(JSON.parse(rm.stdout)).toEqual({ name: "second", removed: true, remnants: 0 });
     const after = JSON.parse((await remote("ls", "--json")).stdout) as { files: FileSummary[] };
     expect(after.files.map((f) => f.name)).toEqual(["primes-20k.txt"]);
 
@@ -345,7 +345,7 @@ describe("against a stand-in HTTP server", () => {
 });
 
 describe("--help", () => {
-  test.each(["primes", "upload", "ls", "get", "verify", "rm"])("drainpipe %s --help", async (command) => {
+  test.each(["primes", "upload", "ls", "get", "verify", "rm", "sweep"])("drainpipe %s --help", async (command) => {
     const run = await cli(command, "--help");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^Usage: drainpipe ${command} `));
@@ -354,7 +354,7 @@ describe("--help", () => {
   test("drainpipe --help lists every command", async () => {
     const run = await cli("--help");
     expect(run.code).toBe(0);
-    for (const command of ["primes", "upload", "ls", "get", "verify", "rm"])
+    for (const command of ["primes", "upload", "ls", "get", "verify", "rm", "sweep"])
       expect(run.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
   });
 });

@@ -1,18 +1,18 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
 import type { DrainpipeEnv } from "../../src/worker/env.ts";
-import worker from "../../src/worker/index.ts";
 import { utf8 } from "../support/bytes.ts";
+import { callWorker } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 
 const headers = { Authorization: "Bearer test-token" };
 
 function list(testEnv: DrainpipeEnv, init: RequestInit = { headers }): Promise<Response> {
-  return worker.fetch(new Request("http://drainpipe.test/files", init), testEnv);
+  return callWorker(new Request("http://drainpipe.test/files", init), testEnv);
 }
 
 function upload(testEnv: DrainpipeEnv, name: string, body = "1\n2\n3\n"): Promise<Response> {
-  return worker.fetch(
+  return callWorker(
     new Request(`http://drainpipe.test/files/${name}`, { method: "POST", body: utf8(body), headers }),
     testEnv,
   );

@@ -171,7 +171,7 @@ describe("routing", () => {
     expect((await call("GET", "/nope")).status).toBe(404);
     const response = await call("PUT", "/files/x", "1\n");
     expect(response.status).toBe(405);
-    expect(response.headers.get("Allow")).toBe("POST, GET, DELETE");
+    expect(response.headers.get("Allow")).toBe("POST, GET, HEAD, DELETE");
     expect(await response.json()).toMatchObject({ error: "method-not-allowed" });
   });
 });

@@ -1,8 +1,12 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
+import type { FileCoordinator } from "../../src/coordinator/file-coordinator.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
+import type { ObjectStore } from "../../src/store/object-store.ts";
+import { R2Store } from "../../src/store/r2-store.ts";
 import type { DrainpipeEnv } from "../../src/worker/env.ts";
-import worker from "../../src/worker/index.ts";
+import { callWorker } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 
@@ -30,7 +34,7 @@ function failingBucket(failFrom: number, what: "part" | "manifest"): R2Bucket {
 
 async function upload(testEnv: DrainpipeEnv, name: string, body: Uint8Array, query = ""): Promise<Response> {
   const request = new Request(`http://drainpipe.test/files/${name}${query}`, { method: "POST", body, headers });
-  return worker.fetch(request, testEnv);
+  return callWorker(request, testEnv);
 }
 
 async function keys(): Promise<string[]> {
@@ -46,19 +50,25 @@ describe("storage failures through the HTTP handler, on the real R2 binding", ()
   const next = encodeNumbers(sampleNumbers(20_000, 22));
 
   test.each([
-    ["the second part's put", failingBucket(2, "part")],
-    ["the manifest write", failingBucket(1, "manifest")],
-  ])("a failure of %s answers 502 JSON and leaves only the previous version", async (_what, bucket) => {
+    ["the second part's put (by the worker)", "part"],
+    ["the manifest write (by the file's coordinator)", "manifest"],
+  ] as const)("a failure of %s answers 502 JSON and leaves only the previous version", async (_what, failing) => {
     const stored = await upload(env, "f", previous, "?maxPartBytes=4096");
     expect(stored.status).toBe(201);
     const before = await keys();
-    const response = await upload({ ...env, BUCKET: bucket }, "f", next, "?maxPartBytes=4096");
+    const workerEnv = failing === "part" ? { ...env, BUCKET: failingBucket(2, "part") } : env;
+    if (failing === "manifest") {
+      await runInDurableObject(env.COORDINATOR.getByName("f"), (coordinator: FileCoordinator) => {
+        (coordinator as unknown as { store: ObjectStore }).store = new R2Store(failingBucket(1, "manifest"));
+      });
+    }
+    const response = await upload(workerEnv, "f", next, "?maxPartBytes=4096");
     expect(response.status).toBe(502);
     const body = (await response.json()) as { error: string; detail: string };
     expect(body.error).toBe("storage-failed");
     expect(body.detail).toMatch(/injected R2 failure/);
     expect(await keys()).toEqual(before);
-    const content = await worker.fetch(new Request("http://drainpipe.test/files/f/content", { headers }), env);
+    const content = await callWorker(new Request("http://drainpipe.test/files/f/content", { headers }), env);
     expect(new Uint8Array(await content.arrayBuffer())).toEqual(previous);
   });
 
@@ -80,7 +90,7 @@ describe("storage failures through the HTTP handler, on the real R2 binding", ()
     const closed = await upload({ ...env, API_TOKEN: "" }, "x", previous);
     expect(closed.status).toBe(503);
     expect(await closed.json()).toMatchObject({ error: "auth-not-configured" });
-    const open = await worker.fetch(new Request("http://drainpipe.test/files/x", { method: "POST", body: previous }), {
+    const open = await callWorker(new Request("http://drainpipe.test/files/x", { method: "POST", body: previous }), {
       ...env,
       API_TOKEN: "",
       AUTH_MODE: "open",

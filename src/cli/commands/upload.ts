@@ -9,13 +9,16 @@ import { assertValidName, InvalidNameError } from "../../files/file-name.ts";
 import type { Manifest } from "../../files/manifest.ts";
 import { PartSizeError, parseMaxPartBytes } from "../../split/part-size.ts";
 import { argumentParser } from "../argument-parser.ts";
+import { CliError, EXIT_INTERRUPTED } from "../cli-error.ts";
 import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
 import { defaultName } from "../default-name.ts";
 import { formatByteRate, formatBytes, formatCountRate, formatSeconds, secondsSince } from "../format.ts";
+import { listenForInterrupt } from "../interrupt.ts";
 import { type FileStream, openFileStream } from "../local-file.ts";
 import { summarizeManifest } from "../manifest-summary.ts";
 import { printJson, printLines } from "../output.ts";
 import { addProgressOptions, countBytes, progressEnabled, startProgress } from "../progress.ts";
+import { randomToken } from "../random-token.ts";
 import type { WorkerClient } from "../worker-client.ts";
 
 /** Options of {@linkcode uploadFile}. */
@@ -26,6 +29,10 @@ export interface UploadFileOptions {
   maxPartBytes?: number | undefined;
   /** Whether to draw a progress bar on stderr. */
   progress: boolean;
+  /** A token naming this attempt to the worker (see `WorkerClient.uploads`). */
+  attempt?: string | undefined;
+  /** Aborts the upload. */
+  signal?: AbortSignal | undefined;
 }
 
 /** What {@linkcode uploadFile} did. */
@@ -54,7 +61,8 @@ export interface UploadResult {
  * @example
  * ```ts
  * import { openFileStream } from "../local-file.ts";
- * import type { WorkerClient } from "../worker-client.ts";
+ * import { randomToken } from "../random-token.ts";
+import type { WorkerClient } from "../worker-client.ts";
  * declare const client: WorkerClient;
  * const { manifest } = await uploadFile(client, await openFileStream("primes.txt"), {
  *   name: "primes",
@@ -74,7 +82,12 @@ export async function uploadFile(
   let manifest: Manifest;
   try {
     const body = countBytes(stream, (bytes) => progress.update(bytes));
-    manifest = await client.upload(name, body, { size, maxPartBytes: options.maxPartBytes });
+    manifest = await client.upload(name, body, {
+      size,
+      maxPartBytes: options.maxPartBytes,
+      attempt: options.attempt,
+      signal: options.signal,
+    });
   } finally {
     progress.stop();
   }
@@ -104,6 +117,34 @@ export function describeThroughput(result: UploadResult): string {
   return `sent ${formatBytes(bytes)} in ${formatSeconds(seconds)}: ${formatByteRate(bytes, seconds)}, ${numbers}`;
 }
 
+/** How long a cancelled upload waits for the worker to remove what the attempt wrote. */
+const CANCEL_WAIT_MS = 10_000;
+/** How often it asks. */
+const CANCEL_POLL_MS = 200;
+
+/**
+ * The error that reports a cancelled upload, once the worker no longer lists the attempt (it removed what the
+ * attempt wrote) or {@linkcode CANCEL_WAIT_MS} passed.
+ */
+async function cancelledUpload(client: WorkerClient, name: string, attempt: string, cause: unknown): Promise<CliError> {
+  const deadline = Date.now() + CANCEL_WAIT_MS;
+  while (Date.now() < deadline) {
+    const inFlight = await client.uploads(name).catch(() => undefined);
+    if (inFlight !== undefined && !inFlight.some((upload) => upload.attempt === attempt)) {
+      return new CliError(`upload of "${name}" cancelled; the worker removed the partial upload`, {
+        exitCode: EXIT_INTERRUPTED,
+        cause,
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, CANCEL_POLL_MS));
+  }
+  return new CliError(
+    `upload of "${name}" cancelled; the worker had not removed the partial upload after ${CANCEL_WAIT_MS / 1000} s: ` +
+      "it goes when its lease ends (or run drainpipe sweep)",
+    { exitCode: EXIT_INTERRUPTED, cause },
+  );
+}
+
 /** Registers `upload` on `program`. */
 export function registerUpload(program: Command): void {
   addConnectionOptions(
@@ -131,13 +172,29 @@ export function registerUpload(program: Command): void {
     ) => {
       const name = options.name ?? defaultName(file);
       const source = await openFileStream(file);
-      const result = await withConnection(options, (client) =>
-        uploadFile(client, source, {
-          name,
-          maxPartBytes: options.maxPartBytes,
-          progress: progressEnabled(options.progress),
-        }),
+      const attempt = randomToken().slice(0, 16);
+      const interruption = listenForInterrupt(
+        "drainpipe: forced exit; the worker removes what the upload wrote once its lease ends (or run drainpipe sweep)",
       );
+      let result: UploadResult;
+      try {
+        result = await withConnection(options, async (client) => {
+          try {
+            return await uploadFile(client, source, {
+              name,
+              maxPartBytes: options.maxPartBytes,
+              progress: progressEnabled(options.progress),
+              attempt,
+              signal: interruption.signal,
+            });
+          } catch (error) {
+            if (!interruption.signal.aborted) throw error;
+            throw await cancelledUpload(client, name, attempt, error);
+          }
+        });
+      } finally {
+        interruption.dispose();
+      }
       if (options.json) printJson(result);
       else printLines([...summarizeManifest(result.manifest), describeThroughput(result)]);
     },

@@ -8,6 +8,9 @@ import type { ReadableStream as DrainpipeReadableStream } from "../standard/read
 import type { BufferPool } from "./buffer-pool.ts";
 import { type FillResult, type SizedByteSource, sizedByteStream } from "./sized-byte-stream.ts";
 
+/** Scratch space of one discarding read while draining. */
+const DISCARD_BYTES = 64 * 1024;
+
 /** Options of {@link fromNativeStream}. */
 export interface FromNativeOptions {
   /**
@@ -17,6 +20,13 @@ export interface FromNativeOptions {
   readSize?: number;
   /** Takes default-reader buffers from this pool (its `bufferSize` is then the read size). */
   pool?: BufferPool;
+  /**
+   * When the adapted stream is cancelled, first read and discard up to this many more bytes of `native`, and
+   * cancel it only if it has not ended by then (default 0: cancel at once). For an HTTP request body: a server
+   * that answers before the client has sent the whole body may lose the answer on the way (HTTP/1.1 clients and
+   * proxies such as `wrangler dev` often do not read a response while still sending), so it drains first.
+   */
+  drainOnCancel?: number;
 }
 
 interface NativeReadResult<T> {
@@ -51,8 +61,9 @@ interface NativeStream {
  * that buffer (workerd's `readAtLeast(rest, view)` where available, so one native read per buffer; elsewhere
  * plain BYOB reads, each taking all bytes queued so far), other native streams with default reads whose chunks
  * are copied in. Exactly one native read is pending at a time.
- * Cancelling the adapted stream cancels `native` with the same reason; an error of `native` errors the adapted
- * stream with the same error.
+ * Cancelling the adapted stream cancels `native` with the same reason (after draining up to `drainOnCancel`
+ * bytes, once any read in progress has finished); an error of `native` errors the adapted stream with the same
+ * error.
  *
  * @example
  * ```ts
@@ -69,7 +80,43 @@ export function fromNativeStream(
   const stream = native as unknown as NativeStream;
   if (stream.locked) throw new TypeError("Cannot adapt the native stream: it is locked to a reader");
   const source = byobSource(stream) ?? defaultSource(stream.getReader());
-  return sizedByteStream(source, { chunkSize: options.readSize, pool: options.pool });
+  const drainBytes = options.drainOnCancel ?? 0;
+  if (!(drainBytes >= 0)) throw new RangeError(`Cannot drain ${drainBytes} bytes on cancel: expected 0 or more`);
+  return sizedByteStream(withDrainOnCancel(source, drainBytes), { chunkSize: options.readSize, pool: options.pool });
+}
+
+/** A source whose native reader also offers one discarding read, for draining. */
+interface NativeSource extends SizedByteSource {
+  /** Reads once into scratch space; resolves with the bytes read, or `null` at the end of the stream. */
+  discardOnce(): Promise<number | null>;
+  /** Cancels the native reader. */
+  cancel(reason?: unknown): Promise<void>;
+}
+
+/**
+ * `source`, whose cancel waits for a fill in progress (the native reader allows one read at a time), then reads
+ * and discards up to `drainBytes` bytes, and cancels the native stream only if it has not ended.
+ */
+function withDrainOnCancel(source: NativeSource, drainBytes: number): SizedByteSource {
+  if (drainBytes === 0) return source;
+  let filling: Promise<unknown> = Promise.resolve();
+  return {
+    fill(view) {
+      const result = source.fill(view);
+      filling = Promise.resolve(result).catch(() => undefined);
+      return result;
+    },
+    async cancel(reason) {
+      await filling;
+      let budget = drainBytes;
+      while (budget > 0) {
+        const read = await source.discardOnce().catch(() => null);
+        if (read === null) return;
+        budget -= read;
+      }
+      await source.cancel(reason);
+    },
+  };
 }
 
 /** A BYOB reader of `stream`, or `undefined` when `stream` is not a byte stream. */
@@ -87,7 +134,7 @@ function byobReader(stream: NativeStream): NativeByobReader | undefined {
  * `{ min }`: under the standard, a read whose `min` exceeds the bytes still queued in a stream whose source has
  * already called `close()` errors that stream and loses those bytes (Node does so with `new Response(bytes).body`).
  */
-function byobSource(stream: NativeStream): SizedByteSource | undefined {
+function byobSource(stream: NativeStream): NativeSource | undefined {
   const reader = byobReader(stream);
   if (reader === undefined) return undefined;
   const readAtLeast = reader.readAtLeast;
@@ -96,6 +143,7 @@ function byobSource(stream: NativeStream): SizedByteSource | undefined {
       ? (view: Uint8Array<ArrayBuffer>) => reader.read(view)
       : (view: Uint8Array<ArrayBuffer>) => readAtLeast.call(reader, view.byteLength, view);
   let ended = false;
+  let scratch: Uint8Array<ArrayBuffer> | undefined;
 
   return {
     async fill(view): Promise<FillResult> {
@@ -115,6 +163,13 @@ function byobSource(stream: NativeStream): SizedByteSource | undefined {
       }
       return new Uint8Array(buffer, byteOffset, filled);
     },
+    async discardOnce() {
+      if (ended) return null;
+      const { done, value } = await readInto(scratch ?? new Uint8Array(DISCARD_BYTES));
+      scratch = value === undefined ? undefined : new Uint8Array(value.buffer);
+      if (done) ended = true;
+      return done && (value === undefined || value.byteLength === 0) ? null : (value?.byteLength ?? 0);
+    },
     cancel(reason) {
       return reader.cancel(reason);
     },
@@ -122,7 +177,7 @@ function byobSource(stream: NativeStream): SizedByteSource | undefined {
 }
 
 /** Fills views by copying the chunks of default reads, keeping the rest of a chunk for the next view. */
-function defaultSource(reader: NativeDefaultReader): SizedByteSource {
+function defaultSource(reader: NativeDefaultReader): NativeSource {
   let rest: Uint8Array | undefined;
   let ended = false;
   return {
@@ -144,6 +199,12 @@ function defaultSource(reader: NativeDefaultReader): SizedByteSource {
         rest = count === rest.byteLength ? undefined : rest.subarray(count);
       }
       return filled;
+    },
+    async discardOnce() {
+      if (ended) return null;
+      const { done, value } = await reader.read();
+      if (done) ended = true;
+      return done ? null : bytesOf(value).byteLength;
     },
     cancel(reason) {
       return reader.cancel(reason);

@@ -213,4 +213,62 @@ describe("fromNativeStream", () => {
     expect(firstCopy).toEqual(bytes.subarray(0, 8192));
     expect(pool.freeCount).toBe(0);
   });
+
+  describe("drainOnCancel", () => {
+    /** A native stream of `total` bytes (byte or value stream) that counts the bytes pulled and the cancels. */
+    function countingStream(kind: "bytes" | "values", total: number) {
+      const seen = { pulled: 0, cancels: 0 };
+      const pull = (controller: ReadableStreamDefaultController<Uint8Array> | ReadableByteStreamController) => {
+        const count = Math.min(10_000, total - seen.pulled);
+        if (count === 0) {
+          controller.close();
+          if ("byobRequest" in controller) controller.byobRequest?.respond(0);
+          return;
+        }
+        seen.pulled += count;
+        controller.enqueue(new Uint8Array(count));
+      };
+      const cancel = () => {
+        seen.cancels++;
+      };
+      const stream =
+        kind === "bytes"
+          ? new ReadableStream({ type: "bytes", pull, cancel })
+          : new ReadableStream<Uint8Array>({ pull, cancel });
+      return { stream, seen };
+    }
+
+    for (const kind of ["bytes", "values"] as const) {
+      test(`a ${kind} stream is read to its end instead of cancelled when the rest fits the budget`, async () => {
+        const { stream, seen } = countingStream(kind, 300_000);
+        const reader = fromNativeStream(stream, { readSize: 64 * 1024, drainOnCancel: 1 << 20 }).getReader();
+        expect((await reader.read()).value?.byteLength).toBe(64 * 1024);
+        await reader.cancel(new Error("bad line"));
+        expect(seen).toEqual({ pulled: 300_000, cancels: 0 });
+      });
+
+      test(`a ${kind} stream is cancelled once the budget is spent`, async () => {
+        const { stream, seen } = countingStream(kind, 10_000_000);
+        const reader = fromNativeStream(stream, { readSize: 64 * 1024, drainOnCancel: 200_000 }).getReader();
+        await reader.read();
+        await reader.cancel(new Error("too large"));
+        expect(seen.cancels).toBe(1);
+        expect(seen.pulled).toBeGreaterThanOrEqual(64 * 1024 + 200_000);
+        expect(seen.pulled).toBeLessThan(64 * 1024 + 200_000 + 200_000);
+      });
+    }
+
+    test("waits for the native read in progress before draining (one pending read at a time)", async () => {
+      const { stream, log } = fakeNativeByteStream(patternBytes(500_000), { perRead: 50_000, hasReadAtLeast: true });
+      const reader = fromNativeStream(stream, { readSize: 100_000, drainOnCancel: 1 << 20 }).getReader();
+      const pending = reader.read();
+      await reader.cancel(new Error("stop"));
+      await pending.catch(() => undefined);
+      expect(log.mostPending).toBe(1);
+    });
+
+    test("a negative budget is refused", () => {
+      expect(() => fromNativeStream(new Response("1\n").body!, { drainOnCancel: -1 })).toThrow(RangeError);
+    });
+  });
 });

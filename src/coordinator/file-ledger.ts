@@ -1,0 +1,284 @@
+/**
+ * The records a file's coordinator keeps in its SQLite storage: the current version, replaced versions
+ * waiting for their readers, uploads in flight with their leases and multipart uploads, and read leases.
+ * Every method is synchronous, so a sequence of calls without an `await` between them is atomic.
+ *
+ * @module
+ */
+
+/** An upload in flight: its parts live under `<name>/uploads/<uploadId>/` until it publishes or dies. */
+export interface AttemptRecord {
+  /** The upload id, also the folder of its parts. */
+  uploadId: string;
+  /** `writing` while parts stream in; `publishing` once its manifest is being written. */
+  state: "writing" | "publishing";
+  /** When the lease ends unless renewed (ms since the epoch). */
+  leaseUntil: number;
+  /** A token the client chose to find its own attempt again (`Drainpipe-Attempt` header), or `""`. */
+  clientToken: string;
+  /** When the attempt began (ms since the epoch). */
+  startedAt: number;
+}
+
+/** A published version: the current one, or a replaced one whose objects wait for its last reader. */
+export interface VersionRecord {
+  /** The upload id that wrote it. */
+  uploadId: string;
+  /** `current` (at most one), or `retired` (replaced or deleted, objects not yet removed). */
+  state: "current" | "retired";
+  /** The manifest JSON as published (`""` for a retired version). */
+  manifest: string;
+}
+
+/** A multipart upload an attempt started, recorded before its first part so it can be aborted later. */
+export interface MultipartRecord {
+  /** The attempt that started it. */
+  uploadId: string;
+  /** The object key. */
+  key: string;
+  /** The store's id of the multipart upload. */
+  multipartId: string;
+}
+
+/** Reads whose lease ended at or before this time are gone. */
+export interface ExpiredLeases {
+  /** Uploads whose lease ended. */
+  attempts: AttemptRecord[];
+  /** How many read leases ended. */
+  reads: number;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE IF NOT EXISTS versions (
+    upload_id TEXT PRIMARY KEY, state TEXT NOT NULL, manifest TEXT NOT NULL);
+  CREATE TABLE IF NOT EXISTS attempts (
+    upload_id TEXT PRIMARY KEY, state TEXT NOT NULL, lease_until INTEGER NOT NULL,
+    client_token TEXT NOT NULL, started_at INTEGER NOT NULL);
+  CREATE TABLE IF NOT EXISTS multiparts (
+    multipart_id TEXT PRIMARY KEY, upload_id TEXT NOT NULL, key TEXT NOT NULL);
+  CREATE TABLE IF NOT EXISTS reads (
+    read_id TEXT PRIMARY KEY, upload_id TEXT NOT NULL, lease_until INTEGER NOT NULL);
+`;
+
+type Row = Record<string, SqlStorageValue>;
+
+/**
+ * The coordinator's records over a Durable Object's SQL storage.
+ *
+ * @example
+ * ```ts
+ * declare const sql: SqlStorage;
+ * const ledger = new FileLedger(sql);
+ * const leaseUntil = Date.now() + 60_000;
+ * ledger.addAttempt({ uploadId: "u1", state: "writing", leaseUntil, clientToken: "", startedAt: 0 });
+ * ledger.attempt("u1")?.state; // "writing"
+ * ```
+ */
+export class FileLedger {
+  readonly #sql: SqlStorage;
+
+  /** Creates the tables on first use. */
+  constructor(sql: SqlStorage) {
+    this.#sql = sql;
+    sql.exec(SCHEMA);
+  }
+
+  #rows<T extends Row>(query: string, ...bindings: SqlStorageValue[]): T[] {
+    return this.#sql.exec<T>(query, ...bindings).toArray();
+  }
+
+  /** The file name this coordinator serves, once recorded. */
+  name(): string | null {
+    const [row] = this.#rows<{ value: string }>("SELECT value FROM meta WHERE key = 'name'");
+    return row?.value ?? null;
+  }
+
+  /** Records the file name (on first use). */
+  setName(name: string): void {
+    this.#sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('name', ?)", name);
+  }
+
+  /** Whether the ledger has taken over the file's state from the bucket yet. */
+  initialised(): boolean {
+    return this.#rows("SELECT 1 FROM meta WHERE key = 'initialised'").length > 0;
+  }
+
+  /** Marks the ledger as having taken over the file's state. */
+  markInitialised(): void {
+    this.#sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('initialised', '1')");
+  }
+
+  /** The current version, if the file exists. */
+  current(): VersionRecord | null {
+    const [row] = this.#rows<{ upload_id: string; manifest: string }>(
+      "SELECT upload_id, manifest FROM versions WHERE state = 'current'",
+    );
+    return row ? { uploadId: row.upload_id, state: "current", manifest: row.manifest } : null;
+  }
+
+  /** Makes `uploadId` the current version with `manifest`, retiring the version it replaces (returned). */
+  makeCurrent(uploadId: string, manifest: string): string | null {
+    const replaced = this.retireCurrent();
+    this.#sql.exec(
+      "INSERT OR REPLACE INTO versions (upload_id, state, manifest) VALUES (?, 'current', ?)",
+      uploadId,
+      manifest,
+    );
+    return replaced;
+  }
+
+  /** Retires the current version, if any, and returns its upload id. */
+  retireCurrent(): string | null {
+    const current = this.current();
+    if (!current) return null;
+    this.#sql.exec("UPDATE versions SET state = 'retired', manifest = '' WHERE upload_id = ?", current.uploadId);
+    return current.uploadId;
+  }
+
+  /** Retired versions nobody reads any more: their objects may go. */
+  unreadRetired(): string[] {
+    return this.#rows<{ upload_id: string }>(
+      `SELECT upload_id FROM versions WHERE state = 'retired'
+       AND upload_id NOT IN (SELECT upload_id FROM reads)`,
+    ).map((row) => row.upload_id);
+  }
+
+  /** Forgets a retired version whose objects are gone. */
+  dropVersion(uploadId: string): void {
+    this.#sql.exec("DELETE FROM versions WHERE upload_id = ? AND state = 'retired'", uploadId);
+  }
+
+  /** Records a new upload in flight. */
+  addAttempt(attempt: AttemptRecord): void {
+    this.#sql.exec(
+      "INSERT INTO attempts (upload_id, state, lease_until, client_token, started_at) VALUES (?, ?, ?, ?, ?)",
+      attempt.uploadId,
+      attempt.state,
+      attempt.leaseUntil,
+      attempt.clientToken,
+      attempt.startedAt,
+    );
+  }
+
+  /** The upload in flight with this id, if any. */
+  attempt(uploadId: string): AttemptRecord | null {
+    return this.attempts().find((attempt) => attempt.uploadId === uploadId) ?? null;
+  }
+
+  /** Every upload in flight, oldest first. */
+  attempts(): AttemptRecord[] {
+    return this.#rows<{
+      upload_id: string;
+      state: "writing" | "publishing";
+      lease_until: number;
+      client_token: string;
+      started_at: number;
+    }>("SELECT * FROM attempts ORDER BY started_at, upload_id").map((row) => ({
+      uploadId: row.upload_id,
+      state: row.state,
+      leaseUntil: row.lease_until,
+      clientToken: row.client_token,
+      startedAt: row.started_at,
+    }));
+  }
+
+  /** Extends an attempt's lease; `false` when the attempt is gone (its lease ended and it was removed). */
+  renewAttempt(uploadId: string, leaseUntil: number): boolean {
+    return (
+      this.#sql.exec("UPDATE attempts SET lease_until = ? WHERE upload_id = ?", leaseUntil, uploadId).rowsWritten > 0
+    );
+  }
+
+  /** Moves an attempt to `publishing`. */
+  markPublishing(uploadId: string, leaseUntil: number): void {
+    this.#sql.exec(
+      "UPDATE attempts SET state = 'publishing', lease_until = ? WHERE upload_id = ?",
+      leaseUntil,
+      uploadId,
+    );
+  }
+
+  /** Forgets an attempt and its multipart uploads (it published, or everything it wrote is gone). */
+  dropAttempt(uploadId: string): void {
+    this.#sql.exec("DELETE FROM attempts WHERE upload_id = ?", uploadId);
+    this.#sql.exec("DELETE FROM multiparts WHERE upload_id = ?", uploadId);
+  }
+
+  /** Records a multipart upload an attempt started. */
+  addMultipart(record: MultipartRecord): void {
+    this.#sql.exec(
+      "INSERT OR REPLACE INTO multiparts (multipart_id, upload_id, key) VALUES (?, ?, ?)",
+      record.multipartId,
+      record.uploadId,
+      record.key,
+    );
+  }
+
+  /** Forgets a multipart upload that completed (there is nothing left to abort). */
+  dropMultipart(multipartId: string): void {
+    this.#sql.exec("DELETE FROM multiparts WHERE multipart_id = ?", multipartId);
+  }
+
+  /** The multipart uploads an attempt started and did not complete. */
+  multiparts(uploadId: string): MultipartRecord[] {
+    return this.#rows<{ multipart_id: string; upload_id: string; key: string }>(
+      "SELECT * FROM multiparts WHERE upload_id = ?",
+      uploadId,
+    ).map((row) => ({ multipartId: row.multipart_id, uploadId: row.upload_id, key: row.key }));
+  }
+
+  /** Records a read of version `uploadId`. */
+  addRead(readId: string, uploadId: string, leaseUntil: number): void {
+    this.#sql.exec(
+      "INSERT INTO reads (read_id, upload_id, lease_until) VALUES (?, ?, ?)",
+      readId,
+      uploadId,
+      leaseUntil,
+    );
+  }
+
+  /** Extends a read's lease; `false` when it is gone. */
+  renewRead(readId: string, leaseUntil: number): boolean {
+    return this.#sql.exec("UPDATE reads SET lease_until = ? WHERE read_id = ?", leaseUntil, readId).rowsWritten > 0;
+  }
+
+  /** Ends a read. */
+  dropRead(readId: string): void {
+    this.#sql.exec("DELETE FROM reads WHERE read_id = ?", readId);
+  }
+
+  /** How many reads are open. */
+  readCount(): number {
+    const [row] = this.#rows<{ count: number }>("SELECT COUNT(*) AS count FROM reads");
+    return row?.count ?? 0;
+  }
+
+  /** Drops read leases that ended and returns the attempts whose lease ended (still recorded). */
+  expire(now: number): ExpiredLeases {
+    const reads = this.#sql.exec("DELETE FROM reads WHERE lease_until <= ?", now).rowsWritten;
+    const attempts = this.attempts().filter((attempt) => attempt.leaseUntil <= now);
+    return { attempts, reads };
+  }
+
+  /** Upload ids whose objects must stay: the current version, retired versions, attempts in flight. */
+  liveUploadIds(): Set<string> {
+    const ids = this.#rows<{ upload_id: string }>(
+      "SELECT upload_id FROM versions UNION SELECT upload_id FROM attempts",
+    ).map((row) => row.upload_id);
+    return new Set(ids);
+  }
+
+  /** The earliest lease end, or `null` when nothing is leased. */
+  nextLeaseEnd(): number | null {
+    const [row] = this.#rows<{ next: number | null }>(
+      "SELECT MIN(lease_until) AS next FROM (SELECT lease_until FROM attempts UNION ALL SELECT lease_until FROM reads)",
+    );
+    return row?.next ?? null;
+  }
+
+  /** Whether any retired version still waits for deletion. */
+  hasRetired(): boolean {
+    return this.#rows("SELECT 1 FROM versions WHERE state = 'retired' LIMIT 1").length > 0;
+  }
+}

@@ -1,0 +1,78 @@
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type EmbeddedWorker, startEmbeddedWorker } from "../../../src/cli/embedded-worker.ts";
+import { runCli } from "../cli-runner.ts";
+
+// Ctrl-C during an upload, sweeping, and removing a name that holds only leftovers, against a worker in local
+// workerd (with its file coordinators) reached with --url and --token.
+let worker: EmbeddedWorker;
+let directory: string;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), "drainpipe-interrupt-"));
+  worker = await startEmbeddedWorker({ stateDir: join(directory, "state") });
+}, 60_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await rm(directory, { recursive: true, force: true });
+});
+
+function remote(args: string[], onStart?: (child: ChildProcess) => void) {
+  return runCli([...args, "--url", worker.url, "--token", worker.token], { cwd: directory, onStart });
+}
+
+async function uploadsInFlight(name: string): Promise<unknown[]> {
+  const response = await fetch(`${worker.url}/files/${name}/uploads`, {
+    headers: { Authorization: `Bearer ${worker.token}` },
+  });
+  return ((await response.json()) as { uploads: unknown[] }).uploads;
+}
+
+describe("Ctrl-C during upload", () => {
+  test("aborts the upload, waits for the worker to remove the attempt, says so and exits 130", async () => {
+    const file = join(directory, "big.txt");
+    await writeFile(file, "1234567890123\n".repeat(5_000_000));
+    let signalled = false;
+    let asking = false;
+    const run = await remote(["upload", file, "--name", "cancelled", "--max-part-bytes", "1048576"], (child) => {
+      // Ctrl-C once the worker lists the upload in flight: the request is under way.
+      const poll = setInterval(() => {
+        if (asking || signalled) return;
+        asking = true;
+        uploadsInFlight("cancelled")
+          .then((uploads) => {
+            if (uploads.length === 0 || signalled) return;
+            signalled = true;
+            clearInterval(poll);
+            child.kill("SIGINT");
+          })
+          .catch(() => undefined)
+          .finally(() => {
+            asking = false;
+          });
+      }, 50);
+      child.on("exit", () => clearInterval(poll));
+    });
+    expect(signalled).toBe(true);
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain(`drainpipe: upload of "cancelled" cancelled; the worker removed the partial upload`);
+    expect(await uploadsInFlight("cancelled")).toEqual([]);
+    const leftovers = await remote(["rm", "cancelled"]);
+    expect(leftovers.code).toBe(1);
+    expect(leftovers.stderr).toContain("404 not-found");
+  }, 60_000);
+});
+
+describe("sweep", () => {
+  test("reports what it removed, as text and as JSON", async () => {
+    const text = await remote(["sweep"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^swept \d+ file names?: removed \d+ objects? nothing referred to\n$/);
+    const json = await remote(["sweep", "--json"]);
+    expect(JSON.parse(json.stdout)).toEqual({ names: expect.any(Number), removed: 0 });
+  });
+});

@@ -1,0 +1,178 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, test } from "vitest";
+import type { FileCoordinator } from "../../src/coordinator/file-coordinator.ts";
+import { manifestKey, partKey } from "../../src/split/object-keys.ts";
+import { listAll } from "../../src/store/list-all.ts";
+import { R2Store } from "../../src/store/r2-store.ts";
+import { utf8 } from "../support/bytes.ts";
+import { emptyR2Store } from "../support/empty-r2-store.ts";
+
+const LEASE = 60_000;
+const store = new R2Store(env.BUCKET);
+
+/** A fresh coordinator per test: names are unique, since Durable Object state outlives a test. */
+let name: string;
+let coordinator: DurableObjectStub<FileCoordinator>;
+let sequence = 0;
+
+beforeEach(async () => {
+  await emptyR2Store();
+  name = `file-${++sequence}-${Date.now()}`;
+  coordinator = env.COORDINATOR.getByName(name);
+});
+
+async function keys(): Promise<string[]> {
+  const found: string[] = [];
+  for await (const object of listAll(store, "")) found.push(object.key);
+  return found.sort();
+}
+
+/** An admitted upload with one part written, ready to publish. */
+async function writtenUpload(leaseMs = LEASE): Promise<{ uploadId: string; manifest: string }> {
+  const { uploadId } = await coordinator.beginUpload(name, leaseMs);
+  await store.put(partKey(name, uploadId, 0), utf8(`${uploadId}\n`));
+  return { uploadId, manifest: JSON.stringify({ name, uploadId }) };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs the coordinator's alarm if it is still pending (miniflare also fires due alarms by itself). */
+async function alarmsDone(): Promise<void> {
+  await runDurableObjectAlarm(coordinator);
+}
+
+describe("FileCoordinator", () => {
+  test("publishes a manifest to the bucket and makes it the current version", async () => {
+    const { uploadId, manifest } = await writtenUpload();
+    expect(await coordinator.publish(name, uploadId, manifest, LEASE)).toEqual({ published: true, replaced: null });
+    expect(await keys()).toEqual([manifestKey(name), partKey(name, uploadId, 0)]);
+    expect((await coordinator.status()).current).toBe(uploadId);
+    expect((await coordinator.status()).uploads).toEqual([]);
+  });
+
+  test("32 concurrent publications all succeed, in turn; only the last version's objects remain", async () => {
+    const uploads = await Promise.all(Array.from({ length: 32 }, () => writtenUpload()));
+    const results = await Promise.all(uploads.map((u) => coordinator.publish(name, u.uploadId, u.manifest, LEASE)));
+    expect(results.every((result) => result.published)).toBe(true);
+    const current = (await coordinator.status()).current!;
+    expect(uploads.map((u) => u.uploadId)).toContain(current);
+    expect(await keys()).toEqual([manifestKey(name), partKey(name, current, 0)]);
+    const stored = await (await store.get(manifestKey(name)))!.body;
+    expect(JSON.parse(await new Response(stored).text())).toEqual({ name, uploadId: current });
+  });
+
+  test("a replaced version stays while a read holds it, and goes when the read ends", async () => {
+    const first = await writtenUpload();
+    await coordinator.publish(name, first.uploadId, first.manifest, LEASE);
+    const read = (await coordinator.beginRead(name, LEASE))!;
+    expect(JSON.parse(read.manifest)).toEqual({ name, uploadId: first.uploadId });
+    const second = await writtenUpload();
+    await coordinator.publish(name, second.uploadId, second.manifest, LEASE);
+    expect(await keys()).toContain(partKey(name, first.uploadId, 0));
+    expect((await coordinator.status()).retiredWaiting).toBe(true);
+    await coordinator.endRead(name, read.readId);
+    expect(await keys()).toEqual([manifestKey(name), partKey(name, second.uploadId, 0)]);
+  });
+
+  test("a read whose lease ends (its reader died) frees the version at the alarm", async () => {
+    const first = await writtenUpload();
+    await coordinator.publish(name, first.uploadId, first.manifest, LEASE);
+    await coordinator.beginRead(name, 20);
+    const second = await writtenUpload();
+    await coordinator.publish(name, second.uploadId, second.manifest, LEASE);
+    expect(await keys()).toContain(partKey(name, first.uploadId, 0));
+    await pause(40);
+    await alarmsDone();
+    expect(await keys()).toEqual([manifestKey(name), partKey(name, second.uploadId, 0)]);
+    expect((await coordinator.status()).reads).toBe(0);
+  });
+
+  test("an upload whose lease ends is removed by the alarm, its multipart uploads aborted", async () => {
+    const { uploadId } = await writtenUpload(20);
+    const key = partKey(name, uploadId, 1);
+    const multipart = await env.BUCKET.createMultipartUpload(key);
+    const segment = await multipart.uploadPart(1, utf8("orphan segment\n"));
+    expect(await coordinator.recordMultipart(uploadId, key, multipart.uploadId)).toBe(true);
+    await pause(40);
+    await alarmsDone();
+    expect(await keys()).toEqual([]);
+    await expect(multipart.complete([segment])).rejects.toThrow();
+    expect((await coordinator.status()).uploads).toEqual([]);
+    expect(await coordinator.publish(name, uploadId, "{}", LEASE)).toEqual({ published: false, reason: "expired" });
+    expect(await coordinator.renewUpload(uploadId, LEASE)).toBe(false);
+  });
+
+  test("a renewed lease keeps an upload alive past its first term", async () => {
+    const { uploadId, manifest } = await writtenUpload(60);
+    await pause(40);
+    expect(await coordinator.renewUpload(uploadId, LEASE)).toBe(true);
+    await pause(40);
+    await alarmsDone();
+    expect(await coordinator.publish(name, uploadId, manifest, LEASE)).toMatchObject({ published: true });
+  });
+
+  test("remove retires the current version at once and leaves uploads in flight alone", async () => {
+    const first = await writtenUpload();
+    await coordinator.publish(name, first.uploadId, first.manifest, LEASE);
+    const inFlight = await writtenUpload();
+    expect(await coordinator.remove(name)).toEqual({ existed: true, remnants: 0 });
+    expect(await keys()).toEqual([partKey(name, inFlight.uploadId, 0)]);
+    expect(await coordinator.publish(name, inFlight.uploadId, inFlight.manifest, LEASE)).toEqual({
+      published: true,
+      replaced: null,
+    });
+    expect(await keys()).toEqual([manifestKey(name), partKey(name, inFlight.uploadId, 0)]);
+  });
+
+  test("remove of a name that holds only remnants removes them and says how many", async () => {
+    await store.put(partKey(name, "dead-upload", 0), utf8("1\n"));
+    await store.put(partKey(name, "dead-upload", 1), utf8("2\n"));
+    await store.put(`${name}/stray`, utf8("?"));
+    expect(await coordinator.remove(name)).toEqual({ existed: false, remnants: 3 });
+    expect(await keys()).toEqual([]);
+  });
+
+  test("sweep removes what nothing refers to and keeps the current version and uploads in flight", async () => {
+    const current = await writtenUpload();
+    await coordinator.publish(name, current.uploadId, current.manifest, LEASE);
+    const inFlight = await writtenUpload();
+    const expired = await writtenUpload(10);
+    await store.put(partKey(name, "never-admitted", 0), utf8("9\n"));
+    await pause(30);
+    await alarmsDone();
+    expect(await keys()).not.toContain(partKey(name, expired.uploadId, 0));
+    expect(await coordinator.sweep(name)).toBe(1);
+    expect(await keys()).toEqual(
+      [manifestKey(name), partKey(name, current.uploadId, 0), partKey(name, inFlight.uploadId, 0)].sort(),
+    );
+    expect((await coordinator.status()).uploads.map((u) => u.uploadId)).toEqual([inFlight.uploadId]);
+  });
+
+  test("a publication cut short after its manifest reached the bucket is completed when its lease ends", async () => {
+    const first = await writtenUpload();
+    await coordinator.publish(name, first.uploadId, first.manifest, LEASE);
+    const cut = await writtenUpload(20);
+    await runInDurableObject(coordinator, async (instance: FileCoordinator, state) => {
+      state.storage.sql.exec("UPDATE attempts SET state = 'publishing' WHERE upload_id = ?", cut.uploadId);
+      await (instance as unknown as { store: R2Store }).store.put(manifestKey(name), utf8(cut.manifest));
+    });
+    await pause(40);
+    await alarmsDone();
+    expect((await coordinator.status()).current).toBe(cut.uploadId);
+    expect(await keys()).toEqual([manifestKey(name), partKey(name, cut.uploadId, 0)]);
+  });
+
+  test("takes over a file published before the coordinator existed", async () => {
+    await store.put(partKey(name, "legacy", 0), utf8("2\n3\n"));
+    await store.put(manifestKey(name), utf8(JSON.stringify({ name, uploadId: "legacy" })));
+    const read = await coordinator.beginRead(name, LEASE);
+    expect(read && JSON.parse(read.manifest)).toEqual({ name, uploadId: "legacy" });
+    expect(await coordinator.sweep(name)).toBe(0);
+    expect(await keys()).toEqual([manifestKey(name), partKey(name, "legacy", 0)]);
+  });
+
+  test("a read of a name without a file is null", async () => {
+    expect(await coordinator.beginRead(name, LEASE)).toBeNull();
+  });
+});

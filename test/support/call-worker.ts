@@ -1,0 +1,13 @@
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import type { DrainpipeEnv } from "../../src/worker/env.ts";
+import worker from "../../src/worker/index.ts";
+
+/**
+ * Calls the worker's fetch handler directly (not over HTTP) with `testEnv` and a fresh execution context, as
+ * workerd would. Work the handler hands to `ctx.waitUntil` (releasing a read once its body is sent) goes on
+ * after the response.
+ */
+export function callWorker(request: Request, testEnv: DrainpipeEnv = env): Promise<Response> {
+  return worker.fetch(request, testEnv, createExecutionContext());
+}
