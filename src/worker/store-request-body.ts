@@ -39,7 +39,7 @@ export interface StoreRequestBodyOptions
  * });
  * ```
  */
-export function storeRequestBody(request: Request, options: StoreRequestBodyOptions): Promise<Manifest> {
+export async function storeRequestBody(request: Request, options: StoreRequestBodyOptions): Promise<Manifest> {
   const { maxUploadBytes, ...storeOptions } = options;
   const declared = declaredLength(request, maxUploadBytes);
   const pool = new BufferPool({ bufferSize: DEFAULT_CHUNK_SIZE, maxFree: 2 });
@@ -50,12 +50,21 @@ export function storeRequestBody(request: Request, options: StoreRequestBodyOpti
     ? fromNativeStream(request.body, { pool, drainOnCancel })
     : new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
   const parser = new LineToNumberStream({ releaseChunk: (chunk) => pool.release(chunk) });
-  const numbers = bytes.pipeThrough(limitBytes(maxUploadBytes, declared)).pipeThrough(parser);
-  return storeNumbers(numbers, {
-    ...storeOptions,
-    source: () => {
-      const { bytes, lines, canonical } = parser.stats;
-      return { kind: "upload", bytes, lines, canonical };
-    },
-  });
+  const limit = limitBytes(maxUploadBytes, declared);
+  // Settles once the body has been read to its end, or cancelled (drained) after a failure further down; its
+  // failure is storeNumbers' failure too, so it is only waited for.
+  const reading = bytes.pipeTo(limit.writable).catch(() => undefined);
+  const numbers = limit.readable.pipeThrough(parser);
+  try {
+    return await storeNumbers(numbers, {
+      ...storeOptions,
+      source: () => {
+        const { bytes, lines, canonical } = parser.stats;
+        return { kind: "upload", bytes, lines, canonical };
+      },
+    });
+  } catch (error) {
+    await reading;
+    throw error;
+  }
 }
