@@ -4,6 +4,10 @@
  *
  * - `POST /drainpipe/discard[?digests=1]`: the real upload route's pipeline (`storeRequestBody`: pooled 1 MiB
  *   reads, byte limit, `LineToNumberStream`, `storeNumbers`) into a {@linkcode DiscardingStore};
+ * - `POST /drainpipe/r2?name=N[&coordinated=1]`: the same pipeline into R2, publishing the manifest by a
+ *   compare-and-swap of its own (the worker before its file coordinator), or through the file coordinator as the
+ *   real worker does (admission, lease renewal, multipart records, serialised publication): the coordinator's
+ *   cost, side by side;
  * - `POST /naive/discard`, `POST /naive/r2?name=N`: {@linkcode naiveIngest} into a discarding store or into R2
  *   under `naive/<N>/`;
  * - `POST /floor/read`: reads the body with `{ min: 1 MiB }` reads and nothing else;
@@ -14,9 +18,11 @@
  *
  * @module
  */
+import type { FileCoordinator } from "../../src/coordinator/file-coordinator.ts";
 import type { R2BucketLike } from "../../src/store/r2-store.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
 import { DEFAULT_CHUNK_SIZE } from "../../src/streams/index.ts";
+import { coordinatedUpload } from "../../src/worker/coordinated-upload.ts";
 import { storeRequestBody } from "../../src/worker/store-request-body.ts";
 import { DiscardingStore } from "./discarding-store.ts";
 import { naiveIngest } from "./naive-ingest.ts";
@@ -25,7 +31,12 @@ import { naiveIngest } from "./naive-ingest.ts";
 export interface IngestWorkerEnv {
   /** The R2 bucket. */
   BUCKET: R2BucketLike;
+  /** The file coordinators. */
+  COORDINATOR: DurableObjectNamespace<FileCoordinator>;
 }
+
+/** The lease of a coordinated upload: the worker's default. */
+const LEASE_MS = 60_000;
 
 /**
  * The byte and number limits of the discarding pipeline: never reached, so the limits do their counting work
@@ -79,6 +90,20 @@ async function drainpipeDiscard(request: Request, url: URL): Promise<Response> {
   return Response.json({ manifest, objects: store.objects });
 }
 
+async function drainpipeR2(request: Request, url: URL, env: IngestWorkerEnv): Promise<Response> {
+  const name = url.searchParams.get("name") ?? "bench";
+  const store = new R2Store(env.BUCKET);
+  const options = { name, maxPartBytes: PART_BYTES, maxUploadBytes: NO_LIMIT, maxNumbers: NO_LIMIT };
+  const coordinator = env.COORDINATOR.getByName(name);
+  const manifest =
+    url.searchParams.get("coordinated") === "1"
+      ? await coordinatedUpload({ coordinator, name, leaseMs: LEASE_MS, clientToken: "", store }, (admitted) =>
+          storeRequestBody(request, { ...options, ...admitted }),
+        )
+      : await storeRequestBody(request, { ...options, store });
+  return Response.json(manifest);
+}
+
 async function naive(request: Request, url: URL, target: "discard" | "r2", env: IngestWorkerEnv): Promise<Response> {
   const name = url.searchParams.get("name") ?? "bench";
   const store = target === "r2" ? new R2Store(env.BUCKET) : new DiscardingStore();
@@ -119,7 +144,7 @@ async function floorR2Put(request: Request, url: URL, env: IngestWorkerEnv): Pro
   return Response.json({ bytes, reads, keys });
 }
 
-/** The file coordinator class `wrangler.toml` binds: this worker shares that configuration, so it exports it too. */
+/** The file coordinator class `wrangler.toml` binds (the `/drainpipe/r2?coordinated=1` route uses it). */
 export { FileCoordinator } from "../../src/coordinator/file-coordinator.ts";
 
 export default {
@@ -130,6 +155,8 @@ export default {
       switch (url.pathname) {
         case "/drainpipe/discard":
           return await drainpipeDiscard(request, url);
+        case "/drainpipe/r2":
+          return await drainpipeR2(request, url, env);
         case "/naive/discard":
           return await naive(request, url, "discard", env);
         case "/naive/r2":

@@ -31,6 +31,8 @@ export interface EmbeddedWorkerOptions {
    * Relative paths are resolved against the working directory.
    */
   stateDir?: string;
+  /** Variables for the worker beside its `API_TOKEN` (for example a short `LEASE_SECONDS` in tests). */
+  vars?: Record<string, string>;
 }
 
 /**
@@ -66,7 +68,7 @@ export async function startEmbeddedWorker(options: EmbeddedWorkerOptions = {}): 
     config: resolve(PROJECT_ROOT, "wrangler.toml"),
     persistTo: stateDir,
     logLevel: "warn",
-    vars: { API_TOKEN: token },
+    vars: { ...options.vars, API_TOKEN: token },
     experimental: { disableExperimentalWarning: true },
   });
   return { url: `http://${worker.address}:${worker.port}`, token, stop: () => worker.stop() };

@@ -323,7 +323,7 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
     return remnants.length;
   }
 
-  /** Sets the alarm at the earliest lease end, or soon when retired versions wait; clears it when idle. */
+  /** Sets the alarm at the earliest lease end, unless an earlier one is set; clears it when idle. */
   async #scheduleAlarm(): Promise<void> {
     const next = this.#ledger.nextLeaseEnd();
     if (next === null) {
