@@ -32,6 +32,29 @@ function failingBucket(failFrom: number, what: "part" | "manifest"): R2Bucket {
   });
 }
 
+/** The real miniflare R2 binding, with every multipart upload's `complete` failing (its parts went up). */
+function failingCompleteBucket(): R2Bucket {
+  return new Proxy(env.BUCKET, {
+    get(target, property) {
+      if (property === "createMultipartUpload") {
+        return async (key: string) => {
+          const upload = await target.createMultipartUpload(key);
+          return new Proxy(upload, {
+            get(inner, member) {
+              if (member === "complete")
+                return () => Promise.reject(new Error(`injected R2 failure completing ${key}`));
+              const value = Reflect.get(inner, member) as unknown;
+              return typeof value === "function" ? value.bind(inner) : value;
+            },
+          });
+        };
+      }
+      const member = Reflect.get(target, property) as unknown;
+      return typeof member === "function" ? member.bind(target) : member;
+    },
+  });
+}
+
 async function upload(testEnv: DrainpipeEnv, name: string, body: Uint8Array, query = ""): Promise<Response> {
   const request = new Request(`http://drainpipe.test/files/${name}${query}`, { method: "POST", body, headers });
   return callWorker(request, testEnv);
@@ -69,6 +92,20 @@ describe("storage failures through the HTTP handler, on the real R2 binding", ()
     expect(body.detail).toMatch(/injected R2 failure/);
     expect(await keys()).toEqual(before);
     const content = await callWorker(new Request("http://drainpipe.test/files/f/content", { headers }), env);
+    expect(new Uint8Array(await content.arrayBuffer())).toEqual(previous);
+  });
+
+  test("a failure completing a multipart part answers 502 JSON and leaves only the previous version", async () => {
+    const stored = await upload(env, "mp", previous);
+    expect(stored.status).toBe(201);
+    const before = await keys();
+    const large = encodeNumbers(sampleNumbers(1_500_000, 23));
+    expect(large.byteLength).toBeGreaterThan(10 * 1024 * 1024);
+    const response = await upload({ ...env, BUCKET: failingCompleteBucket() }, "mp", large, "?maxPartBytes=16777216");
+    expect(response.status).toBe(502);
+    expect(await response.json()).toMatchObject({ error: "storage-failed" });
+    expect(await keys()).toEqual(before);
+    const content = await callWorker(new Request("http://drainpipe.test/files/mp/content", { headers }), env);
     expect(new Uint8Array(await content.arrayBuffer())).toEqual(previous);
   });
 
