@@ -5,11 +5,14 @@
  *
  * @module
  */
+import { type ChildProcess, spawn } from "node:child_process";
 import { resolve } from "node:path";
-import { randomToken } from "./random-token.ts";
 
 /** The project root: `src/cli/` is two levels below it. */
-const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
+export const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
+
+/** The script of the process that hosts the worker. */
+const HOST = resolve(import.meta.dirname, "embedded-worker-host.ts");
 
 /** Where `wrangler dev` persists local state (R2 included) by default, and where the embedded worker does too. */
 const DEFAULT_STATE_DIR = resolve(PROJECT_ROOT, ".wrangler/state");
@@ -44,10 +47,16 @@ export function quietWrangler(): void {
   process.env.WRANGLER_SEND_METRICS ??= "false";
 }
 
+/** How long {@linkcode EmbeddedWorker.stop} waits for the host process before killing it. */
+const STOP_TIMEOUT_MS = 15_000;
+
 /**
  * Starts the worker in local workerd with R2 persisted under `stateDir` and a random `API_TOKEN`. Takes a few
- * seconds. Wrangler's telemetry and its fetch of request metadata from Cloudflare are turned off unless the
- * environment already says otherwise, since they need the network.
+ * seconds. The worker runs in a host process of its own (`embedded-worker-host.ts`), detached in its own process
+ * group: a Ctrl-C in the terminal reaches this process alone, which can then cancel an upload cleanly before it
+ * stops the worker; and if this process dies, the host notices its closed stdin and stops too. Wrangler's
+ * telemetry and its fetch of request metadata from Cloudflare are turned off unless the environment already
+ * says otherwise, since they need the network.
  *
  * @example
  * ```ts
@@ -61,15 +70,56 @@ export function quietWrangler(): void {
  */
 export async function startEmbeddedWorker(options: EmbeddedWorkerOptions = {}): Promise<EmbeddedWorker> {
   quietWrangler();
-  const { unstable_dev } = await import("wrangler");
   const stateDir = resolve(options.stateDir ?? DEFAULT_STATE_DIR);
-  const token = randomToken();
-  const worker = await unstable_dev(resolve(PROJECT_ROOT, "src/worker/index.ts"), {
-    config: resolve(PROJECT_ROOT, "wrangler.toml"),
-    persistTo: stateDir,
-    logLevel: "warn",
-    vars: { ...options.vars, API_TOKEN: token },
-    experimental: { disableExperimentalWarning: true },
+  const host = spawn(process.execPath, [HOST, JSON.stringify({ stateDir, vars: options.vars })], {
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
   });
-  return { url: `http://${worker.address}:${worker.port}`, token, stop: () => worker.stop() };
+  // Wrangler's messages matter when the worker fails to start; afterwards (a dropped client connection, say)
+  // they would only clutter the command's output, and wrangler writes them to its log file anyway.
+  let startupMessages = "";
+  const collect = (chunk: Buffer): void => {
+    startupMessages = (startupMessages + chunk.toString("utf8")).slice(-4000);
+  };
+  host.stderr?.on("data", collect);
+  const exited = new Promise<number | null>((done) => host.once("exit", (code) => done(code)));
+  const started = await firstLine(host).catch((error: unknown) => {
+    host.kill("SIGKILL");
+    const detail = startupMessages.trim();
+    throw detail === "" ? error : new Error(`${(error as Error).message}:\n${detail}`, { cause: error });
+  });
+  host.stderr?.off("data", collect);
+  host.stderr?.resume();
+  const { url, token } = JSON.parse(started) as { url: string; token: string };
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      host.stdin?.end();
+      const timer = setTimeout(() => host.kill("SIGKILL"), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    })();
+    return stopping;
+  };
+  return { url, token, stop };
+}
+
+/** The first line `host` writes to stdout; rejects when it exits first. */
+function firstLine(host: ChildProcess): Promise<string> {
+  return new Promise((done, fail) => {
+    let text = "";
+    const onData = (chunk: Buffer): void => {
+      text += chunk.toString("utf8");
+      const end = text.indexOf("\n");
+      if (end < 0) return;
+      host.stdout?.off("data", onData);
+      host.off("exit", onExit);
+      done(text.slice(0, end));
+    };
+    const onExit = (code: number | null): void => {
+      fail(new Error(`the worker's host process exited (code ${code}) before the worker started`));
+    };
+    host.stdout?.on("data", onData);
+    host.once("exit", onExit);
+  });
 }
