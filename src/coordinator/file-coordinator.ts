@@ -13,12 +13,14 @@
  * @module
  */
 import { DurableObject } from "cloudflare:workers";
+import { assembleSegments, FileLimitError, SegmentsIncompleteError } from "../files/assemble-segments.ts";
+import type { SegmentSummary } from "../files/segment-summary.ts";
 import { manifestKey, newUploadId, uploadIdOfKey, uploadPrefix } from "../split/object-keys.ts";
 import { deleteAll, listAll } from "../store/list-all.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { R2Store } from "../store/r2-store.ts";
 import { StoreError } from "../store/store-error.ts";
-import { type AttemptRecord, FileLedger } from "./file-ledger.ts";
+import { type AttemptRecord, FileLedger, type SessionRecord } from "./file-ledger.ts";
 import { SerialQueue } from "./serial-queue.ts";
 
 /** What the coordinator needs from the worker's environment. */
@@ -60,6 +62,37 @@ export interface RemoveResult {
   existed: boolean;
   /** Objects removed that no version, upload or read referred to. */
   remnants: number;
+}
+
+/** An upload session as the coordinator reports it. */
+export interface SessionView {
+  /** The session's upload id. */
+  uploadId: string;
+  /** `open` or `completed`. */
+  state: "open" | "completed";
+  /** The part size limit of every segment. */
+  maxPartBytes: number;
+  /** When it was opened (ms since the epoch). */
+  createdAt: number;
+  /** When it expires (ms since the epoch). */
+  expiresAt: number;
+  /** The received segments' summaries (JSON), in index order. */
+  segments: string[];
+}
+
+/** The outcome of completing a session. */
+export type CompleteResult =
+  | { completed: true; manifest: string }
+  | { completed: false; reason: "not-found" }
+  | { completed: false; reason: "incomplete"; code: "missing-segments" | "cut-lines"; indexes: number[] }
+  | { completed: false; reason: "too-large" | "storage-failed"; detail: string };
+
+/** Limits of a whole file assembled from segments. */
+export interface FileLimits {
+  /** Largest file in bytes. */
+  maxBytes: number;
+  /** Most numbers in a file. */
+  maxNumbers: number;
 }
 
 /** A view of the coordinator's state, for clients and operators. */
@@ -228,6 +261,136 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
     });
   }
 
+  /** Opens an upload session of `name`, open for `ttlMs`; every segment is split into parts of `maxPartBytes`. */
+  async openSession(name: string, maxPartBytes: number, ttlMs: number): Promise<SessionView> {
+    await this.#initialise(name);
+    const createdAt = Date.now();
+    const session = {
+      sessionId: newUploadId(),
+      state: "open",
+      maxPartBytes,
+      createdAt,
+      expiresAt: createdAt + ttlMs,
+      manifest: "",
+    } as const;
+    this.#ledger.addSession(session);
+    await this.#scheduleAlarm();
+    return this.#view(session);
+  }
+
+  /** The session `sessionId` with its received segments, or `null` when it is unknown or expired. */
+  session(sessionId: string): SessionView | null {
+    const session = this.#ledger.session(sessionId);
+    return session && session.expiresAt > Date.now() ? this.#view(session) : null;
+  }
+
+  /** The open sessions. */
+  openSessions(): SessionView[] {
+    const now = Date.now();
+    return this.#ledger
+      .sessions()
+      .filter((session) => session.state === "open" && session.expiresAt > now)
+      .map((session) => this.#view(session));
+  }
+
+  /**
+   * Admits a write of segment `index` of the open session `sessionId` with a lease of `leaseMs`: its parts go
+   * under the returned attempt id (inside the session's folder). `null` when the session is not open.
+   */
+  async beginSegment(sessionId: string, index: number, leaseMs: number): Promise<UploadLease | null> {
+    const session = this.#ledger.session(sessionId);
+    if (session?.state !== "open" || session.expiresAt <= Date.now()) return null;
+    const now = Date.now();
+    const uploadId = `${sessionId}/s${String(index).padStart(5, "0")}-${newUploadId()}`;
+    const leaseUntil = now + leaseMs;
+    this.#ledger.addAttempt({ uploadId, state: "writing", leaseUntil, clientToken: "", startedAt: now });
+    await this.#scheduleAlarm();
+    return { uploadId, leaseUntil };
+  }
+
+  /**
+   * Makes the write `attemptId` segment `index` of session `sessionId`, with `summary` (JSON); the write it
+   * replaces, if any, is deleted. Refused (`expired`) when the attempt's lease ended or the session is no longer
+   * open; the caller then abandons the attempt.
+   */
+  acceptSegment(
+    name: string,
+    sessionId: string,
+    index: number,
+    attemptId: string,
+    summary: string,
+  ): Promise<PublishResult> {
+    return this.#serial.run(async () => {
+      const session = this.#ledger.session(sessionId);
+      if (!this.#ledger.attempt(attemptId) || session?.state !== "open") {
+        return { published: false, reason: "expired" } as const;
+      }
+      const replaced = this.#ledger.putSegment(sessionId, { index, attemptId, summary });
+      this.#ledger.dropAttempt(attemptId);
+      if (replaced !== null) await deleteAll(this.store, uploadPrefix(name, replaced));
+      return { published: true, replaced } as const;
+    });
+  }
+
+  /**
+   * Completes session `sessionId` as a file of segments 0 … count − 1 and publishes it like a single upload:
+   * the version it replaces is retired. Completing a completed session answers the same manifest.
+   */
+  completeSession(name: string, sessionId: string, count: number, limits: FileLimits): Promise<CompleteResult> {
+    return this.#serial.run(async () => {
+      await this.#initialise(name);
+      const session = this.#ledger.session(sessionId);
+      if (!session || session.expiresAt <= Date.now()) return { completed: false, reason: "not-found" } as const;
+      if (session.state === "completed") return { completed: true, manifest: session.manifest } as const;
+      const records = this.#ledger.segments(sessionId);
+      let manifest: string;
+      try {
+        const assembled = assembleSegments({
+          name,
+          uploadId: sessionId,
+          maxPartBytes: session.maxPartBytes,
+          count,
+          segments: records.map((record) => JSON.parse(record.summary) as SegmentSummary),
+          maxBytes: limits.maxBytes,
+          maxNumbers: limits.maxNumbers,
+        });
+        manifest = JSON.stringify(assembled, null, 2);
+      } catch (error) {
+        if (error instanceof SegmentsIncompleteError) {
+          return { completed: false, reason: "incomplete", code: error.code, indexes: error.indexes } as const;
+        }
+        if (error instanceof FileLimitError)
+          return { completed: false, reason: "too-large", detail: error.message } as const;
+        throw error;
+      }
+      try {
+        await this.store.put(manifestKey(name), new TextEncoder().encode(manifest));
+      } catch (error) {
+        if (!(error instanceof StoreError)) throw error;
+        return { completed: false, reason: "storage-failed", detail: error.message } as const;
+      }
+      this.#ledger.makeCurrent(sessionId, manifest);
+      for (const record of records.filter((candidate) => candidate.index >= count)) {
+        await deleteAll(this.store, uploadPrefix(name, record.attemptId));
+      }
+      this.#ledger.completeSession(sessionId, manifest);
+      await this.#removeUnreadRetired(name);
+      await this.#scheduleAlarm();
+      return { completed: true, manifest } as const;
+    });
+  }
+
+  /** Aborts the open session `sessionId`: everything it wrote goes. `false` when it is not open. */
+  abortSession(name: string, sessionId: string): Promise<boolean> {
+    return this.#serial.run(async () => {
+      const session = this.#ledger.session(sessionId);
+      if (session?.state !== "open") return false;
+      await this.#removeSession(name, sessionId);
+      await this.#scheduleAlarm();
+      return true;
+    });
+  }
+
   /** The coordinator's state. */
   status(): CoordinatorStatus {
     return {
@@ -262,12 +425,43 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
     this.#ledger.markInitialised();
   }
 
-  /** Ends the leases that expired; returns how many objects their uploads had left. */
+  /** Ends the leases and sessions that expired; returns how many objects their uploads had left. */
   async #expire(name: string): Promise<number> {
-    const { attempts } = this.#ledger.expire(Date.now());
+    const now = Date.now();
+    const { attempts } = this.#ledger.expire(now);
     let removed = 0;
     for (const attempt of attempts) removed += await this.#settle(name, attempt);
+    for (const session of this.#ledger.sessions().filter((candidate) => candidate.expiresAt <= now)) {
+      if (session.state === "open") removed += await this.#removeSession(name, session.sessionId);
+      else this.#ledger.dropSession(session.sessionId);
+    }
     return removed;
+  }
+
+  /** Deletes everything an open session wrote (segments and writes in flight) and forgets it. */
+  async #removeSession(name: string, sessionId: string): Promise<number> {
+    for (const attempt of this.#ledger
+      .attempts()
+      .filter((candidate) => candidate.uploadId.startsWith(`${sessionId}/`))) {
+      for (const multipart of this.#ledger.multiparts(attempt.uploadId)) {
+        await this.store.abortMultipart(multipart.key, multipart.multipartId).catch(() => undefined);
+      }
+      this.#ledger.dropAttempt(attempt.uploadId);
+    }
+    const removed = await deleteAll(this.store, uploadPrefix(name, sessionId));
+    this.#ledger.dropSession(sessionId);
+    return removed;
+  }
+
+  #view(session: SessionRecord): SessionView {
+    return {
+      uploadId: session.sessionId,
+      state: session.state,
+      maxPartBytes: session.maxPartBytes,
+      createdAt: session.createdAt,
+      expiresAt: session.expiresAt,
+      segments: this.#ledger.segments(session.sessionId).map((record) => record.summary),
+    };
   }
 
   /**

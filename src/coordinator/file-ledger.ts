@@ -59,7 +59,39 @@ const SCHEMA = `
     multipart_id TEXT PRIMARY KEY, upload_id TEXT NOT NULL, key TEXT NOT NULL);
   CREATE TABLE IF NOT EXISTS reads (
     read_id TEXT PRIMARY KEY, upload_id TEXT NOT NULL, lease_until INTEGER NOT NULL);
+  CREATE TABLE IF NOT EXISTS sessions (
+    session_id TEXT PRIMARY KEY, state TEXT NOT NULL, max_part_bytes INTEGER NOT NULL,
+    created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, manifest TEXT NOT NULL);
+  CREATE TABLE IF NOT EXISTS segments (
+    session_id TEXT NOT NULL, idx INTEGER NOT NULL, attempt_id TEXT NOT NULL, summary TEXT NOT NULL,
+    PRIMARY KEY (session_id, idx));
 `;
+
+/** An upload session: segments of one file sent by separate requests, completed into one version. */
+export interface SessionRecord {
+  /** The session's id: the folder of its segments' parts, and the version's id once completed. */
+  sessionId: string;
+  /** `open` while segments may arrive; `completed` once published (kept to answer a repeated complete). */
+  state: "open" | "completed";
+  /** The part size limit of every segment. */
+  maxPartBytes: number;
+  /** When it was opened (ms since the epoch). */
+  createdAt: number;
+  /** When an open session is removed, and a completed one forgotten (ms since the epoch). */
+  expiresAt: number;
+  /** The published manifest JSON once completed, else `""`. */
+  manifest: string;
+}
+
+/** The accepted write of one segment: the attempt whose parts hold it, and its summary JSON. */
+export interface SegmentRecord {
+  /** The segment's index. */
+  index: number;
+  /** The attempt (a composite upload id under the session's folder) whose parts hold the segment. */
+  attemptId: string;
+  /** The segment's summary, JSON. */
+  summary: string;
+}
 
 type Row = Record<string, SqlStorageValue>;
 
@@ -261,20 +293,105 @@ export class FileLedger {
     return { attempts, reads };
   }
 
-  /** Upload ids whose objects must stay: the current version, retired versions, attempts in flight. */
+  /**
+   * The folders under `<name>/uploads/` whose objects must stay: the current version, retired versions, attempts
+   * in flight and open sessions (an attempt of a session's segment lives inside the session's folder).
+   */
   liveUploadIds(): Set<string> {
     const ids = this.#rows<{ upload_id: string }>(
-      "SELECT upload_id FROM versions UNION SELECT upload_id FROM attempts",
-    ).map((row) => row.upload_id);
+      `SELECT upload_id FROM versions UNION SELECT upload_id FROM attempts
+       UNION SELECT session_id FROM sessions WHERE state = 'open'`,
+    ).map((row) => row.upload_id.split("/")[0] as string);
     return new Set(ids);
   }
 
-  /** The earliest lease end, or `null` when nothing is leased. */
+  /** The earliest lease or session end, or `null` when nothing waits for one. */
   nextLeaseEnd(): number | null {
     const [row] = this.#rows<{ next: number | null }>(
-      "SELECT MIN(lease_until) AS next FROM (SELECT lease_until FROM attempts UNION ALL SELECT lease_until FROM reads)",
+      `SELECT MIN(ends) AS next FROM (SELECT lease_until AS ends FROM attempts UNION ALL
+       SELECT lease_until FROM reads UNION ALL SELECT expires_at FROM sessions)`,
     );
     return row?.next ?? null;
+  }
+
+  /** Records a new open session. */
+  addSession(session: SessionRecord): void {
+    this.#sql.exec(
+      `INSERT INTO sessions (session_id, state, max_part_bytes, created_at, expires_at, manifest)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      session.sessionId,
+      session.state,
+      session.maxPartBytes,
+      session.createdAt,
+      session.expiresAt,
+      session.manifest,
+    );
+  }
+
+  /** The session with this id, if any. */
+  session(sessionId: string): SessionRecord | null {
+    return this.sessions().find((session) => session.sessionId === sessionId) ?? null;
+  }
+
+  /** Every session, oldest first. */
+  sessions(): SessionRecord[] {
+    return this.#rows<{
+      session_id: string;
+      state: "open" | "completed";
+      max_part_bytes: number;
+      created_at: number;
+      expires_at: number;
+      manifest: string;
+    }>("SELECT * FROM sessions ORDER BY created_at, session_id").map((row) => ({
+      sessionId: row.session_id,
+      state: row.state,
+      maxPartBytes: row.max_part_bytes,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      manifest: row.manifest,
+    }));
+  }
+
+  /** Marks a session completed with its published manifest. */
+  completeSession(sessionId: string, manifest: string): void {
+    this.#sql.exec("UPDATE sessions SET state = 'completed', manifest = ? WHERE session_id = ?", manifest, sessionId);
+    this.#sql.exec("DELETE FROM segments WHERE session_id = ?", sessionId);
+  }
+
+  /** Forgets a session and its segments. */
+  dropSession(sessionId: string): void {
+    this.#sql.exec("DELETE FROM sessions WHERE session_id = ?", sessionId);
+    this.#sql.exec("DELETE FROM segments WHERE session_id = ?", sessionId);
+  }
+
+  /** The accepted segments of a session, in index order. */
+  segments(sessionId: string): SegmentRecord[] {
+    return this.#rows<{ idx: number; attempt_id: string; summary: string }>(
+      "SELECT idx, attempt_id, summary FROM segments WHERE session_id = ? ORDER BY idx",
+      sessionId,
+    ).map((row) => ({ index: row.idx, attemptId: row.attempt_id, summary: row.summary }));
+  }
+
+  /** Makes `record` segment `record.index` of a session; returns the attempt it replaced, if any. */
+  putSegment(sessionId: string, record: SegmentRecord): string | null {
+    const [previous] = this.#rows<{ attempt_id: string }>(
+      "SELECT attempt_id FROM segments WHERE session_id = ? AND idx = ?",
+      sessionId,
+      record.index,
+    );
+    this.#sql.exec(
+      "INSERT OR REPLACE INTO segments (session_id, idx, attempt_id, summary) VALUES (?, ?, ?, ?)",
+      sessionId,
+      record.index,
+      record.attemptId,
+      record.summary,
+    );
+    return previous?.attempt_id ?? null;
+  }
+
+  /** Forgets segment `index` of a session. */
+  dropSegment(sessionId: string, index: number): void {
+    this.#sql.exec("DELETE FROM segments WHERE session_id = ? AND idx = ?", sessionId, index);
   }
 
   /** Whether any retired version still waits for deletion. */

@@ -18,6 +18,22 @@ export type ManifestSource =
        * stored content equals the input exactly when this is `true`.
        */
       canonical: boolean;
+      /** The body's SHA-256 (base64), when the client sent a `Content-Digest` the worker checked. */
+      digest?: string;
+    }
+  | {
+      /** Uploaded as the segments of an upload session, in order. */
+      kind: "segments";
+      /** How many segments. */
+      segments: number;
+      /** Bytes of all segments. */
+      bytes: number;
+      /** Lines of all segments, blank ones included. */
+      lines: number;
+      /** Whether every segment was canonical (then the stored content equals the uploaded bytes). */
+      canonical: boolean;
+      /** Each segment's SHA-256 (base64), in order. */
+      digests: string[];
     }
   | {
       /** Generated in the worker by the prime source. */

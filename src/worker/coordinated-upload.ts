@@ -1,11 +1,12 @@
 /**
  * One upload under the file's coordinator: admitted with a lease, renewed while it runs, written through a
- * {@linkcode LeasedStore}, published by the coordinator, and abandoned (everything it wrote deleted) when it
- * fails. If the isolate dies instead, the lease runs out and the coordinator's alarm does the abandoning.
+ * {@linkcode LeasedStore}, published (or, for a segment of a session, accepted) by the coordinator, and
+ * abandoned (everything it wrote deleted) when it fails. If the isolate dies instead, the lease runs out and the
+ * coordinator's alarm does the abandoning.
  *
  * @module
  */
-import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
+import type { FileCoordinator, PublishResult } from "../coordinator/file-coordinator.ts";
 import type { Manifest } from "../files/manifest.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { Heartbeat } from "./heartbeat.ts";
@@ -15,6 +16,14 @@ import { LeasedStore, leaseLost } from "./leased-store.ts";
 /** How many heartbeats fit in one lease: a renewal may fail this many times minus one before the lease ends. */
 const BEATS_PER_LEASE = 4;
 
+/** How an upload is admitted and what ends it: a whole file, or one segment of a session. */
+export interface Admission {
+  /** Admits the upload; resolves with its upload id, or `null` when it may not start (an unknown session). */
+  admit(): Promise<string | null>;
+  /** Publishes (or accepts) the finished upload's manifest. */
+  finish(uploadId: string, manifest: Manifest): Promise<PublishResult>;
+}
+
 /** What {@linkcode coordinatedUpload} needs. */
 export interface CoordinatedUploadOptions {
   /** The coordinator of `name`. */
@@ -23,10 +32,10 @@ export interface CoordinatedUploadOptions {
   name: string;
   /** The lease length in milliseconds. */
   leaseMs: number;
-  /** The client's own token for this attempt (`Drainpipe-Attempt` header), or `""`. */
-  clientToken: string;
   /** Where the parts go. */
   store: ObjectStore;
+  /** Admission and publication (default: {@linkcode wholeFile} with no client token). */
+  admission?: Admission;
 }
 
 /** What the upload runs with, once admitted: pass them to `storeNumbers`. */
@@ -40,7 +49,24 @@ export interface AdmittedUpload {
 }
 
 /**
- * Runs `upload` as an admitted upload of `options.name` and returns its manifest.
+ * The admission of a whole file: a new version of `name`, published when complete. `clientToken` names the
+ * attempt to the client (`Drainpipe-Attempt` header), or is `""`.
+ */
+export function wholeFile(
+  coordinator: DurableObjectStub<FileCoordinator>,
+  name: string,
+  leaseMs: number,
+  clientToken: string,
+): Admission {
+  return {
+    admit: async () => (await coordinator.beginUpload(name, leaseMs, clientToken)).uploadId,
+    finish: (uploadId, manifest) => coordinator.publish(name, uploadId, JSON.stringify(manifest, null, 2), leaseMs),
+  };
+}
+
+/**
+ * Runs `upload` as an admitted upload of `options.name` and returns its manifest; resolves `null` when the
+ * admission refused to start it.
  *
  * @example
  * ```ts
@@ -60,22 +86,22 @@ export interface AdmittedUpload {
 export async function coordinatedUpload(
   options: CoordinatedUploadOptions,
   upload: (admitted: AdmittedUpload) => Promise<Manifest>,
-): Promise<Manifest> {
+): Promise<Manifest | null> {
   const { coordinator, name, leaseMs } = options;
-  const { uploadId } = await coordinator.beginUpload(name, leaseMs, options.clientToken);
-  const heartbeat = new Heartbeat(() => coordinator.renewUpload(uploadId, leaseMs), leaseMs / BEATS_PER_LEASE);
+  const admission = options.admission ?? wholeFile(coordinator, name, leaseMs, "");
+  const uploadId = await admission.admit();
+  if (uploadId === null) return null;
+  const renew = () => coordinator.renewUpload(uploadId, leaseMs);
+  const heartbeat = new Heartbeat(renew, leaseMs / BEATS_PER_LEASE);
   const publish = async (manifest: Manifest): Promise<void> => {
-    const result = await coordinator.publish(name, uploadId, JSON.stringify(manifest, null, 2), leaseMs);
+    const result = await admission.finish(uploadId, manifest);
     if (result.published) return;
     if (result.reason === "expired") throw leaseLost(uploadId);
     throw new HttpError(502, "storage-failed", `Cannot publish "${name}": ${result.detail}`);
   };
+  const store = new LeasedStore(options.store, { uploadId, coordinator, heartbeat });
   try {
-    return await upload({
-      uploadId,
-      store: new LeasedStore(options.store, { uploadId, coordinator, heartbeat }),
-      publish,
-    });
+    return await upload({ uploadId, store, publish });
   } catch (error) {
     await coordinator.abandonUpload(name, uploadId).catch(() => undefined);
     throw error;

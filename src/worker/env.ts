@@ -24,4 +24,8 @@ export interface DrainpipeEnv {
   COORDINATOR: DurableObjectNamespace<FileCoordinator>;
   /** Seconds an upload or read stays admitted without a sign of life before its objects are reclaimed. */
   LEASE_SECONDS?: string;
+  /** Largest segment of an upload session, in bytes. */
+  MAX_SEGMENT_BYTES?: string;
+  /** Seconds an upload session stays open before it is removed. */
+  UPLOAD_TTL?: string;
 }

@@ -6,11 +6,13 @@ import { primeBatchStream } from "../numbers/prime-batch-stream.ts";
 import { MAX_PRIME_COUNT } from "../numbers/prime-batches.ts";
 import { parseMaxPartBytes } from "../split/part-size.ts";
 import { R2Store } from "../store/r2-store.ts";
+import { BodyDigest, expectedDigest } from "./body-digest.ts";
 import { CoordinatedRead } from "./coordinated-read.ts";
-import { type AdmittedUpload, coordinatedUpload } from "./coordinated-upload.ts";
+import { type AdmittedUpload, coordinatedUpload, wholeFile } from "./coordinated-upload.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { HttpError } from "./http-error.ts";
 import type { Route } from "./router.ts";
+import { sessionRoutes } from "./session-routes.ts";
 import type { Settings } from "./settings.ts";
 import { storeRequestBody } from "./store-request-body.ts";
 import { sweepBucket } from "./sweep-bucket.ts";
@@ -34,7 +36,7 @@ export const ATTEMPT_HEADER = "Drainpipe-Attempt";
  * @example
  * ```ts
  * import { CoordinatedRead } from "./coordinated-read.ts";
-import { type AdmittedUpload, coordinatedUpload } from "./coordinated-upload.ts";
+import { type AdmittedUpload, coordinatedUpload, wholeFile } from "./coordinated-upload.ts";
 import type { DrainpipeEnv } from "./env.ts";
  * import { createRouter } from "./router.ts";
  * import { readSettings } from "./settings.ts";
@@ -56,17 +58,12 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
   const coordinatorOf = (name: string) => coordinators.getByName(assertValidName(name));
 
   /** Admits an upload of `name` with the coordinator and runs it. */
-  const upload = (request: Request, name: string, run: (admitted: AdmittedUpload) => Promise<Manifest>) =>
-    coordinatedUpload(
-      {
-        coordinator: coordinatorOf(name),
-        name,
-        leaseMs,
-        clientToken: request.headers.get(ATTEMPT_HEADER) ?? "",
-        store,
-      },
-      run,
-    );
+  const upload = async (request: Request, name: string, run: (admitted: AdmittedUpload) => Promise<Manifest>) => {
+    const coordinator = coordinatorOf(name);
+    const clientToken = request.headers.get(ATTEMPT_HEADER) ?? "";
+    const admission = wholeFile(coordinator, name, leaseMs, clientToken);
+    return (await coordinatedUpload({ coordinator, name, leaseMs, store, admission }, run))!;
+  };
 
   /** Opens a read of the current version of `name`, or answers 404. */
   const openRead = async (name: string): Promise<CoordinatedRead> => {
@@ -75,19 +72,26 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
     return read;
   };
 
-  return [
+  const routes: Route[] = [
     {
       method: "POST",
       pattern: "/files/:name",
       handler: async (request, { name }, url) => {
         const partBytes = maxPartBytes(url);
+        const expected = expectedDigest(request.headers.get("Content-Digest"));
+        const digest = expected === undefined ? undefined : new BodyDigest();
         const manifest = await upload(request, name!, (admitted) =>
           storeRequestBody(request, {
             ...admitted,
+            publish: async (complete) => {
+              if (digest && complete.source.kind === "upload") complete.source.digest = await digest.check(expected);
+              await admitted.publish(complete);
+            },
             name: name!,
             maxPartBytes: partBytes,
             maxUploadBytes,
             maxNumbers: maxUploadNumbers,
+            through: digest?.stage,
           }),
         );
         return Response.json(manifest, { status: 201 });
@@ -130,14 +134,23 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
       pattern: "/files/:name/uploads",
       handler: async (_request, { name }) => {
         const status = await coordinatorOf(name!).status();
-        const uploads = status.uploads.map((attempt) => ({
-          uploadId: attempt.uploadId,
-          state: attempt.state,
-          startedAt: new Date(attempt.startedAt).toISOString(),
-          leaseExpiresAt: new Date(attempt.leaseUntil).toISOString(),
-          attempt: attempt.clientToken === "" ? null : attempt.clientToken,
+        // A segment's write in flight (its id lies inside its session's folder) shows under its session.
+        const uploads = status.uploads
+          .filter((attempt) => !attempt.uploadId.includes("/"))
+          .map((attempt) => ({
+            uploadId: attempt.uploadId,
+            state: attempt.state,
+            startedAt: new Date(attempt.startedAt).toISOString(),
+            leaseExpiresAt: new Date(attempt.leaseUntil).toISOString(),
+            attempt: attempt.clientToken === "" ? null : attempt.clientToken,
+          }));
+        const sessions = (await coordinatorOf(name!).openSessions()).map((session) => ({
+          uploadId: session.uploadId,
+          createdAt: new Date(session.createdAt).toISOString(),
+          expiresAt: new Date(session.expiresAt).toISOString(),
+          segments: session.segments.length,
         }));
-        return Response.json({ name, current: status.current, uploads, reads: status.reads });
+        return Response.json({ name, current: status.current, uploads, sessions, reads: status.reads });
       },
     },
     {
@@ -216,6 +229,7 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
       handler: async () => Response.json(await sweepBucket(store, (name) => coordinatorOf(name).sweep(name))),
     },
   ];
+  return [...routes, ...sessionRoutes({ store, coordinatorOf, maxPartBytes, settings })];
 }
 
 function parseCount(text: string | null, max: number): number {

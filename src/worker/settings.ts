@@ -10,6 +10,10 @@ export const DEFAULT_MAX_UPLOAD_NUMBERS = 500_000_000;
 export const DEFAULT_LEASE_SECONDS = 60;
 /** Longest accepted `LEASE_SECONDS`: one hour. */
 export const MAX_LEASE_SECONDS = 3600;
+/** Default `MAX_SEGMENT_BYTES`: under the smallest plan's 100 MB request body limit. */
+export const DEFAULT_MAX_SEGMENT_BYTES = 95_000_000;
+/** Default `UPLOAD_TTL`: an upload session not completed within a day is removed. */
+export const DEFAULT_UPLOAD_TTL_SECONDS = 86_400;
 
 /** The worker's configuration, parsed and checked. */
 export interface Settings {
@@ -27,6 +31,10 @@ export interface Settings {
   maxUploadNumbers: number;
   /** How long an upload or read stays admitted without renewal, in milliseconds. */
   leaseMs: number;
+  /** Largest segment of an upload session, in bytes. */
+  maxSegmentBytes: number;
+  /** How long an upload session stays open, in milliseconds. */
+  uploadTtlMs: number;
 }
 
 /**
@@ -48,6 +56,8 @@ export function readSettings(env: Omit<DrainpipeEnv, "BUCKET" | "COORDINATOR">):
     ),
     maxUploadBytes: positive("MAX_UPLOAD_BYTES", env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
     maxUploadNumbers: positive("MAX_UPLOAD_NUMBERS", env.MAX_UPLOAD_NUMBERS, DEFAULT_MAX_UPLOAD_NUMBERS),
+    maxSegmentBytes: positive("MAX_SEGMENT_BYTES", env.MAX_SEGMENT_BYTES, DEFAULT_MAX_SEGMENT_BYTES),
+    uploadTtlMs: 1000 * positive("UPLOAD_TTL", env.UPLOAD_TTL, DEFAULT_UPLOAD_TTL_SECONDS),
     leaseMs:
       1000 *
       atMost("LEASE_SECONDS", positive("LEASE_SECONDS", env.LEASE_SECONDS, DEFAULT_LEASE_SECONDS), MAX_LEASE_SECONDS),

@@ -5,6 +5,7 @@ import { BufferPool } from "../streams/adapters/buffer-pool.ts";
 import { fromNativeStream } from "../streams/adapters/from-native.ts";
 import { DEFAULT_CHUNK_SIZE } from "../streams/adapters/sized-byte-stream.ts";
 import { ReadableStream } from "../streams/standard/readable-stream.ts";
+import type { TransformStream } from "../streams/standard/transform-stream.ts";
 import { declaredLength, limitBytes } from "./upload-limits.ts";
 
 /**
@@ -15,6 +16,8 @@ export interface StoreRequestBodyOptions
   extends Pick<StoreNumbersOptions, "store" | "name" | "maxPartBytes" | "maxNumbers" | "uploadId" | "publish"> {
   /** Largest accepted body in bytes. */
   maxUploadBytes: number;
+  /** A stage the checked body passes through before parsing (a `BodyDigest` stage, say). */
+  through?: TransformStream<Uint8Array, Uint8Array> | undefined;
 }
 
 /**
@@ -40,7 +43,7 @@ export interface StoreRequestBodyOptions
  * ```
  */
 export async function storeRequestBody(request: Request, options: StoreRequestBodyOptions): Promise<Manifest> {
-  const { maxUploadBytes, ...storeOptions } = options;
+  const { maxUploadBytes, through, ...storeOptions } = options;
   const declared = declaredLength(request, maxUploadBytes);
   const pool = new BufferPool({ bufferSize: DEFAULT_CHUNK_SIZE, maxFree: 2 });
   // A refused body is drained (up to its declared length, within the limit) before the error answer goes
@@ -54,7 +57,7 @@ export async function storeRequestBody(request: Request, options: StoreRequestBo
   // Settles once the body has been read to its end, or cancelled (drained) after a failure further down; its
   // failure is storeNumbers' failure too, so it is only waited for.
   const reading = bytes.pipeTo(limit.writable).catch(() => undefined);
-  const numbers = limit.readable.pipeThrough(parser);
+  const numbers = (through ? limit.readable.pipeThrough(through) : limit.readable).pipeThrough(parser);
   try {
     return await storeNumbers(numbers, {
       ...storeOptions,

@@ -1,0 +1,205 @@
+/**
+ * Upload sessions: a file of any size sent as segments, each its own request (under the plan's body limit),
+ * in any order and at the same time, resumable, then completed into one version.
+ *
+ * | route | does |
+ * | --- | --- |
+ * | `POST /files/:name/uploads?maxPartBytes=N` | opens a session; `201 { uploadId, segmentMaxBytes, expiresAt, … }` |
+ * | `PUT /files/:name/uploads/:uploadId/segments/:index` | stores segment `index` (0 … 9,999); `201` summary |
+ * | `GET /files/:name/uploads/:uploadId` | the session with every received segment's summary |
+ * | `POST /files/:name/uploads/:uploadId/complete` | `{ "segments": N }`: publishes the file; `201` manifest |
+ * | `DELETE /files/:name/uploads/:uploadId` | aborts the session, removing what it wrote; `204` |
+ *
+ * @module
+ */
+import type { FileCoordinator, SessionView } from "../coordinator/file-coordinator.ts";
+import type { SegmentSummary } from "../files/segment-summary.ts";
+import { summarizeSegment } from "../files/segment-summary.ts";
+import type { ObjectStore } from "../store/object-store.ts";
+import { BodyDigest, expectedDigest } from "./body-digest.ts";
+import { type Admission, coordinatedUpload } from "./coordinated-upload.ts";
+import { HttpError, toHttpError } from "./http-error.ts";
+import type { Route } from "./router.ts";
+import type { Settings } from "./settings.ts";
+import { storeRequestBody } from "./store-request-body.ts";
+
+/** Most segments in one session. */
+export const MAX_SEGMENTS = 10_000;
+
+/** What the session routes share with the file routes. */
+export interface SessionRouteContext {
+  /** The bucket's store. */
+  store: ObjectStore;
+  /** The coordinator of a name (validated). */
+  coordinatorOf: (name: string) => DurableObjectStub<FileCoordinator>;
+  /** The request's `maxPartBytes` query parameter, or the configured default. */
+  maxPartBytes: (url: URL) => number;
+  /** The worker's settings. */
+  settings: Settings;
+}
+
+/**
+ * The routes of upload sessions.
+ *
+ * @example
+ * ```ts
+ * import { createRouter } from "./router.ts";
+ * declare const context: SessionRouteContext;
+ * const handle = createRouter(sessionRoutes(context));
+ * ```
+ */
+export function sessionRoutes(context: SessionRouteContext): Route[] {
+  const { store, coordinatorOf, settings } = context;
+  const { leaseMs, maxSegmentBytes, maxUploadBytes, maxUploadNumbers, uploadTtlMs } = settings;
+
+  const noSession = (name: string, uploadId: string) =>
+    new HttpError(404, "no-such-upload", `No open upload session "${uploadId}" of "${name}"`);
+
+  const openSession = async (name: string, uploadId: string): Promise<SessionView> => {
+    const session = await coordinatorOf(name).session(uploadId);
+    if (session?.state !== "open") throw noSession(name, uploadId);
+    return session;
+  };
+
+  const describe = (name: string, session: SessionView) => ({
+    uploadId: session.uploadId,
+    name,
+    state: session.state,
+    maxPartBytes: session.maxPartBytes,
+    segmentMaxBytes: maxSegmentBytes,
+    createdAt: new Date(session.createdAt).toISOString(),
+    expiresAt: new Date(session.expiresAt).toISOString(),
+  });
+
+  return [
+    {
+      method: "POST",
+      pattern: "/files/:name/uploads",
+      handler: async (_request, { name }, url) => {
+        const maxPartBytes = context.maxPartBytes(url);
+        const session = await coordinatorOf(name!).openSession(name!, maxPartBytes, uploadTtlMs);
+        return Response.json(describe(name!, session), { status: 201 });
+      },
+    },
+    {
+      method: "GET",
+      pattern: "/files/:name/uploads/:uploadId",
+      handler: async (_request, { name, uploadId }) => {
+        const session = await coordinatorOf(name!).session(uploadId!);
+        if (!session) throw noSession(name!, uploadId!);
+        const segments = session.segments.map((summary) => publicSummary(JSON.parse(summary) as SegmentSummary));
+        return Response.json({ ...describe(name!, session), segments });
+      },
+    },
+    {
+      method: "PUT",
+      pattern: "/files/:name/uploads/:uploadId/segments/:index",
+      handler: async (request, { name, uploadId, index }) => {
+        const position = segmentIndex(index!);
+        const expected = expectedDigest(request.headers.get("Content-Digest"));
+        const coordinator = coordinatorOf(name!);
+        const session = await openSession(name!, uploadId!);
+        const digest = new BodyDigest();
+        let summary: SegmentSummary | undefined;
+        const admission: Admission = {
+          admit: async () => (await coordinator.beginSegment(uploadId!, position, leaseMs))?.uploadId ?? null,
+          finish: async (attemptId, manifest) => {
+            const sha256 = await digest.check(expected);
+            summary = summarizeSegment(position, manifest, sha256, digest.endsWithLineBreak);
+            return coordinator.acceptSegment(name!, uploadId!, position, attemptId, JSON.stringify(summary));
+          },
+        };
+        try {
+          const stored = await coordinatedUpload({ coordinator, name: name!, leaseMs, store, admission }, (admitted) =>
+            storeRequestBody(request, {
+              ...admitted,
+              name: name!,
+              maxPartBytes: session.maxPartBytes,
+              maxUploadBytes: maxSegmentBytes,
+              maxNumbers: maxUploadNumbers,
+              through: digest.stage,
+            }),
+          );
+          if (stored === null) throw noSession(name!, uploadId!);
+        } catch (error) {
+          const refused = toHttpError(error);
+          throw new HttpError(refused.status, refused.code, refused.message, {
+            cause: error,
+            extra: { segment: position, ...refused.extra },
+            headers: refused.headers,
+          });
+        }
+        return Response.json(publicSummary(summary!), { status: 201 });
+      },
+    },
+    {
+      method: "POST",
+      pattern: "/files/:name/uploads/:uploadId/complete",
+      handler: async (request, { name, uploadId }) => {
+        const count = await segmentCount(request);
+        const limits = { maxBytes: maxUploadBytes, maxNumbers: maxUploadNumbers };
+        const result = await coordinatorOf(name!).completeSession(name!, uploadId!, count, limits);
+        if (result.completed) return new Response(result.manifest, { status: 201, headers: JSON_HEADERS });
+        if (result.reason === "not-found") throw noSession(name!, uploadId!);
+        if (result.reason === "incomplete") {
+          const what = result.code === "missing-segments" ? "are missing" : "do not end with a line break";
+          throw new HttpError(409, result.code, `Cannot complete "${name}": segments ${result.indexes} ${what}`, {
+            extra: result.code === "missing-segments" ? { missing: result.indexes } : { segments: result.indexes },
+          });
+        }
+        if (result.reason === "too-large") throw new HttpError(413, "file-too-large", result.detail);
+        throw new HttpError(502, "storage-failed", result.detail);
+      },
+    },
+    {
+      method: "DELETE",
+      pattern: "/files/:name/uploads/:uploadId",
+      handler: async (_request, { name, uploadId }) => {
+        if (!(await coordinatorOf(name!).abortSession(name!, uploadId!))) throw noSession(name!, uploadId!);
+        return new Response(null, { status: 204 });
+      },
+    },
+  ];
+}
+
+const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8" };
+
+/** A segment's summary as clients see it: the part count instead of the part records. */
+function publicSummary(summary: SegmentSummary) {
+  const { parts, ...rest } = summary;
+  return { ...rest, parts: parts.length };
+}
+
+/** A segment index from the path: a decimal integer from 0 to 9,999. */
+function segmentIndex(text: string): number {
+  const index = /^(0|[1-9][0-9]{0,3})$/.test(text) ? Number(text) : Number.NaN;
+  if (!(index < MAX_SEGMENTS)) {
+    throw new HttpError(
+      400,
+      "invalid-segment-index",
+      `Cannot use segment "${text}": expected 0 to ${MAX_SEGMENTS - 1}`,
+    );
+  }
+  return index;
+}
+
+/** The `{ "segments": N }` body of a completion. */
+async function segmentCount(request: Request): Promise<number> {
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch (error) {
+    throw new HttpError(400, "invalid-body", `Cannot read the completion: expected JSON { "segments": N }`, {
+      cause: error,
+    });
+  }
+  const count = (body as { segments?: unknown } | null)?.segments;
+  if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > MAX_SEGMENTS) {
+    throw new HttpError(
+      400,
+      "invalid-body",
+      `Cannot complete: "segments" must be a whole number from 1 to ${MAX_SEGMENTS}`,
+    );
+  }
+  return count;
+}
