@@ -43,6 +43,32 @@ export interface RemoveOutcome {
   remnants: number;
 }
 
+/** An upload session as the worker describes it. */
+export interface UploadSession {
+  /** The session's id. */
+  uploadId: string;
+  /** `open` or `completed`. */
+  state: string;
+  /** Largest segment the worker accepts, in bytes. */
+  segmentMaxBytes: number;
+  /** When the session expires. */
+  expiresAt: string;
+  /** The received segments (only from {@linkcode WorkerClient.session}). */
+  segments?: SegmentReceipt[];
+}
+
+/** What the worker answers for a stored segment. */
+export interface SegmentReceipt {
+  /** The segment's index. */
+  index: number;
+  /** Its bytes. */
+  bytes: number;
+  /** Its numbers. */
+  numbers: number;
+  /** Its SHA-256, base64. */
+  digest: string;
+}
+
 /** What `POST /sweep` removed. */
 export interface SweepOutcome {
   /** File names swept. */
@@ -99,6 +125,67 @@ export class WorkerClient {
       signal: options.signal,
     });
     return (await response.json()) as Manifest;
+  }
+
+  /** Opens an upload session of `name` (`POST /files/:name/uploads`). */
+  async openSession(name: string, maxPartBytes?: number | undefined): Promise<UploadSession> {
+    const query = maxPartBytes === undefined ? "" : `?maxPartBytes=${maxPartBytes}`;
+    const response = await this.#request(
+      `open an upload session of "${name}"`,
+      "POST",
+      `${sessionsPath(name)}${query}`,
+    );
+    return (await response.json()) as UploadSession;
+  }
+
+  /** The session `uploadId` of `name` with its received segments (`GET /files/:name/uploads/:uploadId`). */
+  async session(name: string, uploadId: string): Promise<UploadSession> {
+    const response = await this.#request(`read upload session ${uploadId}`, "GET", sessionPath(name, uploadId));
+    return (await response.json()) as UploadSession;
+  }
+
+  /** Sends segment `index` of session `uploadId` with its `Content-Digest`. */
+  async putSegment(
+    name: string,
+    uploadId: string,
+    index: number,
+    body: ReadableStream<Uint8Array>,
+    options: { size: number; digest: string; signal?: AbortSignal | undefined },
+  ): Promise<SegmentReceipt> {
+    const response = await this.#request(
+      `send segment ${index} of "${name}"`,
+      "PUT",
+      `${sessionPath(name, uploadId)}/segments/${index}`,
+      {
+        body,
+        headers: {
+          "Content-Length": String(options.size),
+          "Content-Type": "text/plain",
+          "Content-Digest": `sha-256=:${options.digest}:`,
+        },
+        signal: options.signal,
+      },
+    );
+    return (await response.json()) as SegmentReceipt;
+  }
+
+  /** Completes session `uploadId` as a file of `segments` segments; resolves with the manifest. */
+  async completeSession(name: string, uploadId: string, segments: number): Promise<Manifest> {
+    const response = await this.#request(
+      `complete the upload of "${name}"`,
+      "POST",
+      `${sessionPath(name, uploadId)}/complete`,
+      {
+        body: new Response(JSON.stringify({ segments })).body!,
+        headers: { "Content-Type": "application/json" },
+      },
+    );
+    return (await response.json()) as Manifest;
+  }
+
+  /** Aborts session `uploadId`: the worker removes everything it wrote. */
+  async abortSession(name: string, uploadId: string): Promise<void> {
+    await this.#request(`abort upload session ${uploadId}`, "DELETE", sessionPath(name, uploadId));
   }
 
   /** The uploads of `name` in flight (`GET /files/:name/uploads`). */
@@ -189,6 +276,14 @@ function failingClearly(body: ReadableStream<Uint8Array>, action: string, url: s
 
 function filePath(name: string): string {
   return `files/${encodeURIComponent(name)}`;
+}
+
+function sessionsPath(name: string): string {
+  return `${filePath(name)}/uploads`;
+}
+
+function sessionPath(name: string, uploadId: string): string {
+  return `${sessionsPath(name)}/${encodeURIComponent(uploadId)}`;
 }
 
 /** Error codes that mean the worker could not be reached at all. */

@@ -4,12 +4,12 @@
  *
  * @module
  */
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { assertValidName, InvalidNameError } from "../../files/file-name.ts";
 import type { Manifest } from "../../files/manifest.ts";
 import { PartSizeError, parseMaxPartBytes } from "../../split/part-size.ts";
 import { argumentParser } from "../argument-parser.ts";
-import { CliError, EXIT_INTERRUPTED } from "../cli-error.ts";
+import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED } from "../cli-error.ts";
 import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
 import { defaultName } from "../default-name.ts";
 import { formatByteRate, formatBytes, formatCountRate, formatSeconds, secondsSince } from "../format.ts";
@@ -19,6 +19,7 @@ import { summarizeManifest } from "../manifest-summary.ts";
 import { printJson, printLines } from "../output.ts";
 import { addProgressOptions, countBytes, progressEnabled, startProgress } from "../progress.ts";
 import { randomToken } from "../random-token.ts";
+import { uploadInSegments } from "../segmented-upload.ts";
 import type { WorkerClient } from "../worker-client.ts";
 
 /** Options of {@linkcode uploadFile}. */
@@ -62,6 +63,7 @@ export interface UploadResult {
  * ```ts
  * import { openFileStream } from "../local-file.ts";
  * import { randomToken } from "../random-token.ts";
+import { uploadInSegments } from "../segmented-upload.ts";
 import type { WorkerClient } from "../worker-client.ts";
  * declare const client: WorkerClient;
  * const { manifest } = await uploadFile(client, await openFileStream("primes.txt"), {
@@ -111,10 +113,16 @@ export async function uploadFile(
  * describeThroughput(result); // "sent 8.25 MB in 810ms: 10.2 MB/s, 1,234,568 numbers/s"
  * ```
  */
-export function describeThroughput(result: UploadResult): string {
+export function describeThroughput(result: UploadResult & { segments?: number; sentSegments?: number }): string {
   const { bytes, seconds, manifest } = result;
   const numbers = formatCountRate(manifest.totals.numbers, seconds, "numbers");
-  return `sent ${formatBytes(bytes)} in ${formatSeconds(seconds)}: ${formatByteRate(bytes, seconds)}, ${numbers}`;
+  const how =
+    result.segments === undefined
+      ? ""
+      : result.sentSegments === result.segments
+        ? ` as ${result.segments} segments`
+        : ` as ${result.sentSegments} of ${result.segments} segments (the others were there)`;
+  return `sent ${formatBytes(bytes)}${how} in ${formatSeconds(seconds)}: ${formatByteRate(bytes, seconds)}, ${numbers}`;
 }
 
 /** How long a cancelled upload waits for the worker to remove what the attempt wrote. */
@@ -145,6 +153,32 @@ async function cancelledUpload(client: WorkerClient, name: string, attempt: stri
   );
 }
 
+/** Files larger than this go as an upload session: the smallest plan's body limit less a margin. */
+const SESSION_THRESHOLD_BYTES = 95_000_000;
+
+/** Options of the `upload` command. */
+interface UploadCommandOptions extends ConnectionOptions {
+  name?: string;
+  maxPartBytes?: number;
+  segmentBytes?: number;
+  parallel: number;
+  keepSession?: boolean;
+  resume?: string;
+  json?: boolean;
+  progress?: boolean;
+}
+
+/** A whole number from `min` to `max`, for commander. */
+function wholeNumber(what: string, min: number, max: number): (text: string) => number {
+  return (text) => {
+    const value = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+    if (!(value >= min && value <= max)) {
+      throw new InvalidArgumentError(`Cannot use ${what} "${text}": expected a whole number from ${min} to ${max}`);
+    }
+    return value;
+  };
+}
+
 /** Registers `upload` on `program`. */
 export function registerUpload(program: Command): void {
   addConnectionOptions(
@@ -163,40 +197,125 @@ export function registerUpload(program: Command): void {
           "size limit of each stored part (1024 to 1073741824; default: the worker's)",
           argumentParser((text) => parseMaxPartBytes(text), PartSizeError),
         )
+        .option(
+          "--segment-bytes <bytes>",
+          "send the file as an upload session cut into segments of about this size (default: only files over " +
+            "95,000,000 bytes go as sessions, in segments of the worker's limit)",
+          wholeNumber("--segment-bytes", 1, 5_000_000_000),
+        )
+        .option("--parallel <count>", "segments sent at once", wholeNumber("--parallel", 1, 64), 4)
+        .option("--keep-session", "on Ctrl-C or a failure, keep the session and print the command that resumes it")
+        .option("--resume <uploadId>", "resume the upload session with this id: send only what the worker lacks")
         .option("--json", "print the manifest and throughput as JSON"),
     ),
-  ).action(
-    async (
-      file: string,
-      options: ConnectionOptions & { name?: string; maxPartBytes?: number; json?: boolean; progress?: boolean },
-    ) => {
-      const name = options.name ?? defaultName(file);
-      const source = await openFileStream(file);
-      const attempt = randomToken().slice(0, 16);
-      const interruption = listenForInterrupt(
-        "drainpipe: forced exit; the worker removes what the upload wrote once its lease ends (or run drainpipe sweep)",
+  ).action(async (file: string, options: UploadCommandOptions) => {
+    const name = options.name ?? defaultName(file);
+    const source = await openFileStream(file);
+    const segmented =
+      options.segmentBytes !== undefined || options.resume !== undefined || source.size > SESSION_THRESHOLD_BYTES;
+    const interruption = listenForInterrupt(
+      "drainpipe: forced exit; the worker removes what the upload wrote once its lease ends (or run drainpipe sweep)",
+    );
+    let result: UploadResult & { segments?: number; sentSegments?: number; uploadId?: string };
+    try {
+      result = await withConnection(options, (client) =>
+        segmented
+          ? sendSession(client, file, source, name, options, interruption.signal)
+          : sendWhole(client, source, name, options, interruption.signal),
       );
-      let result: UploadResult;
-      try {
-        result = await withConnection(options, async (client) => {
-          try {
-            return await uploadFile(client, source, {
-              name,
-              maxPartBytes: options.maxPartBytes,
-              progress: progressEnabled(options.progress),
-              attempt,
-              signal: interruption.signal,
-            });
-          } catch (error) {
-            if (!interruption.signal.aborted) throw error;
-            throw await cancelledUpload(client, name, attempt, error);
-          }
-        });
-      } finally {
-        interruption.dispose();
-      }
-      if (options.json) printJson(result);
-      else printLines([...summarizeManifest(result.manifest), describeThroughput(result)]);
-    },
-  );
+    } finally {
+      interruption.dispose();
+    }
+    if (options.json) printJson(result);
+    else printLines([...summarizeManifest(result.manifest), describeThroughput(result)]);
+  });
+}
+
+/** One `POST` of the whole file; on Ctrl-C, waits for the worker to remove the attempt. */
+async function sendWhole(
+  client: WorkerClient,
+  source: FileStream,
+  name: string,
+  options: UploadCommandOptions,
+  signal: AbortSignal,
+): Promise<UploadResult> {
+  const attempt = randomToken().slice(0, 16);
+  try {
+    return await uploadFile(client, source, {
+      name,
+      maxPartBytes: options.maxPartBytes,
+      progress: progressEnabled(options.progress),
+      attempt,
+      signal,
+    });
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    throw await cancelledUpload(client, name, attempt, error);
+  }
+}
+
+/** An upload session; on Ctrl-C or a failure, aborts it, or keeps it and tells how to resume. */
+async function sendSession(
+  client: WorkerClient,
+  file: string,
+  source: FileStream,
+  name: string,
+  options: UploadCommandOptions,
+  signal: AbortSignal,
+): Promise<UploadResult & { segments: number; sentSegments: number; uploadId: string }> {
+  await source.stream.cancel();
+  const start = performance.now();
+  let session: { uploadId: string; segmentBytes: number } | undefined;
+  try {
+    const done = await uploadInSegments(
+      client,
+      { path: file, size: source.size },
+      {
+        name,
+        maxPartBytes: options.maxPartBytes,
+        segmentBytes: options.segmentBytes,
+        parallel: options.parallel,
+        progress: progressEnabled(options.progress),
+        resume: options.resume,
+        signal,
+        onSession: (uploadId, segmentBytes) => {
+          session = { uploadId, segmentBytes };
+          process.stderr.write(
+            `drainpipe: upload session ${uploadId} (segments of about ${formatBytes(segmentBytes)}); if this run ` +
+              `dies, resume it with --resume ${uploadId} --segment-bytes ${segmentBytes}\n`,
+          );
+        },
+      },
+    );
+    const seconds = secondsSince(start);
+    return {
+      file,
+      manifest: done.manifest,
+      bytes: done.bytes,
+      seconds,
+      bytesPerSecond: done.bytes / seconds,
+      numbersPerSecond: done.manifest.totals.numbers / seconds,
+      segments: done.segments,
+      sentSegments: done.sentSegments,
+      uploadId: done.uploadId,
+    };
+  } catch (error) {
+    if (session === undefined) throw error;
+    const exitCode = signal.aborted ? EXIT_INTERRUPTED : error instanceof CliError ? error.exitCode : EXIT_FAILURE;
+    const reason = signal.aborted ? "cancelled" : error instanceof Error ? error.message : String(error);
+    if (options.keepSession) {
+      const resume =
+        `drainpipe upload ${file} --name ${name} ` +
+        `--resume ${session.uploadId} --segment-bytes ${session.segmentBytes}`;
+      throw new CliError(`${reason}\nthe upload session is kept; resume it with:\n  ${resume}`, {
+        exitCode,
+        cause: error,
+      });
+    }
+    const aborted = await client.abortSession(name, session.uploadId).then(
+      () => "the worker removed the upload session",
+      () => "the upload session goes when it expires",
+    );
+    throw new CliError(`${reason}\n${aborted} (${session.uploadId})`, { exitCode, cause: error });
+  }
 }

@@ -1,0 +1,160 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type EmbeddedWorker, startEmbeddedWorker } from "../../../src/cli/embedded-worker.ts";
+import type { Manifest } from "../../../src/files/manifest.ts";
+import { runCli } from "../cli-runner.ts";
+
+// Upload sessions from the CLI against a worker in local workerd, reached with --url and --token.
+let worker: EmbeddedWorker;
+let directory: string;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), "drainpipe-segments-"));
+  worker = await startEmbeddedWorker({ stateDir: join(directory, "state") });
+}, 60_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await rm(directory, { recursive: true, force: true });
+});
+
+function remote(...args: string[]) {
+  return runCli([...args, "--url", worker.url, "--token", worker.token], { cwd: directory });
+}
+
+/** Lines of `count` numbers, a different width each, so segments cut at varying places. */
+function numbersText(count: number, seed: number): string {
+  return Array.from({ length: count }, (_, i) => `${(i * 7919 + seed) % 1_000_003}\n`).join("");
+}
+
+describe("upload sessions from the CLI", () => {
+  test("a file forced into 7 segments with --parallel 3 round-trips byte for byte", { timeout: 120_000 }, async () => {
+    const text = numbersText(70_000, 1);
+    const file = join(directory, "seven.txt");
+    await writeFile(file, text);
+    const segmentBytes = Math.ceil(text.length / 7);
+    const upload = await remote("upload", file, "--segment-bytes", String(segmentBytes), "--parallel", "3", "--json");
+    expect(upload.code).toBe(0);
+    const result = JSON.parse(upload.stdout) as { manifest: Manifest; segments: number; sentSegments: number };
+    expect(result).toMatchObject({ segments: 7, sentSegments: 7 });
+    expect(result.manifest.source).toMatchObject({ kind: "segments", segments: 7, bytes: text.length });
+    const copy = join(directory, "seven-copy.txt");
+    expect((await remote("get", "seven.txt", "-o", copy)).code).toBe(0);
+    expect(await readFile(copy, "utf8")).toBe(text);
+    const text2 = await remote("upload", file, "--name", "seven-text", "--segment-bytes", String(segmentBytes));
+    expect(text2.stdout).toMatch(/ as 7 segments in /);
+  });
+
+  test("a bad line in segment 5 is reported as the file's own line, column and byte offset", {
+    timeout: 60_000,
+  }, async () => {
+    const lines = numbersText(60_000, 2).split("\n");
+    const badLine = 52_345;
+    lines[badLine - 1] = "12x4";
+    const text = lines.join("\n");
+    const file = join(directory, "bad.txt");
+    await writeFile(file, text);
+    const offset = text.indexOf("12x4");
+    const upload = await remote("upload", file, "--segment-bytes", String(Math.ceil(text.length / 6)));
+    expect(upload.code).toBe(1);
+    expect(upload.stderr).toContain(`line ${badLine.toLocaleString("en")}, column 3`);
+    expect(upload.stderr).toContain(`byte offset ${(offset + 2).toLocaleString("en")}; segment 5`);
+    expect(upload.stderr).toContain("the worker removed the upload session");
+    expect((await remote("get", "bad.txt")).code).toBe(1);
+  });
+
+  test("a session kept after a failure resumes, sending only what the worker lacks", { timeout: 120_000 }, async () => {
+    const text = numbersText(50_000, 3);
+    const file = join(directory, "resume.txt");
+    await writeFile(file, text);
+    const segmentBytes = String(Math.ceil(text.length / 5));
+    const lines = text.split("\n");
+    lines[40_000] = "oops";
+    await writeFile(file, lines.join("\n"));
+    const first = await remote("upload", file, "--segment-bytes", segmentBytes, "--keep-session", "--parallel", "1");
+    expect(first.code).toBe(1);
+    const command = /drainpipe upload .* --resume (\S+) --segment-bytes (\d+)/.exec(first.stderr);
+    expect(command).not.toBeNull();
+    await writeFile(file, text);
+    const resumed = await remote(
+      "upload",
+      file,
+      "--name",
+      "resume.txt",
+      "--resume",
+      command![1]!,
+      "--segment-bytes",
+      command![2]!,
+      "--json",
+    );
+    expect(resumed.code).toBe(0);
+    const result = JSON.parse(resumed.stdout) as { segments: number; sentSegments: number };
+    expect(result.segments).toBe(5);
+    expect(result.sentSegments).toBeLessThan(5);
+    expect((await remote("verify", "resume.txt", file)).code).toBe(0);
+  });
+});
+
+describe("a CLI killed mid-upload", () => {
+  test("then --resume finishes the session with identical content", { timeout: 120_000 }, async () => {
+    const text = numbersText(400_000, 4);
+    const file = join(directory, "killed.txt");
+    await writeFile(file, text);
+    const segmentBytes = Math.ceil(text.length / 12);
+    let uploadId: string | undefined;
+    const killed = await runCli(
+      [
+        "upload",
+        file,
+        "--segment-bytes",
+        String(segmentBytes),
+        "--parallel",
+        "1",
+        "--url",
+        worker.url,
+        "--token",
+        worker.token,
+      ],
+      {
+        cwd: directory,
+        onStart: (child) => {
+          let stderr = "";
+          child.stderr?.on("data", (chunk: Buffer) => {
+            stderr += chunk.toString();
+            uploadId ??= /upload session (\S+) /.exec(stderr)?.[1];
+          });
+          const poll = setInterval(async () => {
+            if (uploadId === undefined) return;
+            const response = await fetch(`${worker.url}/files/killed.txt/uploads/${uploadId}`, {
+              headers: { Authorization: `Bearer ${worker.token}` },
+            }).catch(() => undefined);
+            const session = (await response?.json().catch(() => undefined)) as { segments?: unknown[] } | undefined;
+            if ((session?.segments?.length ?? 0) >= 3) {
+              clearInterval(poll);
+              child.kill("SIGKILL");
+            }
+          }, 20);
+          child.on("exit", () => clearInterval(poll));
+        },
+      },
+    );
+    expect(killed.code).toBeNull();
+    expect(uploadId).toBeDefined();
+    const resumed = await remote(
+      "upload",
+      file,
+      "--resume",
+      uploadId!,
+      "--segment-bytes",
+      String(segmentBytes),
+      "--json",
+    );
+    expect(resumed.code).toBe(0);
+    const result = JSON.parse(resumed.stdout) as { segments: number; sentSegments: number };
+    expect(result.segments).toBe(12);
+    expect(result.sentSegments).toBeLessThanOrEqual(9);
+    expect((await remote("verify", "killed.txt", file)).code).toBe(0);
+  });
+});
