@@ -91,7 +91,7 @@ export function resetPeakRss(pid: number): boolean {
 }
 
 /** CPU time (user + system) process `pid` has used so far, in clock ticks. */
-function cpuTicks(pid: number): number {
+export function cpuTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return Number(fields[11]) + Number(fields[12]);

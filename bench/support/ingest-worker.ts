@@ -97,7 +97,7 @@ async function drainpipeR2(request: Request, url: URL, env: IngestWorkerEnv): Pr
   const coordinator = env.COORDINATOR.getByName(name);
   const manifest =
     url.searchParams.get("coordinated") === "1"
-      ? await coordinatedUpload({ coordinator, name, leaseMs: LEASE_MS, clientToken: "", store }, (admitted) =>
+      ? await coordinatedUpload({ coordinator, name, leaseMs: LEASE_MS, store }, (admitted) =>
           storeRequestBody(request, { ...options, ...admitted }),
         )
       : await storeRequestBody(request, { ...options, store });
