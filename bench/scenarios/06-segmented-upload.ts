@@ -131,7 +131,9 @@ async function runSegmentedUpload(options: SegmentedUploadOptions, quick: boolea
   return [
     {
       id: "segmented-upload",
-      title: `the first ${count.toLocaleString("en")} primes (${significant(file.size / MB)} MB) as one POST and as an upload session`,
+      title:
+        `the first ${count.toLocaleString("en")} primes (${significant(file.size / MB)} MB) ` +
+        "as one POST and as an upload session",
       runtime: `workerd (wrangler unstable_dev), client: the CLI's upload code on node ${process.versions.node}`,
       columns: ["row", "segments", "seconds", "MB/s", "worker CPU s", "CPU ms per MB", "workerd peak RSS MB"],
       rows,
