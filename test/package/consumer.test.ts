@@ -152,7 +152,10 @@ test("each subpath bundles alone, with only the layers it builds on", async () =
     const present = (Object.keys(MARKERS) as Layer[]).filter((layer) => code.includes(`"${MARKERS[layer]}"`));
     const own: Layer = subpath === "." ? "streams" : (subpath.slice(2) as Layer);
     expect(present, subpath).toContain(own);
-    expect(present.filter((layer) => !LOADS[subpath].includes(layer)), subpath).toEqual([]);
+    expect(
+      present.filter((layer) => !LOADS[subpath].includes(layer)),
+      subpath,
+    ).toEqual([]);
     sizes.push(`${subpath} ${code.length} B`);
   }
   console.info(`minified bundles: ${sizes.join(", ")}`);
