@@ -322,3 +322,17 @@ test("the bin runs on Node 20, and without wrangler says how to get it", async (
   expect(failed?.stderr).toContain("npm install --save-dev wrangler");
   expect(failed?.stderr).toContain("--url");
 });
+
+test("with wrangler beside it, the bin's embedded mode runs the packaged worker (Node 24, as wrangler needs)", async () => {
+  symlinkSync(join(ROOT, "node_modules", "wrangler"), join(project, "node_modules", "wrangler"));
+  const bin = join(project, "node_modules", ".bin", "drainpipe");
+  const node24 = join(BIN, "node");
+  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+  await run(node24, [bin, "primes", "1000", "-o", "primes.txt"], { cwd: project });
+  const uploaded = await run(node24, [bin, "upload", "primes.txt", "--json", "--no-progress"], { cwd: project, env });
+  const result = JSON.parse(uploaded.stdout) as { manifest: { totals: { numbers: number } } };
+  expect(result.manifest.totals.numbers).toBe(1000);
+  await run(node24, [bin, "verify", "primes.txt", "primes.txt"], { cwd: project, env });
+  // The state lives in the working directory, not inside the installed package.
+  expect(statSync(join(project, ".wrangler", "state")).isDirectory()).toBe(true);
+}, 120_000);
