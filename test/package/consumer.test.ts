@@ -21,13 +21,16 @@ import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { build, transform } from "esbuild";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { type ReadmeExample, readmeExamples } from "./readme-examples.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = join(ROOT, "node_modules/.bin");
 const run = promisify(execFile);
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string };
+// Every step starts a runtime, a type checker or a bundler: generous, for a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
+
 const SUBPATHS = [".", "./streams", "./numbers", "./store", "./split", "./files", "./worker"] as const;
 
 /** The Node 20 of the machine: the first `node` on the PATH outside `node_modules` that is version 20. */
