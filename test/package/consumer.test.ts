@@ -326,7 +326,7 @@ test("the bin runs on Node 20, and without wrangler says how to get it", async (
   expect(failed?.stderr).toContain("--url");
 });
 
-test("with wrangler beside it, the bin's embedded mode runs the packaged worker (Node 24, as wrangler needs)", async () => {
+test("with wrangler beside it, the embedded mode runs the packaged worker (Node 24: wrangler needs 22)", async () => {
   symlinkSync(join(ROOT, "node_modules", "wrangler"), join(project, "node_modules", "wrangler"));
   const bin = join(project, "node_modules", ".bin", "drainpipe");
   const node24 = join(BIN, "node");
