@@ -10,15 +10,17 @@
  * @module
  */
 import { resolve } from "node:path";
-import { PROJECT_ROOT, quietWrangler } from "./embedded-worker.ts";
+import { BUILT, PROJECT_ROOT, quietWrangler } from "./embedded-worker.ts";
 import { randomToken } from "./random-token.ts";
 
 const { stateDir, vars } = JSON.parse(process.argv[2] ?? "{}") as { stateDir: string; vars?: Record<string, string> };
 quietWrangler();
 const { unstable_dev } = await import("wrangler");
 const token = randomToken();
-const worker = await unstable_dev(resolve(PROJECT_ROOT, "src/worker/index.ts"), {
-  config: resolve(PROJECT_ROOT, "wrangler.toml"),
+// The sources with the project's wrangler.toml, or for the built CLI the built worker with the configuration that
+// the build writes beside this script (the same bindings and migration).
+const worker = await unstable_dev(resolve(PROJECT_ROOT, BUILT ? "dist/worker/index.js" : "src/worker/index.ts"), {
+  config: BUILT ? resolve(import.meta.dirname, "wrangler.toml") : resolve(PROJECT_ROOT, "wrangler.toml"),
   persistTo: stateDir,
   logLevel: "warn",
   vars: { ...vars, API_TOKEN: token },

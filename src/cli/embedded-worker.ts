@@ -8,14 +8,28 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { resolve } from "node:path";
 
-/** The project root: `src/cli/` is two levels below it. */
+/** The project root (or the installed package's): `src/cli/` and `dist/cli/` are two levels below it. */
 export const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
-/** The script of the process that hosts the worker. */
-const HOST = resolve(import.meta.dirname, "embedded-worker-host.ts");
+/**
+ * Whether this is the built CLI (`dist/cli/*.js`, in the published package) rather than the sources run in the
+ * project: the built one runs the built worker (`dist/worker/index.js`, with `dist/cli/wrangler.toml`).
+ */
+export const BUILT = !import.meta.url.endsWith(".ts");
 
-/** Where `wrangler dev` persists local state (R2 included) by default, and where the embedded worker does too. */
-const DEFAULT_STATE_DIR = resolve(PROJECT_ROOT, ".wrangler/state");
+/** The script of the process that hosts the worker. */
+const HOST = resolve(import.meta.dirname, BUILT ? "embedded-worker-host.js" : "embedded-worker-host.ts");
+
+/**
+ * Where `wrangler dev` persists local state (R2 included) by default, and where the embedded worker does too: in
+ * the project root, or for the installed CLI in the working directory.
+ */
+const DEFAULT_STATE_DIR = BUILT ? resolve(".wrangler/state") : resolve(PROJECT_ROOT, ".wrangler/state");
+
+/** What the CLI says when the embedded mode cannot find wrangler (an optional peer dependency of the package). */
+export const WRANGLER_MISSING =
+  "the embedded worker needs wrangler, which is not installed: add it with `npm install --save-dev wrangler`, " +
+  "or pass --url (and --token) to use a deployed worker";
 
 /** A running embedded worker. */
 export interface EmbeddedWorker {
@@ -70,6 +84,7 @@ const STOP_TIMEOUT_MS = 15_000;
  */
 export async function startEmbeddedWorker(options: EmbeddedWorkerOptions = {}): Promise<EmbeddedWorker> {
   quietWrangler();
+  if (!wranglerInstalled()) throw new Error(WRANGLER_MISSING);
   const stateDir = resolve(options.stateDir ?? DEFAULT_STATE_DIR);
   const host = spawn(process.execPath, [HOST, JSON.stringify({ stateDir, vars: options.vars })], {
     detached: true,
@@ -102,6 +117,16 @@ export async function startEmbeddedWorker(options: EmbeddedWorkerOptions = {}): 
     return stopping;
   };
   return { url, token, stop };
+}
+
+/** Whether `wrangler` resolves from here (it is an optional peer dependency of the published package). */
+function wranglerInstalled(): boolean {
+  try {
+    import.meta.resolve("wrangler");
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The first line `host` writes to stdout; rejects when it exits first. */

@@ -3,8 +3,9 @@
  * feature-detectable extensions for moving many small chunks cheaply.
  *
  * Internal state: the specification's internal slots, which other engine modules read and write, are
- * `_camelCase` fields marked `@internal` (so they cannot be `#private`); state private to one class uses
- * TypeScript `private`. The one `#private` field is the brand mark in `standard/webidl.ts`.
+ * `_camelCase` fields tagged internal in their TSDoc (so they cannot be `#private`; the published declarations
+ * leave them out); state private to one class uses TypeScript `private`. The one `#private` field is the brand
+ * mark in `standard/webidl.ts`.
  * @module
  */
 

@@ -1,48 +1,31 @@
 /**
  * The drainpipe worker: POST a newline-separated numbers file, get newline-aligned parts and a manifest in
- * R2. See `file-routes.ts` for the API, `settings.ts` for configuration, `authorize.ts` for authentication.
+ * R2. See `file-routes.ts` for the API, `settings.ts` for configuration, `authorize.ts` for authentication,
+ * and {@linkcode createWorker} to serve the API from a worker of your own.
+ *
+ * The default export is this project's worker (`wrangler.toml`): the API at the root, with the bindings
+ * `BUCKET` and `COORDINATOR`.
  *
  * @module
  */
-import { authorize } from "./authorize.ts";
+
+import { createWorker } from "./create-worker.ts";
 import type { DrainpipeEnv } from "./env.ts";
-import { fileRoutes } from "./file-routes.ts";
-import { errorResponse } from "./http-error.ts";
-import { createRouter } from "./router.ts";
-import { readSettings, type Settings } from "./settings.ts";
-
-/** What the worker builds from one environment: its settings and its router (with the R2 store). */
-interface Configured {
-  settings: Settings;
-  handle: (request: Request, ctx: ExecutionContext) => Promise<Response>;
-}
-
-/**
- * One {@linkcode Configured} per environment object, built on its first request. A malformed setting is not
- * cached: {@linkcode readSettings} throws again on every request, which then answers `500 misconfigured`.
- */
-const configured = new WeakMap<DrainpipeEnv, Configured>();
-
-function configure(env: DrainpipeEnv): Configured {
-  let worker = configured.get(env);
-  if (worker === undefined) {
-    const settings = readSettings(env);
-    worker = { settings, handle: createRouter(fileRoutes(env, settings)) };
-    configured.set(env, worker);
-  }
-  return worker;
-}
 
 export { FileCoordinator } from "../coordinator/file-coordinator.ts";
+export {
+  createWorker,
+  type DrainpipeWorker,
+  type FileCoordinatorClass,
+  type MountedEnv,
+  type WorkerOptions,
+} from "./create-worker.ts";
+export type { DrainpipeEnv } from "./env.ts";
+
+const worker = createWorker();
 
 export default {
-  async fetch(request: Request, env: DrainpipeEnv, ctx: ExecutionContext): Promise<Response> {
-    try {
-      const { settings, handle } = configure(env);
-      await authorize(request, settings, request.method === "GET" || request.method === "HEAD" ? "read" : "write");
-      return await handle(request, ctx);
-    } catch (error) {
-      return errorResponse(error);
-    }
+  fetch(request: Request, env: DrainpipeEnv, ctx: ExecutionContext): Promise<Response> {
+    return worker.fetch(request, env as unknown as Record<string, unknown>, ctx);
   },
 } satisfies ExportedHandler<DrainpipeEnv>;

@@ -100,9 +100,10 @@ export class ReadableStreamBYOBReader {
 
   /**
    * Reads bytes into `view` (whose buffer is transferred); resolves with a new view over the same memory.
-   * With `{ min }` the read waits until at least `min` elements are filled (or the stream ends).
+   * With `{ min }` the read waits until at least `min` elements are filled (or the stream ends). A view over a
+   * `SharedArrayBuffer` is rejected with a `TypeError` (its type is accepted, as the platform's `read` accepts it).
    */
-  read<T extends ArrayBufferViewLike>(
+  read<T extends ArrayBufferView>(
     view: T,
     options: ReadableStreamBYOBReaderReadOptions | undefined = undefined,
   ): Promise<ReadableStreamReadResult<T>> {
@@ -133,9 +134,10 @@ export class ReadableStreamBYOBReader {
     if (this._ownerReadableStream === undefined) {
       return promiseRejectedWith(new TypeError("Cannot read from a stream using a released reader"));
     }
-    const readIntoRequest = new PromiseReadIntoRequest<T>();
-    ReadableStreamBYOBReaderRead(this, view, min, readIntoRequest);
-    return readIntoRequest.deferred.promise;
+    // `assertArrayBufferView` rejected views over a `SharedArrayBuffer`.
+    const readIntoRequest = new PromiseReadIntoRequest<T & ArrayBufferViewLike>();
+    ReadableStreamBYOBReaderRead(this, view as T & ArrayBufferViewLike, min, readIntoRequest);
+    return readIntoRequest.deferred.promise as Promise<ReadableStreamReadResult<T>>;
   }
 
   /** Releases the reader's lock; pending reads reject with a `TypeError`. */

@@ -38,6 +38,9 @@ import type { ReadRequest } from "./readable-stream-default-reader.ts";
 import type { ConvertedUnderlyingSource } from "./underlying-source.ts";
 import { hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
 
+/** An underlying source's own `pull` and the source object (see `SetUpReadableStreamDefaultController`). */
+export type UnderlyingPull<R> = { fn: (controller: ReadableStreamDefaultController<R>) => unknown; source: unknown };
+
 /**
  * Controls a value `ReadableStream`: the underlying source enqueues chunks, closes or errors the stream.
  * Instances are created by the stream; the constructor throws.
@@ -96,9 +99,7 @@ export class ReadableStreamDefaultController<R = unknown> {
    * @internal The underlying source's own `pull` and the source object, when the stream was built from one;
    * lets `readMany` see whether a pull completed synchronously.
    */
-  declare _underlyingPull:
-    | { fn: (controller: ReadableStreamDefaultController<R>) => unknown; source: unknown }
-    | undefined;
+  declare _underlyingPull: UnderlyingPull<R> | undefined;
 
   constructor() {
     throw new TypeError("Illegal constructor: ReadableStreamDefaultController instances are created by ReadableStream");
@@ -364,7 +365,7 @@ export function SetUpReadableStreamDefaultController<R>(
   cancelAlgorithm: CancelAlgorithm,
   highWaterMark: number,
   sizeAlgorithm: SizeAlgorithm<R>,
-  underlyingPull: ReadableStreamDefaultController<R>["_underlyingPull"] = undefined,
+  underlyingPull: UnderlyingPull<R> | undefined = undefined,
 ): void {
   controller._controlledReadableStream = stream;
   controller._queue = new QueueWithSizes();

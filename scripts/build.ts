@@ -1,0 +1,86 @@
+/**
+ * `npm run build` (also `prepack`): the published package in `dist/`.
+ *
+ * - the library: one ESM entry per public layer (`dist/<layer>/index.js`), bundled by esbuild with code splitting
+ *   (shared code in `dist/chunks/`, so each entry loads only what it uses), `keepNames` (class names such as
+ *   `ReadableStream.name` survive) and source maps;
+ * - its declarations (`dist/<layer>/index.d.ts` and the modules they name), by tsc with `stripInternal`
+ *   (`tsconfig.build.json`), relative specifiers rewritten from `.ts` to `.js`;
+ * - the command line: `dist/cli/main.js` and the embedded worker's host script, with their dependencies bundled
+ *   in, for Node 20 and later; wrangler stays outside (an optional peer dependency), and the embedded worker runs
+ *   `dist/worker/index.js` with `dist/cli/wrangler.toml`, the project's configuration pointed at it.
+ *
+ * Usage: `node scripts/build.ts`.
+ *
+ * @module
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { build } from "esbuild";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const DIST = join(ROOT, "dist");
+
+/** The layers published as subpaths, each `src/<layer>/index.ts`. */
+export const LAYERS = ["streams", "numbers", "store", "split", "files", "worker"] as const;
+
+rmSync(DIST, { recursive: true, force: true });
+
+await build({
+  absWorkingDir: ROOT,
+  entryPoints: LAYERS.map((layer) => `src/${layer}/index.ts`),
+  outbase: "src",
+  outdir: "dist",
+  chunkNames: "chunks/[name]-[hash]",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "neutral",
+  target: "es2022",
+  keepNames: true,
+  sourcemap: true,
+  external: ["cloudflare:workers"],
+  logLevel: "warning",
+});
+
+execFileSync(join(ROOT, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+rewriteDeclarationSpecifiers(DIST);
+
+await build({
+  absWorkingDir: ROOT,
+  entryPoints: ["src/cli/main.ts", "src/cli/embedded-worker-host.ts"],
+  outdir: "dist/cli",
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  keepNames: true,
+  external: ["wrangler"],
+  // The bundled CommonJS dependencies (commander, cli-progress, …) call `require` for Node's built-in modules.
+  banner: {
+    js:
+      'import { createRequire as __drainpipeRequire } from "node:module";\n' +
+      "const require = __drainpipeRequire(import.meta.url);",
+  },
+  logLevel: "warning",
+});
+
+const config = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+const main = /^main = ".*"$/m;
+if (!main.test(config)) throw new Error('wrangler.toml has no `main = "…"` line');
+writeFileSync(
+  join(DIST, "cli/wrangler.toml"),
+  config.replace(main, 'main = "../worker/index.js"').replace(/^# .*\n(# .*\n)*/, "# The CLI's embedded worker.\n"),
+);
+
+/** `from "./x.ts"` in the emitted declarations becomes `from "./x.js"`, the files the package ships. */
+function rewriteDeclarationSpecifiers(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith(".d.ts")) continue;
+    const file = join(entry.parentPath, entry.name);
+    const text = readFileSync(file, "utf8");
+    const rewritten = text.replace(/(from\s+|import\()(["'])(\.\.?\/[^"']*)\.ts\2/g, "$1$2$3.js$2");
+    if (rewritten !== text) writeFileSync(file, rewritten);
+  }
+}
