@@ -1,7 +1,8 @@
 /**
  * The worker that runs one WPT test file inside workerd; `workerd-suite.ts` bundles it and starts one copy per test
  * file (each in its own isolate, so every file gets a fresh global), then POSTs it a {@link WorkerdFileRequest}.
- * The response is the list of {@link WorkerMessage}s the file produced, ending with the harness status.
+ * The response ({@link WorkerdFileResponse}) holds the {@link WorkerMessage}s the file produced, ending with the
+ * harness status, and what it printed.
  *
  * Scripts are evaluated with workerd's `UnsafeEval` binding (workerd forbids `eval` otherwise), in the global scope,
  * as a browser evaluates classic scripts; the global `eval` goes through it too. The implementation under test is
@@ -22,6 +23,12 @@ export interface WorkerdFileRequest {
   readonly timeoutMs: number;
 }
 
+/** The body of the answer: what the file reported, and what it printed through `console`. */
+export interface WorkerdFileResponse {
+  readonly messages: readonly WorkerMessage[];
+  readonly output: string;
+}
+
 /** The bindings `workerd-suite.ts` gives each worker. */
 interface Env {
   /** workerd's `UnsafeEval`: evaluates a classic script in the global scope. */
@@ -38,6 +45,10 @@ export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const body = (await request.json()) as WorkerdFileRequest;
     const messages: WorkerMessage[] = [];
+    const output: string[] = [];
+    for (const method of ["log", "info", "warn", "error", "debug"] as const) {
+      console[method] = (...values: unknown[]) => void output.push(`${values.map(String).join(" ")}\n`);
+    }
     let complete = (): void => {};
     const completed = new Promise<void>((resolve) => {
       complete = resolve;
@@ -72,6 +83,7 @@ export default {
     const timer = setTimeout(() => session.timeout(), body.timeoutMs);
     await completed;
     clearTimeout(timer);
-    return Response.json(messages);
+    const response: WorkerdFileResponse = { messages, output: output.join("") };
+    return Response.json(response);
   },
 };

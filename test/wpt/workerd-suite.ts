@@ -8,12 +8,12 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { build } from "esbuild";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import type { FileResult, HarnessStatus, SubtestResult, WorkerMessage } from "./results.ts";
+import type { FileResult, HarnessStatus, SubtestResult } from "./results.ts";
 import { FILE_TIMEOUT_MS } from "./run-file.ts";
 import type { RunnableTestFile } from "./test-discovery.ts";
 import { discoverTestFiles } from "./test-discovery.ts";
 import { describeError } from "./worker-like-global.ts";
-import type { WorkerdFileRequest } from "./workerd-file-runner.ts";
+import type { WorkerdFileRequest, WorkerdFileResponse } from "./workerd-file-runner.ts";
 
 /** How long a file's worker gets to answer after testharness.js was told to time out; then the file is a `CRASH`. */
 const TERMINATION_GRACE_MS = 2_000;
@@ -137,6 +137,7 @@ async function runFileInWorkerd(
   const subtests: SubtestResult[] = [];
   let status: HarnessStatus = "CRASH";
   let message: string | null = null;
+  let output = "";
   try {
     const worker = await mf.getWorker(workerName);
     const response = await worker.fetch("http://wpt/run", {
@@ -148,7 +149,9 @@ async function runFileInWorkerd(
     if (!response.ok) {
       throw new Error(`the worker answered ${response.status}: ${text.slice(0, 500)}`);
     }
-    for (const received of JSON.parse(text) as WorkerMessage[]) {
+    const answer = JSON.parse(text) as WorkerdFileResponse;
+    output = answer.output;
+    for (const received of answer.messages) {
       if (received.kind === "subtest") {
         subtests.push(received.result);
       } else {
@@ -159,5 +162,5 @@ async function runFileInWorkerd(
   } catch (error) {
     message = `Worker failed: ${describeError(error)}`;
   }
-  return { file: file.name, harnessStatus: status, harnessMessage: message, subtests, output: "" };
+  return { file: file.name, harnessStatus: status, harnessMessage: message, subtests, output };
 }
