@@ -1,3 +1,4 @@
+import path from "node:path";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import type { Implementation } from "./implementation.ts";
 import { IMPLEMENTATIONS } from "./implementation.ts";
@@ -105,7 +106,7 @@ export function parseCliOptions(args: readonly string[]): CliOptions {
   return {
     implementations: implementations as Implementation[],
     runtimes: runtimes as Runtime[],
-    modulePath: values.module,
+    modulePath: values.module === undefined ? undefined : path.resolve(values.module),
     filter: values.filter,
     jsonOutput: values.json,
     listFailures: values["list-failures"],
