@@ -2,7 +2,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { compareWithExpectations, HARNESS_ENTRY, InvalidExpectationsError, loadExpectations } from "./expectations.ts";
+import {
+  compareWithExpectations,
+  HARNESS_ENTRY,
+  InvalidExpectationsError,
+  loadExpectations,
+  loadRuntimeExpectations,
+} from "./expectations.ts";
+import { subtestsBehindNative } from "./report.ts";
 import type { FileResult } from "./results.ts";
 
 function writeJson(value: unknown): string {
@@ -73,5 +80,45 @@ describe("compareWithExpectations", () => {
     expect(compareWithExpectations(crashed, new Map()).unexpectedFailures.map((d) => d.name)).toEqual([HARNESS_ENTRY]);
     const listed = new Map([[FILE, new Map([[HARNESS_ENTRY, "known crash"]])]]);
     expect(compareWithExpectations(crashed, listed).unexpectedFailures).toEqual([]);
+  });
+});
+
+describe("loadRuntimeExpectations", () => {
+  test("adds the entries of expectations.<runtime>.json beside the common file, when it exists", () => {
+    const common = writeJson({ [FILE]: { everywhere: "not standard" } });
+    writeFileSync(common.replace(/\.json$/, ".node20.json"), JSON.stringify({ [FILE]: { "on node20": "no API" } }));
+    expect([...(loadRuntimeExpectations(common, "node20").get(FILE)?.keys() ?? [])]).toEqual([
+      "everywhere",
+      "on node20",
+    ]);
+    expect([...(loadRuntimeExpectations(common, "deno").get(FILE)?.keys() ?? [])]).toEqual(["everywhere"]);
+  });
+});
+
+describe("subtestsBehindNative", () => {
+  test("lists the subtests native streams pass and drainpipe does not, missing ones included", () => {
+    const native = [
+      result({
+        subtests: [
+          { name: "both pass", status: "PASS", message: null },
+          { name: "drainpipe fails", status: "PASS", message: null },
+          { name: "drainpipe lacks", status: "PASS", message: null },
+          { name: "native fails", status: "FAIL", message: "x" },
+        ],
+      }),
+    ];
+    const drainpipe = [
+      result({
+        subtests: [
+          { name: "both pass", status: "PASS", message: null },
+          { name: "drainpipe fails", status: "FAIL", message: "boom" },
+          { name: "native fails", status: "PASS", message: null },
+        ],
+      }),
+    ];
+    expect(subtestsBehindNative(native, drainpipe).map(({ name, status }) => `${name}: ${status}`)).toEqual([
+      "drainpipe fails: FAIL",
+      "drainpipe lacks: MISSING",
+    ]);
   });
 });

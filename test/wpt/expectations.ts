@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import type { FileResult } from "./results.ts";
 
 /**
@@ -73,6 +73,27 @@ export function loadExpectations(file: string): Expectations {
     expectations.set(testFile, reasons);
   }
   return expectations;
+}
+
+/**
+ * The expectations of one runtime: those of `file` (which hold on every runtime) and, when it exists, those of the
+ * file next to it named for the runtime (`expectations.node20.json` beside `expectations.json`), which list what
+ * that runtime itself cannot support.
+ *
+ * @example
+ * ```ts
+ * const expectations = loadRuntimeExpectations("test/wpt/expectations.json", "node20");
+ * ```
+ */
+export function loadRuntimeExpectations(file: string, runtime: string): Expectations {
+  const merged = new Map<string, Map<string, string>>();
+  const runtimeFile = file.replace(/\.json$/, `.${runtime}.json`);
+  for (const source of runtimeFile !== file && existsSync(runtimeFile) ? [file, runtimeFile] : [file]) {
+    for (const [testFile, reasons] of loadExpectations(source)) {
+      merged.set(testFile, new Map([...(merged.get(testFile) ?? []), ...reasons]));
+    }
+  }
+  return merged;
 }
 
 /**

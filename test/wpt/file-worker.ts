@@ -1,47 +1,27 @@
 /**
- * Entry point of the worker thread that runs one WPT test file; started by `run-file.ts` with {@link FileWorkerData}
- * as `workerData`. The thread's own realm is the test's realm: testharness.js, the META includes, the test file and
- * the implementation under test are all evaluated in it, so promises, arrays and errors on both sides of every
- * assertion share one set of intrinsics.
+ * Entry point of the worker thread that runs one WPT test file on Node, Deno or Bun; started by `run-file.ts` with
+ * {@link FileWorkerData} as `workerData`. The thread's own realm is the test's realm: testharness.js, the META
+ * includes, the test file and the implementation under test are all evaluated in it (see `harness-session.ts`), so
+ * promises, arrays and errors on both sides of every assertion share one set of intrinsics.
  */
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import v8 from "node:v8";
 import vm from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
-import { STREAM_CLASS_NAMES } from "./implementation.ts";
-import type { HarnessStatus, RunnerMessage, SubtestResult, WorkerMessage } from "./results.ts";
-import { HARNESS_STATUS_NAMES, SUBTEST_STATUS_NAMES } from "./results.ts";
-import {
-  defineGlobal,
-  makeGlobalWorkerLike,
-  presentAsDedicatedWorker,
-  reportUncaughtError,
-  routeUncaughtErrorsToGlobal,
-} from "./worker-like-global.ts";
+import { startHarnessSession } from "./harness-session.ts";
+import type { RunnerMessage, WorkerMessage } from "./results.ts";
+import { describeError, reportUncaughtError, reportUnhandledRejection } from "./worker-like-global.ts";
 
 /** What `run-file.ts` passes to this worker. */
 export interface FileWorkerData {
   readonly wptDir: string;
-  /** Absolute path of the test file, evaluated after `scripts`. */
-  readonly testFile: string;
-  /** testharness.js followed by the test's META includes, in evaluation order. */
+  /** testharness.js, the test's META includes and the test file, absolute paths in evaluation order. */
   readonly scripts: readonly string[];
   readonly title: string | undefined;
   /** The implementation's module to import, or `null` to keep the runtime's built-in streams. */
   readonly moduleUrl: string | null;
-}
-
-/** The slice of testharness.js's `Test` object that result callbacks read. */
-interface HarnessTest {
-  readonly name: string;
-  readonly status: number;
-  readonly message: string | null;
-}
-
-/** The slice of testharness.js's global API that this worker calls. */
-interface HarnessApi {
-  add_result_callback(callback: (test: HarnessTest) => void): void;
-  add_completion_callback(callback: (tests: unknown, status: { status: number; message: string | null }) => void): void;
-  timeout(): void;
 }
 
 const data = workerData as FileWorkerData;
@@ -49,63 +29,56 @@ const port = parentPort;
 if (port === null) {
   throw new Error("Cannot run a WPT file: file-worker.ts must be started as a worker thread");
 }
-const post = (message: WorkerMessage): void => port.postMessage(message);
 
 /**
- * Replaces the runtime's stream classes on the global with the implementation's; a class the implementation lacks is
- * removed rather than left native, so that no test silently exercises the runtime's streams instead.
+ * A garbage collector for `common/gc.js`. On Node (V8), `gc` exists only in contexts created while `--expose-gc` is
+ * on: turning the flag on and creating a throwaway context yields a working collector without asking every caller to
+ * pass the flag. The flag is process-wide and left on (turning it back off would race with the other file workers).
+ * Bun has `Bun.gc`; Deno has neither, and gc.js then makes garbage instead.
  */
-async function installImplementation(moduleUrl: string): Promise<void> {
-  const exports = (await import(moduleUrl)) as Record<string, unknown>;
-  for (const name of STREAM_CLASS_NAMES) {
-    if (typeof exports[name] === "function") {
-      defineGlobal(name, exports[name]);
-    } else {
-      Reflect.deleteProperty(globalThis, name);
-    }
+function garbageCollector(): (() => unknown) | undefined {
+  const bun = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun;
+  if (bun !== undefined) {
+    return () => bun.gc(true);
   }
-}
-
-function evaluateScript(file: string): void {
   try {
-    vm.runInThisContext(readFileSync(file, "utf8"), { filename: file });
-  } catch (error) {
-    reportUncaughtError(error);
+    v8.setFlagsFromString("--expose-gc");
+    const gc: unknown = vm.runInNewContext("typeof gc === 'function' ? gc : undefined");
+    return typeof gc === "function" ? (gc as () => unknown) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
-makeGlobalWorkerLike(data.wptDir);
-if (data.moduleUrl !== null) {
-  await installImplementation(data.moduleUrl);
+async function fetchFromCheckout(url: string): Promise<Response> {
+  if (!url.startsWith("/")) {
+    throw new TypeError(`Cannot fetch ${url}: the WPT runner only serves root-relative paths of the checkout`);
+  }
+  try {
+    return new Response(await readFile(path.join(data.wptDir, url), "utf8"));
+  } catch (error) {
+    return new Response(describeError(error), { status: 404 });
+  }
 }
-if (data.title !== undefined) {
-  defineGlobal("META_TITLE", data.title);
-}
-const [harnessScript, ...includes] = data.scripts;
-if (harnessScript === undefined) {
-  throw new Error("Cannot run a WPT file: no testharness.js given");
-}
-vm.runInThisContext(readFileSync(harnessScript, "utf8"), { filename: harnessScript });
-presentAsDedicatedWorker();
-const harness = globalThis as unknown as HarnessApi;
-harness.add_result_callback((test) => {
-  const result: SubtestResult = {
-    name: String(test.name),
-    status: SUBTEST_STATUS_NAMES[test.status] ?? "FAIL",
-    message: test.message ?? null,
-  };
-  post({ kind: "subtest", result });
-});
-harness.add_completion_callback((_tests, status) => {
-  const name: HarnessStatus = HARNESS_STATUS_NAMES[status.status] ?? "ERROR";
-  post({ kind: "complete", status: name, message: status.message ?? null });
+
+const implementation = data.moduleUrl === null ? null : ((await import(data.moduleUrl)) as Record<string, unknown>);
+const session = startHarnessSession({
+  scripts: data.scripts.map((filename) => ({ source: readFileSync(filename, "utf8"), filename })),
+  title: data.title,
+  implementation,
+  fetch: fetchFromCheckout,
+  gc: garbageCollector(),
+  evaluate: ({ source, filename }) => vm.runInThisContext(source, { filename }),
+  post: (message: WorkerMessage) => port.postMessage(message),
+  // From now on, uncaught exceptions and unhandled rejections become `error` and `unhandledrejection` events on the
+  // global, as in a browser, instead of ending the thread; failures of the setup before still end it (a crash).
+  onHarnessReady: () => {
+    process.on("uncaughtException", reportUncaughtError);
+    process.on("unhandledRejection", reportUnhandledRejection);
+  },
 });
 port.on("message", (message: RunnerMessage) => {
   if (message.kind === "timeout") {
-    harness.timeout();
+    session.timeout();
   }
 });
-routeUncaughtErrorsToGlobal();
-for (const script of [...includes, data.testFile]) {
-  evaluateScript(script);
-}

@@ -1,5 +1,8 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { STREAM_CLASS_NAMES } from "./stream-classes.ts";
+
+export { STREAM_CLASS_NAMES };
 
 /** The streams implementations the runner can test. */
 export const IMPLEMENTATIONS = ["drainpipe", "native"] as const;
@@ -7,25 +10,11 @@ export const IMPLEMENTATIONS = ["drainpipe", "native"] as const;
 /** `drainpipe` is the project's own implementation; `native` is the runtime's built-in one, used as a baseline. */
 export type Implementation = (typeof IMPLEMENTATIONS)[number];
 
-/** The interfaces of the Streams Standard that the implementation under test must export and that tests use. */
-export const STREAM_CLASS_NAMES = [
-  "ReadableStream",
-  "ReadableStreamDefaultReader",
-  "ReadableStreamBYOBReader",
-  "ReadableStreamDefaultController",
-  "ReadableByteStreamController",
-  "ReadableStreamBYOBRequest",
-  "WritableStream",
-  "WritableStreamDefaultWriter",
-  "WritableStreamDefaultController",
-  "TransformStream",
-  "TransformStreamDefaultController",
-  "ByteLengthQueuingStrategy",
-  "CountQueuingStrategy",
-] as const;
-
-/** URL of drainpipe's streams entry point, `src/streams/index.ts`. */
+/** URL of drainpipe's streams entry point, `src/streams/index.ts`: the default module under test. */
 export const DRAINPIPE_MODULE_URL = new URL("../../src/streams/index.ts", import.meta.url);
+
+/** Path of drainpipe's streams entry point, `src/streams/index.ts`. */
+export const DRAINPIPE_MODULE_PATH = fileURLToPath(DRAINPIPE_MODULE_URL);
 
 /** Error raised when the implementation asked for cannot be loaded at all. */
 export class ImplementationUnavailableError extends Error {
@@ -41,20 +30,23 @@ export interface LoadedImplementation {
 }
 
 /**
- * Checks that an implementation can be tested: for drainpipe, imports `src/streams/index.ts` once and lists the
- * stream classes it does not export yet. Throws {@link ImplementationUnavailableError} when the entry point does not
- * exist or fails to load, so that a run can say so once instead of failing every file.
+ * Checks that an implementation can be tested: for drainpipe, imports its module (`modulePath`, by default
+ * `src/streams/index.ts`; a built bundle works too) once and lists the stream classes it does not export.
+ * Throws {@link ImplementationUnavailableError} when the entry point does not exist or fails to load, so that a run
+ * can say so once instead of failing every file.
  *
  * @example
  * ```ts
  * await loadImplementation("native"); // { moduleUrl: null, missingExports: [] }
  * ```
  */
-export async function loadImplementation(implementation: Implementation): Promise<LoadedImplementation> {
+export async function loadImplementation(
+  implementation: Implementation,
+  modulePath: string = DRAINPIPE_MODULE_PATH,
+): Promise<LoadedImplementation> {
   if (implementation === "native") {
     return { moduleUrl: null, missingExports: [] };
   }
-  const modulePath = fileURLToPath(DRAINPIPE_MODULE_URL);
   if (!existsSync(modulePath)) {
     throw new ImplementationUnavailableError(
       `Cannot test drainpipe: its streams entry point ${modulePath} does not exist yet ` +

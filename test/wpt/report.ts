@@ -107,3 +107,64 @@ export function formatComparison(comparison: Comparison): string {
 function oneLine(message: string | null): string {
   return (message ?? "").replace(/\s+/g, " ").trim();
 }
+
+/** One row of {@link formatRuntimeTable}: a runtime's passed subtests per implementation (absent when not run). */
+export interface RuntimeRow {
+  readonly runtime: string;
+  readonly native?: Tally | undefined;
+  readonly drainpipe?: Tally | undefined;
+}
+
+/**
+ * A Markdown table of passed subtests, one row per runtime: native, drainpipe, and the number of subtests.
+ *
+ * @example
+ * ```ts
+ * formatRuntimeTable([{ runtime: "node24", native: { passed: 1333, total: 1345 } }]);
+ * ```
+ */
+export function formatRuntimeTable(rows: readonly RuntimeRow[]): string {
+  const cell = (value: Tally | undefined): string => (value === undefined ? "–" : value.passed.toLocaleString("en"));
+  const lines = ["| runtime | native passed | drainpipe passed | of subtests |", "| --- | ---: | ---: | ---: |"];
+  for (const row of rows) {
+    const totals = new Set([row.native?.total, row.drainpipe?.total].filter((total) => total !== undefined));
+    const total = [...totals].map((value) => value.toLocaleString("en")).join(" / ");
+    lines.push(`| ${row.runtime} | ${cell(row.native)} | ${cell(row.drainpipe)} | ${total} |`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * Subtests that pass with the runtime's own streams and not with drainpipe in the same run (files that ran in both).
+ *
+ * @example
+ * ```ts
+ * const behind = subtestsBehindNative(nativeRun.files, drainpipeRun.files);
+ * ```
+ */
+export function subtestsBehindNative(
+  nativeFiles: readonly FileResult[],
+  drainpipeFiles: readonly FileResult[],
+): Deviation[] {
+  const drainpipeByFile = new Map(drainpipeFiles.map((file) => [file.file, file]));
+  const behind: Deviation[] = [];
+  for (const nativeFile of nativeFiles) {
+    const drainpipeFile = drainpipeByFile.get(nativeFile.file);
+    if (drainpipeFile === undefined) {
+      continue;
+    }
+    const outcomes = new Map(drainpipeFile.subtests.map((subtest) => [subtest.name, subtest]));
+    for (const subtest of nativeFile.subtests) {
+      const outcome = outcomes.get(subtest.name);
+      if (subtest.status === "PASS" && outcome?.status !== "PASS") {
+        behind.push({
+          file: nativeFile.file,
+          name: subtest.name,
+          status: outcome?.status ?? "MISSING",
+          message: outcome?.message ?? null,
+        });
+      }
+    }
+  }
+  return behind;
+}

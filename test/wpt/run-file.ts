@@ -10,7 +10,11 @@ export const FILE_TIMEOUT_MS = { normal: 10_000, long: 60_000 } as const;
 /** How long testharness.js gets to report completion after being told to time out, before the thread is killed. */
 const TERMINATION_GRACE_MS = 2_000;
 
-const WORKER_URL = new URL("./file-worker.ts", import.meta.url);
+/** `file-worker.ts`, or `file-worker.mjs` next to a bundled runner (see `runtimes.ts`). */
+const WORKER_URL = new URL(
+  import.meta.url.endsWith(".mjs") ? "./file-worker.mjs" : "./file-worker.ts",
+  import.meta.url,
+);
 
 /** Options of {@link runFile}. */
 export interface RunFileOptions {
@@ -34,8 +38,7 @@ export interface RunFileOptions {
 export function runFile(file: RunnableTestFile, options: RunFileOptions): Promise<FileResult> {
   const workerData: FileWorkerData = {
     wptDir: options.wptDir,
-    testFile: file.absolutePath,
-    scripts: [path.join(options.wptDir, "resources/testharness.js"), ...file.scripts],
+    scripts: [path.join(options.wptDir, "resources/testharness.js"), ...file.scripts, file.absolutePath],
     title: file.title,
     moduleUrl: options.moduleUrl,
   };

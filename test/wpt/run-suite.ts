@@ -11,6 +11,8 @@ export interface SuiteOptions {
   /** Root of the WPT checkout (the directory holding `streams/` and `resources/`). */
   readonly wptDir: string;
   readonly implementation: Implementation;
+  /** The module drainpipe is loaded from; `src/streams/index.ts` by default. */
+  readonly modulePath?: string | undefined;
   /** Only files whose WPT-relative path contains this string run; the empty string selects all. */
   readonly filter: string;
   /** How many files run at once, each in its own worker thread. */
@@ -43,7 +45,7 @@ export const DEFAULT_JOBS = availableParallelism();
  * ```
  */
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
-  const { moduleUrl, missingExports } = await loadImplementation(options.implementation);
+  const { moduleUrl, missingExports } = await loadImplementation(options.implementation, options.modulePath);
   const { runnable, skipped } = discoverTestFiles(options.wptDir, options.filter);
   const files: FileResult[] = [];
   const queue = [...runnable];

@@ -1,47 +1,63 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
-import v8 from "node:v8";
-import vm from "node:vm";
+/**
+ * Makes the current realm's global look like a dedicated worker's to testharness.js and the streams tests. Nothing
+ * here depends on the host: Node, Deno and Bun file workers (`file-worker.ts`) and the workerd file runner
+ * (`workerd-file-runner.ts`) pass what differs (a garbage collector, where `/interfaces/*.idl` come from) as
+ * {@link WorkerLikeGlobalOptions}.
+ */
 
 const globalEvents = new EventTarget();
 
+/** What the host provides to {@link makeGlobalWorkerLike}. */
+export interface WorkerLikeGlobalOptions {
+  /** Answers the root-relative URLs that idlharness.js requests (`/interfaces/streams.idl`). */
+  readonly fetch: (url: string) => Promise<Response>;
+  /** A garbage collector for `common/gc.js`, when the runtime has one; without it gc.js makes garbage instead. */
+  readonly gc?: (() => unknown) | undefined;
+}
+
 /**
  * Gives the current realm's global object what WPT's streams tests expect of a dedicated worker's global on top of
- * what Node already provides (timers, `queueMicrotask`, `structuredClone`, `MessageChannel`, `AbortController`,
+ * what the runtime already provides (timers, `queueMicrotask`, `structuredClone`, `MessageChannel`, `AbortController`,
  * `DOMException`, `TextEncoder`, ...):
  *
  * - `self`, pointing at the global;
  * - `addEventListener`/`removeEventListener`/`dispatchEvent`, so that testharness.js listens for `error` and
- *   `unhandledrejection` there (see {@link routeUncaughtErrorsToGlobal});
- * - `gc`, V8's garbage collector, which `common/gc.js` uses when it exists (V8 already provides it when the
- *   process runs with `--expose-gc`, or once another file worker has turned that flag on);
- * - `fetch`, answering the root-relative URLs that idlharness.js requests (`/interfaces/streams.idl`) from the WPT
- *   checkout at `wptDir`.
+ *   `unhandledrejection` there (see {@link reportUncaughtError} and {@link reportUnhandledRejection});
+ * - `gc`, when the host has a collector and the global has none;
+ * - `fetch`, answering the root-relative URLs that idlharness.js requests.
  *
- * Meant to run once, in a fresh worker thread, before testharness.js is evaluated.
+ * Meant to run once, in a fresh realm, before testharness.js is evaluated.
  */
-export function makeGlobalWorkerLike(wptDir: string): void {
+export function makeGlobalWorkerLike(options: WorkerLikeGlobalOptions): void {
   defineGlobal("self", globalThis);
-  if (!("gc" in globalThis)) {
-    defineGlobal("gc", exposeGarbageCollector());
+  if (!("gc" in globalThis) && options.gc !== undefined) {
+    defineGlobal("gc", options.gc);
   }
-  defineGlobal("fetch", (input: unknown) => fetchFromCheckout(wptDir, String(input)));
+  defineGlobal("fetch", (input: unknown) => options.fetch(String(input)));
 
   defineGlobal("addEventListener", globalEvents.addEventListener.bind(globalEvents));
   defineGlobal("removeEventListener", globalEvents.removeEventListener.bind(globalEvents));
   defineGlobal("dispatchEvent", globalEvents.dispatchEvent.bind(globalEvents));
 }
 
+/** Interfaces whose presence makes testharness.js pick a worker environment that posts results to a parent. */
+const NATIVE_SCOPE_INTERFACES = [
+  "DedicatedWorkerGlobalScope",
+  "SharedWorkerGlobalScope",
+  "ServiceWorkerGlobalScope",
+  "WorkerGlobalScope",
+] as const;
+
 /**
- * From now on, re-dispatches this thread's uncaught exceptions and unhandled rejections as `error` and
- * `unhandledrejection` events on the global, as a browser does, instead of letting them end the thread. Call it once
- * the harness is set up, so that failures of the runner's own setup still end the thread and get reported as a crash.
+ * Removes the global-scope interfaces the runtime defines itself (Deno's worker threads are real
+ * `DedicatedWorkerGlobalScope`s, workerd's global is a `ServiceWorkerGlobalScope`), so that testharness.js, evaluated
+ * next, picks its shell environment, which reports results through callbacks in this realm.
+ * {@link presentAsDedicatedWorker} then puts back the dedicated worker's.
  */
-export function routeUncaughtErrorsToGlobal(): void {
-  process.on("uncaughtException", reportUncaughtError);
-  process.on("unhandledRejection", (reason: unknown) => {
-    globalEvents.dispatchEvent(eventWith("unhandledrejection", { reason }));
-  });
+export function hideNativeWorkerScopes(): void {
+  for (const name of NATIVE_SCOPE_INTERFACES) {
+    Reflect.deleteProperty(globalThis, name);
+  }
 }
 
 /**
@@ -49,7 +65,7 @@ export function routeUncaughtErrorsToGlobal(): void {
  * interfaces' prototypes at the head of its prototype chain, as in a real dedicated worker. idlharness.js tests
  * `self instanceof DedicatedWorkerGlobalScope` to know which IDL interfaces must be exposed. Call it after
  * testharness.js has been evaluated: testharness.js makes the same test to pick its environment, and must keep the
- * shell environment, which reports results through callbacks in this thread instead of posting them to a page.
+ * shell environment, which reports results through callbacks in this realm instead of posting them to a page.
  */
 export function presentAsDedicatedWorker(): void {
   const workerGlobalScope = illegalConstructor("WorkerGlobalScope", Object.getPrototypeOf(globalThis) as object);
@@ -86,6 +102,11 @@ export function reportUncaughtError(error: unknown): void {
   globalEvents.dispatchEvent(eventWith("error", { error, message: describeError(error) }));
 }
 
+/** Dispatches an `unhandledrejection` event carrying `reason` on the global, as a browser does. */
+export function reportUnhandledRejection(reason: unknown): void {
+  globalEvents.dispatchEvent(eventWith("unhandledrejection", { reason }));
+}
+
 function eventWith(type: string, properties: Record<string, unknown>): Event {
   const event = new Event(type);
   for (const [key, value] of Object.entries(properties)) {
@@ -94,27 +115,7 @@ function eventWith(type: string, properties: Record<string, unknown>): Event {
   return event;
 }
 
-function describeError(error: unknown): string {
+/** The message of an error, or the value as a string. */
+export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * V8 installs `gc` only into contexts created while `--expose-gc` is on; turning the flag on and creating a
- * throwaway context yields a working collector without asking every caller to pass the flag to Node. The flag is
- * process-wide and left on: turning it back off would race with the other file workers doing the same.
- */
-function exposeGarbageCollector(): unknown {
-  v8.setFlagsFromString("--expose-gc");
-  return vm.runInNewContext("gc");
-}
-
-async function fetchFromCheckout(wptDir: string, url: string): Promise<Response> {
-  if (!url.startsWith("/")) {
-    throw new TypeError(`Cannot fetch ${url}: the WPT runner only serves root-relative paths of the checkout`);
-  }
-  try {
-    return new Response(await readFile(path.join(wptDir, url), "utf8"));
-  } catch (error) {
-    return new Response(describeError(error), { status: 404 });
-  }
 }

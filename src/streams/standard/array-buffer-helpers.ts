@@ -41,17 +41,25 @@ export function isDetachedBuffer(buffer: ArrayBuffer): boolean {
 
 /**
  * TransferArrayBuffer: detaches `buffer` and returns a new ArrayBuffer owning its bytes. Throws a `TypeError`
- * for buffers that cannot be detached (such as a `WebAssembly.Memory` buffer).
+ * for buffers that cannot be detached (such as a `WebAssembly.Memory` buffer). Without
+ * `ArrayBuffer.prototype.transfer` (Node 20) it transfers through `structuredClone` and checks that the buffer
+ * really was detached.
  */
 export function transferArrayBuffer(buffer: ArrayBuffer): ArrayBuffer {
   if (nativeTransfer !== undefined) {
     return nativeTransfer.call(buffer);
   }
+  let transferred: ArrayBuffer;
   try {
-    return structuredClone(buffer, { transfer: [buffer] });
+    transferred = structuredClone(buffer, { transfer: [buffer] });
   } catch (error) {
     throw new TypeError("Cannot transfer ArrayBuffer: it is not detachable", { cause: error });
   }
+  // Node 20's structuredClone copies a buffer it cannot detach (a WebAssembly.Memory's) instead of throwing.
+  if (!isDetachedBuffer(buffer)) {
+    throw new TypeError("Cannot transfer ArrayBuffer: it is not detachable");
+  }
+  return transferred;
 }
 
 /** CopyDataBlockBytes: copies `count` bytes between two buffers. */
