@@ -38,6 +38,25 @@ export function runCli(args: readonly string[], options: RunOptions): Promise<Cl
   return runScript("src/cli/main.ts", args, options);
 }
 
+/**
+ * Builds the package (`dist/`, as `npm install` and `npm pack` do) and runs its bin, `dist/cli/main.js`: the CLI
+ * exactly as users run it, bundled, without Node's type stripping of the sources.
+ *
+ * @example
+ * ```ts
+ * const run = await runBuiltCli(["--debug-rss", "primes", "1000", "-o", "p.txt"], { cwd: "/tmp" });
+ * ```
+ */
+export async function runBuiltCli(args: readonly string[], options: RunOptions): Promise<CliRun> {
+  built ??= runScript("scripts/build.ts", [], { cwd: ROOT }).then((run) => {
+    if (run.code !== 0) throw new Error(`Cannot build the package: ${run.stderr}`);
+  });
+  await built;
+  return runScript("dist/cli/main.js", args, options);
+}
+
+let built: Promise<void> | undefined;
+
 /** Runs the project's script at `script` (relative to the project root) like {@linkcode runCli} runs the command. */
 export function runScript(script: string, args: readonly string[], options: RunOptions): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };

@@ -4,10 +4,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type EmbeddedWorker, startEmbeddedWorker } from "../../../src/cli/embedded-worker.ts";
 import type { Manifest } from "../../../src/files/manifest.ts";
-import { peakRssMiB, runCli } from "../cli-runner.ts";
+import { peakRssMiB, runBuiltCli } from "../cli-runner.ts";
 
 // A file far larger than the CLI may hold: the first 21,000,000 primes, 203,484,450 bytes. The CLI must stream
 // it from disk to the worker; its peak resident memory (reported by --debug-rss) must not grow with the file.
+// It runs as users run it: the package's built bin (the sources under Node's type stripping weigh ~50 MiB more).
 const COUNT = 21_000_000;
 const BYTES = 203_484_450;
 /** The bound for a CLI talking to a worker elsewhere: far below the file's size. */
@@ -25,7 +26,7 @@ let worker: EmbeddedWorker;
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), "drainpipe-big-"));
   file = join(directory, "primes.txt");
-  const primes = await runCli(["--debug-rss", "primes", String(COUNT), "-o", file], { cwd: directory });
+  const primes = await runBuiltCli(["--debug-rss", "primes", String(COUNT), "-o", file], { cwd: directory });
   expect(primes.code).toBe(0);
   expect((await stat(file)).size).toBe(BYTES);
   expect(peakRssMiB(primes)).toBeLessThan(MAX_PEAK_MIB);
@@ -45,9 +46,12 @@ function expectWholeFileStored(manifest: Manifest): void {
 
 describe("upload of a 200 MB file", () => {
   test(`streams it to a worker at --url with a peak RSS below ${MAX_PEAK_MIB} MiB`, { timeout: 300_000 }, async () => {
-    const run = await runCli(["--debug-rss", "upload", file, "--json", "--url", worker.url, "--token", worker.token], {
-      cwd: directory,
-    });
+    const run = await runBuiltCli(
+      ["--debug-rss", "upload", file, "--json", "--url", worker.url, "--token", worker.token],
+      {
+        cwd: directory,
+      },
+    );
     expect(run.code).toBe(0);
     expectWholeFileStored((JSON.parse(run.stdout) as { manifest: Manifest }).manifest);
     expect(peakRssMiB(run)).toBeLessThan(MAX_PEAK_MIB);
@@ -57,9 +61,11 @@ describe("upload of a 200 MB file", () => {
     timeout: 300_000,
   }, async () => {
     const stateDir = join(directory, "embedded-state");
-    const idle = await runCli(["--debug-rss", "ls", "--state-dir", stateDir], { cwd: directory });
+    const idle = await runBuiltCli(["--debug-rss", "ls", "--state-dir", stateDir], { cwd: directory });
     expect(idle.code).toBe(0);
-    const run = await runCli(["--debug-rss", "upload", file, "--json", "--state-dir", stateDir], { cwd: directory });
+    const run = await runBuiltCli(["--debug-rss", "upload", file, "--json", "--state-dir", stateDir], {
+      cwd: directory,
+    });
     expect(run.code).toBe(0);
     expectWholeFileStored((JSON.parse(run.stdout) as { manifest: Manifest }).manifest);
     expect(peakRssMiB(run) - peakRssMiB(idle)).toBeLessThan(MAX_GROWTH_MIB);
