@@ -1,35 +1,23 @@
-import { access, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { access, readFile, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type EmbeddedWorker, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
 import type { FileSummary } from "../../src/files/file-catalog.ts";
 import type { Manifest } from "../../src/files/manifest.ts";
 import { type CliRun, runCli } from "./cli-runner.ts";
+import { useRemoteWorker } from "./remote-worker.ts";
 
 // One worker for the whole file, started here in local workerd; the CLI talks to it with --url and --token,
 // as it would to a deployed worker. (test/cli/embedded-worker.test.ts covers the CLI's own embedded worker.)
-let worker: EmbeddedWorker;
-let directory: string;
-
-beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), "drainpipe-cli-"));
-  worker = await startEmbeddedWorker({ stateDir: join(directory, "state") });
-}, 60_000);
-
-afterAll(async () => {
-  await worker?.stop();
-  await rm(directory, { recursive: true, force: true });
-});
+const fixture = useRemoteWorker("drainpipe-cli-");
 
 function cli(...args: string[]): Promise<CliRun> {
-  return runCli(args, { cwd: directory });
+  return runCli(args, { cwd: fixture.directory });
 }
 
 function remote(...args: string[]): Promise<CliRun> {
-  return cli(...args, "--url", worker.url, "--token", worker.token);
+  return cli(...args, "--url", fixture.worker.url, "--token", fixture.worker.token);
 }
 
 /** The first `count` primes as text, computed independently of the code under test. */
@@ -57,7 +45,7 @@ describe("primes", () => {
   });
 
   test("writes them to a file with -o and says so", async () => {
-    const file = join(directory, "primes-5000.txt");
+    const file = join(fixture.directory, "primes-5000.txt");
     const run = await cli("primes", "5_000", "-o", file);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("wrote the first 5,000 primes");
@@ -67,7 +55,7 @@ describe("primes", () => {
 
 describe("upload, ls, get, verify, rm", () => {
   test("round trip through the worker", { timeout: 60_000 }, async () => {
-    const file = join(directory, "primes 20k.txt");
+    const file = join(fixture.directory, "primes 20k.txt");
     const text = primesText(20_000);
     await writeFile(file, text);
 
@@ -98,7 +86,7 @@ describe("upload, ls, get, verify, rm", () => {
     const toStdout = await remote("get", "primes-20k.txt");
     expect(toStdout.code).toBe(0);
     expect(toStdout.stdout).toBe(text);
-    const copy = join(directory, "copy.txt");
+    const copy = join(fixture.directory, "copy.txt");
     const toFile = await remote("get", "primes-20k.txt", "-o", copy, "--json");
     expect(toFile.code).toBe(0);
     expect(JSON.parse(toFile.stdout)).toMatchObject({ name: "primes-20k.txt", output: copy, bytes: text.length });
@@ -129,7 +117,7 @@ describe("verify", () => {
   let file: string;
 
   beforeAll(async () => {
-    file = join(directory, "verify-source.txt");
+    file = join(fixture.directory, "verify-source.txt");
     await writeFile(file, text);
     const upload = await remote("upload", file, "--name", "verify-me", "--max-part-bytes", "1024");
     expect(upload.code).toBe(0);
@@ -140,7 +128,7 @@ describe("verify", () => {
     const lines = text.split("\n");
     const original = lines[changedLine - 1]!;
     lines[changedLine - 1] = `${original.slice(0, -1)}${original.endsWith("1") ? "3" : "1"}`;
-    const changed = join(directory, "changed.txt");
+    const changed = join(fixture.directory, "changed.txt");
     await writeFile(changed, lines.join("\n"));
     const offset =
       text
@@ -171,7 +159,7 @@ describe("verify", () => {
   });
 
   test("exits 1 when the local file is shorter, and when it is longer", async () => {
-    const shorter = join(directory, "shorter.txt");
+    const shorter = join(fixture.directory, "shorter.txt");
     await writeFile(shorter, text.slice(0, 1000));
     const short = await remote("verify", "verify-me", shorter, "--json");
     expect(short.code).toBe(1);
@@ -190,7 +178,7 @@ describe("verify", () => {
       actual: text.charCodeAt(1000),
     });
 
-    const longer = join(directory, "longer.txt");
+    const longer = join(fixture.directory, "longer.txt");
     await writeFile(longer, `${text}17\n`);
     const long = await remote("verify", "verify-me", longer);
     expect(long.code).toBe(1);
@@ -208,7 +196,7 @@ describe("verify", () => {
 
 describe("errors", () => {
   test("an upload with a bad line exits 1 with the worker's error, line and column, and stores nothing", async () => {
-    const file = join(directory, "bad.txt");
+    const file = join(fixture.directory, "bad.txt");
     await writeFile(file, "2\n3\n5\n7x\n11\n");
     const run = await remote("upload", file);
     expect(run.code).toBe(1);
@@ -227,20 +215,20 @@ describe("errors", () => {
   });
 
   test("requests without the token are refused with the worker's 401 and a hint", async () => {
-    const run = await cli("ls", "--url", worker.url);
+    const run = await cli("ls", "--url", fixture.worker.url);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("the worker answered 401 unauthorized");
     expect(run.stderr).toContain("pass --token or set DRAINPIPE_TOKEN");
 
-    const wrong = await cli("ls", "--url", worker.url, "--token", "not-the-token");
+    const wrong = await cli("ls", "--url", fixture.worker.url, "--token", "not-the-token");
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain("401 unauthorized");
   });
 
   test("DRAINPIPE_URL and DRAINPIPE_TOKEN stand in for --url and --token", async () => {
     const run = await runCli(["ls", "--json"], {
-      cwd: directory,
-      env: { DRAINPIPE_URL: worker.url, DRAINPIPE_TOKEN: worker.token },
+      cwd: fixture.directory,
+      env: { DRAINPIPE_URL: fixture.worker.url, DRAINPIPE_TOKEN: fixture.worker.token },
     });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toHaveProperty("files");
@@ -308,7 +296,7 @@ describe("against a stand-in HTTP server", () => {
   });
 
   test("upload sends the file with Content-Length and the token, without Expect: 100-continue", async () => {
-    const file = join(directory, "wire.txt");
+    const file = join(fixture.directory, "wire.txt");
     const text = primesText(2000);
     await writeFile(file, text);
     const run = await cli("upload", file, "--url", url, "--token", "s3cret");
@@ -326,7 +314,7 @@ describe("against a stand-in HTTP server", () => {
   });
 
   test("a connection cut in the middle of get exits 1 and removes the partial output file", async () => {
-    const output = join(directory, "cut.txt");
+    const output = join(fixture.directory, "cut.txt");
     const run = await cli("get", "cut", "-o", output, "--url", url);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(

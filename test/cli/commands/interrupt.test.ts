@@ -1,40 +1,27 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type EmbeddedWorker, startEmbeddedWorker } from "../../../src/cli/embedded-worker.ts";
-import { runCli } from "../cli-runner.ts";
+import { describe, expect, test } from "vitest";
+import { useRemoteWorker } from "../remote-worker.ts";
 
-// Ctrl-C during an upload, sweeping, and removing a name that holds only leftovers, against a worker in local
-// workerd (with its file coordinators) reached with --url and --token.
-let worker: EmbeddedWorker;
-let directory: string;
-
-beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), "drainpipe-interrupt-"));
-  worker = await startEmbeddedWorker({ stateDir: join(directory, "state") });
-}, 60_000);
-
-afterAll(async () => {
-  await worker?.stop();
-  await rm(directory, { recursive: true, force: true });
-});
+// Ctrl-C during an upload, and sweeping, against a worker in local workerd (with its file coordinators) reached
+// with --url and --token.
+const fixture = useRemoteWorker("drainpipe-interrupt-");
 
 function remote(args: string[], onStart?: (child: ChildProcess) => void) {
-  return runCli([...args, "--url", worker.url, "--token", worker.token], { cwd: directory, onStart });
+  return fixture.remote(args, { onStart });
 }
 
 async function uploadsInFlight(name: string): Promise<unknown[]> {
-  const response = await fetch(`${worker.url}/files/${name}/uploads`, {
-    headers: { Authorization: `Bearer ${worker.token}` },
+  const response = await fetch(`${fixture.worker.url}/files/${name}/uploads`, {
+    headers: { Authorization: `Bearer ${fixture.worker.token}` },
   });
   return ((await response.json()) as { uploads: unknown[] }).uploads;
 }
 
 describe("Ctrl-C during upload", () => {
   test("aborts the upload, waits for the worker to remove the attempt, says so and exits 130", async () => {
-    const file = join(directory, "big.txt");
+    const file = join(fixture.directory, "big.txt");
     await writeFile(file, "1234567890123\n".repeat(5_000_000));
     let signalled = false;
     let asking = false;

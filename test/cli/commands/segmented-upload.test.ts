@@ -1,28 +1,13 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type EmbeddedWorker, startEmbeddedWorker } from "../../../src/cli/embedded-worker.ts";
+import { describe, expect, test } from "vitest";
 import type { Manifest } from "../../../src/files/manifest.ts";
 import { runCli } from "../cli-runner.ts";
+import { useRemoteWorker } from "../remote-worker.ts";
 
 // Upload sessions from the CLI against a worker in local workerd, reached with --url and --token.
-let worker: EmbeddedWorker;
-let directory: string;
-
-beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), "drainpipe-segments-"));
-  worker = await startEmbeddedWorker({ stateDir: join(directory, "state") });
-}, 60_000);
-
-afterAll(async () => {
-  await worker?.stop();
-  await rm(directory, { recursive: true, force: true });
-});
-
-function remote(...args: string[]) {
-  return runCli([...args, "--url", worker.url, "--token", worker.token], { cwd: directory });
-}
+const fixture = useRemoteWorker("drainpipe-segments-");
+const remote = (...args: string[]) => fixture.remote(args);
 
 /** Lines of `count` numbers, a different width each, so segments cut at varying places. */
 function numbersText(count: number, seed: number): string {
@@ -32,7 +17,7 @@ function numbersText(count: number, seed: number): string {
 describe("upload sessions from the CLI", () => {
   test("a file forced into 7 segments with --parallel 3 round-trips byte for byte", { timeout: 120_000 }, async () => {
     const text = numbersText(70_000, 1);
-    const file = join(directory, "seven.txt");
+    const file = join(fixture.directory, "seven.txt");
     await writeFile(file, text);
     const segmentBytes = Math.ceil(text.length / 7);
     const upload = await remote("upload", file, "--segment-bytes", String(segmentBytes), "--parallel", "3", "--json");
@@ -40,7 +25,7 @@ describe("upload sessions from the CLI", () => {
     const result = JSON.parse(upload.stdout) as { manifest: Manifest; segments: number; sentSegments: number };
     expect(result).toMatchObject({ segments: 7, sentSegments: 7 });
     expect(result.manifest.source).toMatchObject({ kind: "segments", segments: 7, bytes: text.length });
-    const copy = join(directory, "seven-copy.txt");
+    const copy = join(fixture.directory, "seven-copy.txt");
     expect((await remote("get", "seven.txt", "-o", copy)).code).toBe(0);
     expect(await readFile(copy, "utf8")).toBe(text);
     const text2 = await remote("upload", file, "--name", "seven-text", "--segment-bytes", String(segmentBytes));
@@ -54,7 +39,7 @@ describe("upload sessions from the CLI", () => {
     const badLine = 52_345;
     lines[badLine - 1] = "12x4";
     const text = lines.join("\n");
-    const file = join(directory, "bad.txt");
+    const file = join(fixture.directory, "bad.txt");
     await writeFile(file, text);
     const offset = text.indexOf("12x4");
     const upload = await remote("upload", file, "--segment-bytes", String(Math.ceil(text.length / 6)));
@@ -67,7 +52,7 @@ describe("upload sessions from the CLI", () => {
 
   test("a session kept after a failure resumes, sending only what the worker lacks", { timeout: 120_000 }, async () => {
     const text = numbersText(50_000, 3);
-    const file = join(directory, "resume.txt");
+    const file = join(fixture.directory, "resume.txt");
     await writeFile(file, text);
     const segmentBytes = String(Math.ceil(text.length / 5));
     const lines = text.split("\n");
@@ -100,7 +85,7 @@ describe("upload sessions from the CLI", () => {
 describe("a CLI killed mid-upload", () => {
   test("then --resume finishes the session with identical content", { timeout: 120_000 }, async () => {
     const text = numbersText(400_000, 4);
-    const file = join(directory, "killed.txt");
+    const file = join(fixture.directory, "killed.txt");
     await writeFile(file, text);
     const segmentBytes = Math.ceil(text.length / 12);
     let uploadId: string | undefined;
@@ -113,12 +98,12 @@ describe("a CLI killed mid-upload", () => {
         "--parallel",
         "1",
         "--url",
-        worker.url,
+        fixture.worker.url,
         "--token",
-        worker.token,
+        fixture.worker.token,
       ],
       {
-        cwd: directory,
+        cwd: fixture.directory,
         onStart: (child) => {
           let stderr = "";
           child.stderr?.on("data", (chunk: Buffer) => {
@@ -127,8 +112,8 @@ describe("a CLI killed mid-upload", () => {
           });
           const poll = setInterval(async () => {
             if (uploadId === undefined) return;
-            const response = await fetch(`${worker.url}/files/killed.txt/uploads/${uploadId}`, {
-              headers: { Authorization: `Bearer ${worker.token}` },
+            const response = await fetch(`${fixture.worker.url}/files/killed.txt/uploads/${uploadId}`, {
+              headers: { Authorization: `Bearer ${fixture.worker.token}` },
             }).catch(() => undefined);
             const session = (await response?.json().catch(() => undefined)) as { segments?: unknown[] } | undefined;
             if ((session?.segments?.length ?? 0) >= 3) {
