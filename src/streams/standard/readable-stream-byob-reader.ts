@@ -84,13 +84,13 @@ export class ReadableStreamBYOBReader {
   }
 
   /** Fulfils when the stream closes, rejects when it errors or the lock is released. */
-  get closed(): Promise<undefined> {
+  get closed(): Promise<void> {
     if (!IsReadableStreamBYOBReader(this)) return promiseRejectedWith(readerBrandCheckError("closed"));
     return this._closedPromise.promise;
   }
 
   /** Cancels the stream. */
-  cancel(reason: unknown = undefined): Promise<undefined> {
+  cancel(reason: unknown = undefined): Promise<void> {
     if (!IsReadableStreamBYOBReader(this)) return promiseRejectedWith(readerBrandCheckError("cancel"));
     if (this._ownerReadableStream === undefined) {
       return promiseRejectedWith(new TypeError("Cannot cancel a stream using a released reader"));

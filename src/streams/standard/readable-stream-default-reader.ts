@@ -75,13 +75,13 @@ export class ReadableStreamDefaultReader<R = unknown> {
   }
 
   /** Fulfils when the stream closes, rejects when it errors or the lock is released. */
-  get closed(): Promise<undefined> {
+  get closed(): Promise<void> {
     if (!IsReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("closed"));
     return this._closedPromise.promise;
   }
 
   /** Cancels the stream (same as `stream.cancel` for the lock holder). */
-  cancel(reason: unknown = undefined): Promise<undefined> {
+  cancel(reason: unknown = undefined): Promise<void> {
     if (!IsReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("cancel"));
     if (this._ownerReadableStream === undefined) return promiseRejectedWith(releasedError("cancel"));
     return ReadableStreamReaderGenericCancel(this, reason);

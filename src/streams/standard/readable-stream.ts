@@ -190,7 +190,7 @@ export class ReadableStream<R = unknown> {
   }
 
   /** Cancels the stream: the consumer is no longer interested; queued chunks are discarded. */
-  cancel(reason: unknown = undefined): Promise<undefined> {
+  cancel(reason: unknown = undefined): Promise<void> {
     if (!IsReadableStream<R>(this)) return promiseRejectedWith(streamBrandCheckError("cancel"));
     if (IsReadableStreamLocked(this)) {
       return promiseRejectedWith(new TypeError("Cannot cancel a stream that already has a reader"));

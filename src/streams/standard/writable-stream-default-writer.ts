@@ -48,7 +48,7 @@ export class WritableStreamDefaultWriter<W = unknown> {
   }
 
   /** Fulfils when the stream closes; rejects when it errors or the lock is released. */
-  get closed(): Promise<undefined> {
+  get closed(): Promise<void> {
     if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("closed"));
     return this._closedPromise.promise;
   }
@@ -63,13 +63,13 @@ export class WritableStreamDefaultWriter<W = unknown> {
   }
 
   /** Fulfils when the stream has no backpressure. */
-  get ready(): Promise<undefined> {
+  get ready(): Promise<void> {
     if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("ready"));
     return this._readyPromise.promise;
   }
 
   /** Aborts the stream. */
-  abort(reason: unknown = undefined): Promise<undefined> {
+  abort(reason: unknown = undefined): Promise<void> {
     if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("abort"));
     if (this._ownerWritableStream === undefined) {
       return promiseRejectedWith(new TypeError("Cannot abort a stream using a released writer"));
@@ -78,7 +78,7 @@ export class WritableStreamDefaultWriter<W = unknown> {
   }
 
   /** Closes the stream after queued writes. */
-  close(): Promise<undefined> {
+  close(): Promise<void> {
     if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("close"));
     const stream = this._ownerWritableStream;
     if (stream === undefined)
@@ -97,7 +97,7 @@ export class WritableStreamDefaultWriter<W = unknown> {
   }
 
   /** Writes a chunk; resolves when the sink has accepted it. */
-  write(chunk: W = undefined as W): Promise<undefined> {
+  write(chunk: W = undefined as W): Promise<void> {
     if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("write"));
     if (this._ownerWritableStream === undefined) {
       return promiseRejectedWith(new TypeError("Cannot write to a stream using a released writer"));

@@ -111,7 +111,7 @@ export class WritableStream<W = unknown> {
   }
 
   /** Aborts the stream: queued writes are discarded and the sink's `abort` is called. */
-  abort(reason: unknown = undefined): Promise<undefined> {
+  abort(reason: unknown = undefined): Promise<void> {
     if (!IsWritableStream<W>(this)) return promiseRejectedWith(streamBrandCheckError("abort"));
     if (IsWritableStreamLocked(this)) {
       return promiseRejectedWith(new TypeError("Cannot abort a stream that already has a writer"));
@@ -120,7 +120,7 @@ export class WritableStream<W = unknown> {
   }
 
   /** Closes the stream after the queued writes. */
-  close(): Promise<undefined> {
+  close(): Promise<void> {
     if (!IsWritableStream<W>(this)) return promiseRejectedWith(streamBrandCheckError("close"));
     if (IsWritableStreamLocked(this)) {
       return promiseRejectedWith(new TypeError("Cannot close a stream that already has a writer"));
