@@ -26,7 +26,7 @@ const HEADING = "\n## Benchmarks\n";
 
 /** The section's fixed opening: how to run the benchmarks and what every run does. */
 const INTRO = [
-  "`npm run bench` runs every scenario (about 10 minutes; keep the machine otherwise idle) and writes",
+  "`npm run bench` runs every scenario (about 15 minutes; keep the machine otherwise idle) and writes",
   "`bench/results/<date>-<runtime>.{json,md,svg}` and this section; `npm run bench:quick` runs them all with tiny",
   "sizes (under a minute, results under `bench/.cache/quick/`), and `test/bench/quick.test.ts`, part of `npm test`,",
   "runs every scenario's output checks with tiny sizes. Benchmarks assert nothing about time; every variant's output",
