@@ -109,8 +109,8 @@ export interface CoordinatorStatus {
 
 /**
  * The Durable Object class. Bind it in `wrangler.toml` (`[[durable_objects.bindings]]`, with a
- * `new_sqlite_classes` migration) and reach the coordinator of a name with `idFromName(name)`; see
- * `coordinator-client.ts` in the worker for the calls in order.
+ * `new_sqlite_classes` migration) and reach the coordinator of a name with `idFromName(name)`; the worker's
+ * `coordinated-upload.ts`, `coordinated-read.ts` and `session-routes.ts` show the calls in order.
  */
 export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   readonly #ledger: FileLedger;
@@ -118,7 +118,7 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   private store: ObjectStore;
   readonly #serial = new SerialQueue();
 
-  /** Opens the ledger, and takes over state left by a previous instance (a publication cut short). */
+  /** Opens the ledger and makes sure an alarm is set for the leases and sessions it holds. */
   constructor(ctx: DurableObjectState, env: CoordinatorEnv) {
     super(ctx, env);
     this.#ledger = new FileLedger(ctx.storage.sql);
@@ -428,7 +428,7 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   /** Ends the leases and sessions that expired; returns how many objects their uploads had left. */
   async #expire(name: string): Promise<number> {
     const now = Date.now();
-    const { attempts } = this.#ledger.expire(now);
+    const attempts = this.#ledger.expire(now);
     let removed = 0;
     for (const attempt of attempts) removed += await this.#settle(name, attempt);
     for (const session of this.#ledger.sessions().filter((candidate) => candidate.expiresAt <= now)) {

@@ -40,14 +40,6 @@ export interface MultipartRecord {
   multipartId: string;
 }
 
-/** Reads whose lease ended at or before this time are gone. */
-export interface ExpiredLeases {
-  /** Uploads whose lease ended. */
-  attempts: AttemptRecord[];
-  /** How many read leases ended. */
-  reads: number;
-}
-
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   CREATE TABLE IF NOT EXISTS versions (
@@ -287,10 +279,9 @@ export class FileLedger {
   }
 
   /** Drops read leases that ended and returns the attempts whose lease ended (still recorded). */
-  expire(now: number): ExpiredLeases {
-    const reads = this.#sql.exec("DELETE FROM reads WHERE lease_until <= ?", now).rowsWritten;
-    const attempts = this.attempts().filter((attempt) => attempt.leaseUntil <= now);
-    return { attempts, reads };
+  expire(now: number): AttemptRecord[] {
+    this.#sql.exec("DELETE FROM reads WHERE lease_until <= ?", now);
+    return this.attempts().filter((attempt) => attempt.leaseUntil <= now);
   }
 
   /**
