@@ -190,7 +190,7 @@ export class WorkerClient {
 
   /** The uploads of `name` in flight (`GET /files/:name/uploads`). */
   async uploads(name: string): Promise<UploadInFlight[]> {
-    const response = await this.#request(`list the uploads of "${name}"`, "GET", `${filePath(name)}/uploads`);
+    const response = await this.#request(`list the uploads of "${name}"`, "GET", sessionsPath(name));
     return ((await response.json()) as { uploads: UploadInFlight[] }).uploads;
   }
 

@@ -129,12 +129,7 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   /** Admits an upload of `name` with a lease of `leaseMs`. */
   async beginUpload(name: string, leaseMs: number, clientToken = ""): Promise<UploadLease> {
     await this.#initialise(name);
-    const now = Date.now();
-    const uploadId = newUploadId();
-    const leaseUntil = now + leaseMs;
-    this.#ledger.addAttempt({ uploadId, state: "writing", leaseUntil, clientToken, startedAt: now });
-    await this.#scheduleAlarm();
-    return { uploadId, leaseUntil };
+    return this.#admit(newUploadId(), leaseMs, clientToken);
   }
 
   /** Extends an upload's lease; `false` when the upload is no longer admitted (its lease ended). */
@@ -169,12 +164,8 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
       await this.#initialise(name);
       if (!this.#ledger.attempt(uploadId)) return { published: false, reason: "expired" } as const;
       this.#ledger.markPublishing(uploadId, Date.now() + leaseMs);
-      try {
-        await this.store.put(manifestKey(name), new TextEncoder().encode(manifest));
-      } catch (error) {
-        if (!(error instanceof StoreError)) throw error;
-        return { published: false, reason: "storage-failed", detail: error.message } as const;
-      }
+      const failure = await this.#putManifest(name, manifest);
+      if (failure !== null) return { published: false, reason: "storage-failed", detail: failure } as const;
       const replaced = this.#ledger.makeCurrent(uploadId, manifest);
       this.#ledger.dropAttempt(uploadId);
       await this.#removeUnreadRetired(name);
@@ -300,12 +291,7 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   async beginSegment(sessionId: string, index: number, leaseMs: number): Promise<UploadLease | null> {
     const session = this.#ledger.session(sessionId);
     if (session?.state !== "open" || session.expiresAt <= Date.now()) return null;
-    const now = Date.now();
-    const uploadId = `${sessionId}/s${String(index).padStart(5, "0")}-${newUploadId()}`;
-    const leaseUntil = now + leaseMs;
-    this.#ledger.addAttempt({ uploadId, state: "writing", leaseUntil, clientToken: "", startedAt: now });
-    await this.#scheduleAlarm();
-    return { uploadId, leaseUntil };
+    return this.#admit(`${sessionId}/s${String(index).padStart(5, "0")}-${newUploadId()}`, leaseMs, "");
   }
 
   /**
@@ -363,12 +349,8 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
           return { completed: false, reason: "too-large", detail: error.message } as const;
         throw error;
       }
-      try {
-        await this.store.put(manifestKey(name), new TextEncoder().encode(manifest));
-      } catch (error) {
-        if (!(error instanceof StoreError)) throw error;
-        return { completed: false, reason: "storage-failed", detail: error.message } as const;
-      }
+      const failure = await this.#putManifest(name, manifest);
+      if (failure !== null) return { completed: false, reason: "storage-failed", detail: failure } as const;
       this.#ledger.makeCurrent(sessionId, manifest);
       for (const record of records.filter((candidate) => candidate.index >= count)) {
         await deleteAll(this.store, uploadPrefix(name, record.attemptId));
@@ -412,16 +394,33 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
     });
   }
 
+  /** Records an attempt in flight under `uploadId` with a lease of `leaseMs`. */
+  async #admit(uploadId: string, leaseMs: number, clientToken: string): Promise<UploadLease> {
+    const now = Date.now();
+    const leaseUntil = now + leaseMs;
+    this.#ledger.addAttempt({ uploadId, state: "writing", leaseUntil, clientToken, startedAt: now });
+    await this.#scheduleAlarm();
+    return { uploadId, leaseUntil };
+  }
+
+  /** Writes `<name>/manifest.json`; resolves `null`, or the storage failure's message. */
+  async #putManifest(name: string, manifest: string): Promise<string | null> {
+    try {
+      await this.store.put(manifestKey(name), new TextEncoder().encode(manifest));
+      return null;
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      return error.message;
+    }
+  }
+
   /** On first use of a name, takes over a version published before the coordinator existed. */
   async #initialise(name: string): Promise<void> {
     if (this.#ledger.initialised()) return;
     this.#ledger.setName(name);
-    const object = await this.store.get(manifestKey(name));
-    if (object) {
-      const manifest = await new Response(object.body).text();
-      const uploadId = (JSON.parse(manifest) as { uploadId?: unknown }).uploadId;
-      if (typeof uploadId === "string" && !this.#ledger.initialised()) this.#ledger.makeCurrent(uploadId, manifest);
-    }
+    const manifest = await this.#manifestText(name);
+    const uploadId = uploadIdOf(manifest);
+    if (uploadId !== null && !this.#ledger.initialised()) this.#ledger.makeCurrent(uploadId, manifest);
     this.#ledger.markInitialised();
   }
 
@@ -440,12 +439,9 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
 
   /** Deletes everything an open session wrote (segments and writes in flight) and forgets it. */
   async #removeSession(name: string, sessionId: string): Promise<number> {
-    for (const attempt of this.#ledger
-      .attempts()
-      .filter((candidate) => candidate.uploadId.startsWith(`${sessionId}/`))) {
-      for (const multipart of this.#ledger.multiparts(attempt.uploadId)) {
-        await this.store.abortMultipart(multipart.key, multipart.multipartId).catch(() => undefined);
-      }
+    for (const attempt of this.#ledger.attempts()) {
+      if (!attempt.uploadId.startsWith(`${sessionId}/`)) continue;
+      await this.#abortMultiparts(attempt.uploadId);
       this.#ledger.dropAttempt(attempt.uploadId);
     }
     const removed = await deleteAll(this.store, uploadPrefix(name, sessionId));
@@ -472,7 +468,7 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   async #settle(name: string, attempt: AttemptRecord): Promise<number> {
     if (attempt.state === "publishing") {
       const manifest = await this.#manifestText(name);
-      if (manifest !== "" && (JSON.parse(manifest) as { uploadId?: unknown }).uploadId === attempt.uploadId) {
+      if (uploadIdOf(manifest) === attempt.uploadId) {
         this.#ledger.makeCurrent(attempt.uploadId, manifest);
         this.#ledger.dropAttempt(attempt.uploadId);
         await this.#removeUnreadRetired(name);
@@ -489,12 +485,17 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
 
   /** Deletes an attempt's parts, aborts its multipart uploads and forgets it; returns the objects deleted. */
   async #removeAttempt(name: string, uploadId: string): Promise<number> {
-    for (const multipart of this.#ledger.multiparts(uploadId)) {
-      await this.store.abortMultipart(multipart.key, multipart.multipartId).catch(() => undefined);
-    }
+    await this.#abortMultiparts(uploadId);
     const removed = await deleteAll(this.store, uploadPrefix(name, uploadId));
     this.#ledger.dropAttempt(uploadId);
     return removed;
+  }
+
+  /** Aborts the multipart uploads an attempt started and did not complete (already gone: fine). */
+  async #abortMultiparts(uploadId: string): Promise<void> {
+    for (const multipart of this.#ledger.multiparts(uploadId)) {
+      await this.store.abortMultipart(multipart.key, multipart.multipartId).catch(() => undefined);
+    }
   }
 
   async #removeUnreadRetired(name: string): Promise<void> {
@@ -527,4 +528,11 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
     const scheduled = await this.ctx.storage.getAlarm();
     if (scheduled === null || scheduled > next) await this.ctx.storage.setAlarm(next);
   }
+}
+
+/** The upload id a manifest's JSON names, or `null` (no manifest: `""`). */
+function uploadIdOf(manifest: string): string | null {
+  if (manifest === "") return null;
+  const uploadId = (JSON.parse(manifest) as { uploadId?: unknown }).uploadId;
+  return typeof uploadId === "string" ? uploadId : null;
 }

@@ -187,18 +187,23 @@ export class FileLedger {
 
   /** The upload in flight with this id, if any. */
   attempt(uploadId: string): AttemptRecord | null {
-    return this.attempts().find((attempt) => attempt.uploadId === uploadId) ?? null;
+    return this.#attempts("WHERE upload_id = ?", uploadId)[0] ?? null;
   }
 
   /** Every upload in flight, oldest first. */
   attempts(): AttemptRecord[] {
+    return this.#attempts("ORDER BY started_at, upload_id");
+  }
+
+  /** The attempts `clause` selects (a `WHERE` or `ORDER BY` clause with its bindings). */
+  #attempts(clause: string, ...bindings: SqlStorageValue[]): AttemptRecord[] {
     return this.#rows<{
       upload_id: string;
       state: "writing" | "publishing";
       lease_until: number;
       client_token: string;
       started_at: number;
-    }>("SELECT * FROM attempts ORDER BY started_at, upload_id").map((row) => ({
+    }>(`SELECT * FROM attempts ${clause}`, ...bindings).map((row) => ({
       uploadId: row.upload_id,
       state: row.state,
       leaseUntil: row.lease_until,
@@ -321,11 +326,16 @@ export class FileLedger {
 
   /** The session with this id, if any. */
   session(sessionId: string): SessionRecord | null {
-    return this.sessions().find((session) => session.sessionId === sessionId) ?? null;
+    return this.#sessions("WHERE session_id = ?", sessionId)[0] ?? null;
   }
 
   /** Every session, oldest first. */
   sessions(): SessionRecord[] {
+    return this.#sessions("ORDER BY created_at, session_id");
+  }
+
+  /** The sessions `clause` selects (a `WHERE` or `ORDER BY` clause with its bindings). */
+  #sessions(clause: string, ...bindings: SqlStorageValue[]): SessionRecord[] {
     return this.#rows<{
       session_id: string;
       state: "open" | "completed";
@@ -333,7 +343,7 @@ export class FileLedger {
       created_at: number;
       expires_at: number;
       manifest: string;
-    }>("SELECT * FROM sessions ORDER BY created_at, session_id").map((row) => ({
+    }>(`SELECT * FROM sessions ${clause}`, ...bindings).map((row) => ({
       sessionId: row.session_id,
       state: row.state,
       maxPartBytes: row.max_part_bytes,

@@ -8,9 +8,6 @@ import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
 import type { Manifest } from "../files/manifest.ts";
 import { Heartbeat } from "./heartbeat.ts";
 
-/** How many heartbeats fit in one read lease. */
-const BEATS_PER_LEASE = 4;
-
 /**
  * An open read. Release it once the response body is written (or failed), typically in `ctx.waitUntil`.
  *
@@ -44,7 +41,7 @@ export class CoordinatedRead {
     this.#coordinator = coordinator;
     this.#name = name;
     this.#readId = readId;
-    this.#heartbeat = new Heartbeat(() => coordinator.renewRead(readId, leaseMs), leaseMs / BEATS_PER_LEASE);
+    this.#heartbeat = new Heartbeat(() => coordinator.renewRead(readId, leaseMs), leaseMs);
   }
 
   /** Opens a read of the current version of `name`, or resolves `null` when there is no such file. */

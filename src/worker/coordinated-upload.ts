@@ -13,9 +13,6 @@ import { Heartbeat } from "./heartbeat.ts";
 import { HttpError } from "./http-error.ts";
 import { LeasedStore, leaseLost } from "./leased-store.ts";
 
-/** How many heartbeats fit in one lease: a renewal may fail this many times minus one before the lease ends. */
-const BEATS_PER_LEASE = 4;
-
 /** How an upload is admitted and what ends it: a whole file, or one segment of a session. */
 export interface Admission {
   /** Admits the upload; resolves with its upload id, or `null` when it may not start (an unknown session). */
@@ -92,7 +89,7 @@ export async function coordinatedUpload(
   const uploadId = await admission.admit();
   if (uploadId === null) return null;
   const renew = () => coordinator.renewUpload(uploadId, leaseMs);
-  const heartbeat = new Heartbeat(renew, leaseMs / BEATS_PER_LEASE);
+  const heartbeat = new Heartbeat(renew, leaseMs);
   const publish = async (manifest: Manifest): Promise<void> => {
     const result = await admission.finish(uploadId, manifest);
     if (result.published) return;

@@ -13,10 +13,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Implementation } from "./implementation.ts";
 import { DRAINPIPE_MODULE_PATH, ImplementationUnavailableError } from "./implementation.ts";
-import type { FileResult } from "./results.ts";
-import type { SuiteResult } from "./run-suite.ts";
+import type { SuiteOptions, SuiteResult } from "./run-suite.ts";
 import { runSuite } from "./run-suite.ts";
 
 /** The runtimes the suite can run on. */
@@ -31,16 +29,9 @@ const RUN_ENTRY = fileURLToPath(new URL("./run.ts", import.meta.url));
 const FILE_WORKER_ENTRY = fileURLToPath(new URL("./file-worker.ts", import.meta.url));
 
 /** Options of {@link runSuiteOnRuntime}. */
-export interface RuntimeSuiteOptions {
-  readonly wptDir: string;
+export interface RuntimeSuiteOptions extends SuiteOptions {
+  /** The runtime to run the suite on; `onFileDone` is called only for in-process runs (Node 24, workerd). */
   readonly runtime: Runtime;
-  readonly implementation: Implementation;
-  /** The module drainpipe is loaded from; `src/streams/index.ts` by default. */
-  readonly modulePath?: string | undefined;
-  readonly filter: string;
-  readonly jobs: number;
-  /** Called after each file of an in-process run (Node 24, workerd) finishes. */
-  readonly onFileDone?: (result: FileResult) => void;
 }
 
 function localBinary(name: string): string {
