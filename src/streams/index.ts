@@ -42,6 +42,7 @@ export type { ReadableStreamAsyncIterator } from "./standard/readable-stream-asy
 export {
   ReadableStreamBYOBReader,
   type ReadableStreamBYOBReaderReadOptions,
+  type ReadableStreamBYOBReadResult,
 } from "./standard/readable-stream-byob-reader.ts";
 export { ReadableStreamBYOBRequest } from "./standard/readable-stream-byob-request.ts";
 export { ReadableStreamDefaultController } from "./standard/readable-stream-default-controller.ts";

@@ -221,6 +221,18 @@ describe.each([
   });
 });
 
+/** Each drainpipe class given where the global (standard) type of the same name is expected. */
+const STANDARD_TYPES = `
+import { ReadableStream, TransformStream, WritableStream } from "${PACKAGE.name}";
+export const sink: globalThis.WritableStream<number> = new WritableStream<number>();
+export const numbers: globalThis.ReadableStream<number> = ReadableStream.from([1, 2, 3]);
+export const bytes: globalThis.ReadableStream<Uint8Array> = new ReadableStream<Uint8Array>({ type: "bytes" });
+export const pair: globalThis.TransformStream<number, string> = new TransformStream<number, string>();
+const strings = ReadableStream.from([1]).pipeThrough(new TransformStream<number, string>());
+export const piped: globalThis.ReadableStream<string> = strings;
+export const chunks: AsyncIterable<string> = strings;
+`;
+
 describe.each(["nodenext", "bundler"])("type-checked with moduleResolution %s", (resolution) => {
   const compilerOptions = {
     target: "ES2022",
@@ -235,12 +247,8 @@ describe.each(["nodenext", "bundler"])("type-checked with moduleResolution %s", 
     skipLibCheck: false,
   };
 
-  test("the README's examples and a drainpipe WritableStream where a standard one is expected", async () => {
-    const check = [
-      `import { WritableStream } from "${PACKAGE.name}";`,
-      "export const sink: globalThis.WritableStream<number> = new WritableStream<number>();",
-    ].join("\n");
-    writeFileSync(join(project, "standard-types.ts"), check);
+  test("the README's examples, and drainpipe streams where Node's standard ones are expected", async () => {
+    writeFileSync(join(project, "standard-types.ts"), STANDARD_TYPES);
     const files = [
       ...examples.filter((e) => e.lang === "ts" && !e.worker).map((e) => `${e.id}.ts`),
       "standard-types.ts",
@@ -249,6 +257,19 @@ describe.each(["nodenext", "bundler"])("type-checked with moduleResolution %s", 
     writeFileSync(
       join(project, config),
       JSON.stringify({ compilerOptions: { ...compilerOptions, types: ["node"] }, files }),
+    );
+    await expect(run(join(BIN, "tsc"), ["-p", config], { cwd: project })).resolves.toBeDefined();
+  });
+
+  test("drainpipe streams where the DOM library's standard ones are expected", async () => {
+    writeFileSync(join(project, "standard-types.ts"), STANDARD_TYPES);
+    const config = `tsconfig.dom.${resolution}.json`;
+    writeFileSync(
+      join(project, config),
+      JSON.stringify({
+        compilerOptions: { ...compilerOptions, lib: ["ES2023", "DOM", "DOM.AsyncIterable"], types: [] },
+        files: ["standard-types.ts"],
+      }),
     );
     await expect(run(join(BIN, "tsc"), ["-p", config], { cwd: project })).resolves.toBeDefined();
   });

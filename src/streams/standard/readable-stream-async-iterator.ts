@@ -17,7 +17,7 @@ import { ReadableStreamReaderGenericCancel } from "./readable-stream-generic-rea
 import { hasOwnSlot, setFunctionName } from "./webidl.ts";
 
 /** The iterator `ReadableStream.prototype.values()` returns. */
-export interface ReadableStreamAsyncIterator<R> extends AsyncIterator<R, undefined, undefined> {
+export interface ReadableStreamAsyncIterator<R> extends AsyncIteratorObject<R, undefined, unknown> {
   /** Reads the next chunk. */
   next(): Promise<IteratorResult<R, undefined>>;
   /** Ends the iteration, cancelling the stream unless `preventCancel` was set. */

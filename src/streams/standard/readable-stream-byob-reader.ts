@@ -10,7 +10,6 @@ import {
   ReadableByteStreamControllerPullInto,
 } from "./readable-byte-stream-controller.ts";
 import { IsReadableStream, IsReadableStreamLocked, type ReadableStream } from "./readable-stream.ts";
-import type { ReadableStreamReadResult } from "./readable-stream-default-reader.ts";
 import {
   ReadableStreamReaderGenericCancel,
   ReadableStreamReaderGenericInitialize,
@@ -32,6 +31,12 @@ export interface ReadableStreamBYOBReaderReadOptions {
   min?: number;
 }
 
+/**
+ * The result of a BYOB read: the filled view, or `done: true` once the stream has closed, with the view emptied
+ * over the same memory (or `undefined` when the stream was cancelled).
+ */
+export type ReadableStreamBYOBReadResult<T> = { done: false; value: T } | { done: true; value: T | undefined };
+
 /** A read-into request: the three ways a pending BYOB read can end. */
 export interface ReadIntoRequest {
   /** Bytes were read into a view. */
@@ -43,7 +48,7 @@ export interface ReadIntoRequest {
 }
 
 class PromiseReadIntoRequest<T extends ArrayBufferViewLike> implements ReadIntoRequest {
-  readonly deferred = new Deferred<ReadableStreamReadResult<T>>();
+  readonly deferred = new Deferred<ReadableStreamBYOBReadResult<T>>();
 
   chunkSteps(chunk: ArrayBufferViewLike): void {
     this.deferred.resolve({ value: chunk as T, done: false });
@@ -106,7 +111,7 @@ export class ReadableStreamBYOBReader {
   read<T extends ArrayBufferView>(
     view: T,
     options: ReadableStreamBYOBReaderReadOptions | undefined = undefined,
-  ): Promise<ReadableStreamReadResult<T>> {
+  ): Promise<ReadableStreamBYOBReadResult<T>> {
     if (!IsReadableStreamBYOBReader(this)) return promiseRejectedWith(readerBrandCheckError("read"));
     let min: number;
     try {
@@ -137,7 +142,7 @@ export class ReadableStreamBYOBReader {
     // `assertArrayBufferView` rejected views over a `SharedArrayBuffer`.
     const readIntoRequest = new PromiseReadIntoRequest<T & ArrayBufferViewLike>();
     ReadableStreamBYOBReaderRead(this, view as T & ArrayBufferViewLike, min, readIntoRequest);
-    return readIntoRequest.deferred.promise as Promise<ReadableStreamReadResult<T>>;
+    return readIntoRequest.deferred.promise as Promise<ReadableStreamBYOBReadResult<T>>;
   }
 
   /** Releases the reader's lock; pending reads reject with a `TypeError`. */

@@ -19,8 +19,8 @@ import {
 import { SimpleQueue } from "./simple-queue.ts";
 import { assertRequiredArgument, hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
 
-/** The result of a read: a chunk, or `done: true` once the stream has closed. */
-export type ReadableStreamReadResult<T> = { done: false; value: T } | { done: true; value: T | undefined };
+/** The result of a default reader's read: a chunk, or `done: true` (with no value) once the stream has closed. */
+export type ReadableStreamReadResult<T> = { done: false; value: T } | { done: true; value: undefined };
 
 /** A read request: the three ways a pending read can end. */
 export interface ReadRequest<R> {

@@ -200,7 +200,8 @@ export class ReadableStream<R = unknown> {
 
   /** Locks the stream to a new reader: a default reader, or a BYOB reader with `{ mode: "byob" }`. */
   getReader(options: { mode: "byob" }): ReadableStreamBYOBReader;
-  getReader(options?: ReadableStreamGetReaderOptions): ReadableStreamDefaultReader<R>;
+  getReader(): ReadableStreamDefaultReader<R>;
+  getReader(options?: ReadableStreamGetReaderOptions): ReadableStreamReader<R>;
   getReader(options: ReadableStreamGetReaderOptions | undefined = undefined): ReadableStreamReader<R> {
     if (!IsReadableStream<R>(this)) throw streamBrandCheckError("getReader");
     assertDictionary(options, "First parameter");
@@ -213,20 +214,24 @@ export class ReadableStream<R = unknown> {
     return AcquireReadableStreamBYOBReader(this as unknown as ReadableStream<Uint8Array>);
   }
 
-  /** Pipes this stream through a transform pair and returns its readable side. */
-  pipeThrough<T>(
-    transform: ReadableWritablePair<T, R>,
+  /**
+   * Pipes this stream into `transform.writable` and returns `transform.readable` as it is (typed as given, so a
+   * drainpipe `ReadableStream` also type-checks where a platform `ReadableStream` is expected). Both sides must be
+   * drainpipe streams at run time; a platform pair is refused with a `TypeError` (see `fromNativeStream`).
+   */
+  pipeThrough<RS extends object>(
+    transform: { readable: RS; writable: WritableStream<R> },
     options: StreamPipeOptions | undefined = undefined,
-  ): ReadableStream<T> {
+  ): RS {
     if (!IsReadableStream<R>(this)) throw streamBrandCheckError("pipeThrough");
     assertRequiredArgument(transform, 1, "pipeThrough");
     assertDictionary(transform, "First parameter");
-    const rawReadable = (transform as Partial<ReadableWritablePair<T, R>>).readable;
+    const rawReadable = (transform as Partial<ReadableWritablePair<unknown, R>>).readable;
     assertRequiredArgument(rawReadable, 1, "ReadableWritablePair.readable");
     if (!IsReadableStream(rawReadable)) {
       throw new TypeError("Cannot pipe through: transform.readable is not a ReadableStream");
     }
-    const rawWritable = (transform as Partial<ReadableWritablePair<T, R>>).writable;
+    const rawWritable = (transform as Partial<ReadableWritablePair<unknown, R>>).writable;
     assertRequiredArgument(rawWritable, 1, "ReadableWritablePair.writable");
     if (!IsWritableStream(rawWritable)) {
       throw new TypeError("Cannot pipe through: transform.writable is not a WritableStream");
@@ -247,7 +252,7 @@ export class ReadableStream<R = unknown> {
       converted.signal,
     );
     setPromiseIsHandledToTrue(promise);
-    return rawReadable;
+    return rawReadable as RS;
   }
 
   /** Pipes this stream into a writable stream; resolves when the pipe finishes. */
