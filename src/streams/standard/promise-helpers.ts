@@ -50,6 +50,7 @@ export class LazyDeferred<T> {
   private onFulfilled: (() => void) | (() => void)[] | undefined = undefined;
   private onRejected: ((reason: unknown) => void) | ((reason: unknown) => void)[] | undefined = undefined;
   private observer: (() => void) | undefined = undefined;
+  private rejectionObserver: ((reason: unknown) => void) | undefined = undefined;
 
   /** The promise; created on first access. */
   get promise(): Promise<T> {
@@ -83,6 +84,7 @@ export class LazyDeferred<T> {
     this.onFulfilled = undefined;
     this.onRejected = undefined;
     this.observer = undefined;
+    this.rejectionObserver = undefined;
     if (callbacks !== undefined) {
       if (typeof callbacks === "function") queueMicrotaskInternal(callbacks);
       else for (const callback of callbacks) queueMicrotaskInternal(callback);
@@ -97,9 +99,12 @@ export class LazyDeferred<T> {
     this.result = reason;
     if (this.rejectFn !== undefined) this.rejectFn(reason);
     const callbacks = this.onRejected;
+    const rejectionObserver = this.rejectionObserver;
     this.onFulfilled = undefined;
     this.onRejected = undefined;
     this.observer = undefined;
+    this.rejectionObserver = undefined;
+    if (rejectionObserver !== undefined) queueMicrotaskInternal(() => rejectionObserver(reason));
     if (callbacks === undefined) return;
     if (typeof callbacks === "function") queueMicrotaskInternal(() => callbacks(reason));
     else for (const callback of callbacks) queueMicrotaskInternal(() => callback(reason));
@@ -137,13 +142,15 @@ export class LazyDeferred<T> {
   }
 
   /**
-   * Runs `onFulfilled` synchronously when the pending deferred is fulfilled (nothing happens on rejection).
-   * Only for internal parties whose timing nobody can observe; one observer at a time: returns false (and
-   * registers nothing) when the deferred is settled or already observed.
+   * Runs `onFulfilled` synchronously when the pending deferred is fulfilled; `onRejected`, if given, reacts to a
+   * rejection as {@link LazyDeferred.react} would (on a microtask). Only for internal parties whose timing nobody
+   * can observe; one observer at a time: returns false (and registers nothing) when the deferred is settled or
+   * already observed.
    */
-  observeFulfilment(onFulfilled: () => void): boolean {
+  observeFulfilment(onFulfilled: () => void, onRejected: ((reason: unknown) => void) | undefined = undefined): boolean {
     if (this.state !== "pending" || this.observer !== undefined) return false;
     this.observer = onFulfilled;
+    this.rejectionObserver = onRejected;
     return true;
   }
 

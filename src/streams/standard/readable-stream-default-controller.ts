@@ -218,12 +218,12 @@ export function ReadableStreamDefaultControllerCallPullIfNeeded<R>(
   controller._pulling = true;
   const pullCompletion = (controller._pullAlgorithm as PullAlgorithm)();
   controller._pullSettled = pullCompletion === undefined;
-  if (
-    controller._pipedFrom &&
-    pullCompletion instanceof LazyDeferred &&
-    pullCompletion.observeFulfilment(controller._onPullFulfilled)
-  ) {
-    return;
+  if (controller._pipedFrom && pullCompletion instanceof LazyDeferred) {
+    if (pullCompletion.state === "fulfilled") {
+      controller._onPullFulfilled();
+      return;
+    }
+    if (pullCompletion.observeFulfilment(controller._onPullFulfilled)) return;
   }
   reactTo(pullCompletion, controller._onPullFulfilled, controller._onPullRejected);
 }

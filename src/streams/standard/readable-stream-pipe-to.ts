@@ -248,7 +248,8 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
       if (desiredSize === null) break;
       if (desiredSize <= 0) {
         this.waitingForReady = true;
-        this.writer._readyPromise.react(this.onReady);
+        const ready = this.writer._readyPromise;
+        if (!ready.observeFulfilment(this.onReady)) ready.react(this.onReady);
         break;
       }
       let count: number;

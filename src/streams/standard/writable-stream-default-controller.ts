@@ -7,6 +7,7 @@ import { WritableStreamDefaultControllerProcessWritev, type WritevAlgorithm } fr
 import {
   type Completion,
   callForCompletion2,
+  LazyDeferred,
   promiseCall,
   promiseResolvedWith,
   reactTo,
@@ -269,11 +270,20 @@ export function WritableStreamDefaultControllerAdvanceQueueIfNeeded<W>(
     } else {
       completion = WritableStreamDefaultControllerProcessWrite(controller, value as W);
     }
-    if (completion !== undefined || !controller._synchronousCompletion) {
-      reactTo(completion, controller._onWriteFulfilled, controller._onWriteRejected);
-      return;
+    if (controller._synchronousCompletion) {
+      if (completion === undefined || (completion instanceof LazyDeferred && completion.state === "fulfilled")) {
+        WritableStreamDefaultControllerFinishWrite(controller);
+        continue;
+      }
+      if (
+        completion instanceof LazyDeferred &&
+        completion.observeFulfilment(controller._onWriteFulfilled, controller._onWriteRejected)
+      ) {
+        return;
+      }
     }
-    WritableStreamDefaultControllerFinishWrite(controller);
+    reactTo(completion, controller._onWriteFulfilled, controller._onWriteRejected);
+    return;
   }
 }
 

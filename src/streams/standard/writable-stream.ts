@@ -367,10 +367,10 @@ export function WritableStreamStartErroring<W>(stream: WritableStream<W>, reason
 /** Implements {@link https://streams.spec.whatwg.org/#writable-stream-update-backpressure | WritableStreamUpdateBackpressure}. */
 export function WritableStreamUpdateBackpressure<W>(stream: WritableStream<W>, backpressure: boolean): void {
   const writer = stream._writer;
-  if (writer !== undefined && backpressure !== stream._backpressure) {
-    if (backpressure) {
-      if (!writer._readyPromise.rearm()) writer._readyPromise = new LazyDeferred<undefined>();
-    } else writer._readyPromise.resolve(undefined);
-  }
+  const changed = backpressure !== stream._backpressure;
   stream._backpressure = backpressure;
+  if (writer === undefined || !changed) return;
+  if (backpressure) {
+    if (!writer._readyPromise.rearm()) writer._readyPromise = new LazyDeferred<undefined>();
+  } else writer._readyPromise.resolve(undefined);
 }
