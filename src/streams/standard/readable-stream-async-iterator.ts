@@ -14,7 +14,7 @@ import {
   type ReadRequest,
 } from "./readable-stream-default-reader.ts";
 import { ReadableStreamReaderGenericCancel } from "./readable-stream-generic-reader.ts";
-import { hasOwnSlot, setFunctionName } from "./webidl.ts";
+import { createBrand, setFunctionName } from "./webidl.ts";
 
 /** The iterator `ReadableStream.prototype.values()` returns. */
 export interface ReadableStreamAsyncIterator<R> extends AsyncIteratorObject<R, undefined, unknown> {
@@ -89,11 +89,14 @@ function iteratorBrandCheckError(name: string): TypeError {
   return new TypeError(`Cannot use ${name} of a ReadableStream async iterator: receiver is not one`);
 }
 
+/** Marks the iterators {@link ReadableStream.values} creates (a per-chunk check in `next`). */
+const iteratorBrand = createBrand();
+
 const AsyncIteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}).prototype) as object;
 
 const methods = {
   next<R>(this: IteratorSlots<R>): Promise<IteratorResult<R, undefined>> {
-    if (!hasOwnSlot(this, "_asyncIteratorReader")) return promiseRejectedWith(iteratorBrandCheckError("next"));
+    if (!iteratorBrand.has(this)) return promiseRejectedWith(iteratorBrandCheckError("next"));
     if (this._ongoingPromise === undefined && !this._isFinished) {
       const stream = this._asyncIteratorReader._ownerReadableStream;
       if (stream !== undefined && stream._state === "readable") {
@@ -128,7 +131,7 @@ const methods = {
     return this._ongoingPromise;
   },
   return<R>(this: IteratorSlots<R>, value: unknown): Promise<IteratorResult<R, undefined>> {
-    if (!hasOwnSlot(this, "_asyncIteratorReader")) return promiseRejectedWith(iteratorBrandCheckError("return"));
+    if (!iteratorBrand.has(this)) return promiseRejectedWith(iteratorBrandCheckError("return"));
     const returnSteps = (): Promise<IteratorResult<R, undefined>> => {
       if (this._isFinished) return promiseResolvedWith({ value: value as undefined, done: true });
       this._isFinished = true;
@@ -169,6 +172,7 @@ export function createReadableStreamAsyncIterator<R>(
   const reader = AcquireReadableStreamDefaultReader(stream);
   const iterator = Object.create(ReadableStreamAsyncIteratorPrototype) as IteratorSlots<R>;
   iterator._asyncIteratorReader = reader;
+  iteratorBrand.stamp(iterator);
   iterator._preventCancel = preventCancel;
   iterator._ongoingPromise = undefined;
   iterator._isFinished = false;

@@ -36,7 +36,7 @@ import {
 } from "./readable-stream-controller-steps.ts";
 import type { ReadRequest } from "./readable-stream-default-reader.ts";
 import type { ConvertedUnderlyingSource } from "./underlying-source.ts";
-import { hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
+import { createBrand, makeEnumerable, setToStringTag } from "./webidl.ts";
 
 /** An underlying source's own `pull` and the source object (see `SetUpReadableStreamDefaultController`). */
 export type UnderlyingPull<R> = { fn: (controller: ReadableStreamDefaultController<R>) => unknown; source: unknown };
@@ -201,9 +201,12 @@ function controllerBrandCheckError(name: string): TypeError {
   );
 }
 
+/** Marks the controllers set up by {@link SetUpReadableStreamDefaultController} (a per-chunk check in `enqueue`). */
+const controllerBrand = createBrand();
+
 /** Brand check for `ReadableStreamDefaultController`. */
 export function IsReadableStreamDefaultController(value: unknown): value is ReadableStreamDefaultController<unknown> {
-  return hasOwnSlot(value, "_controlledReadableStream");
+  return controllerBrand.has(value);
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#readable-stream-default-controller-call-pull-if-needed | ReadableStreamDefaultControllerCallPullIfNeeded}. */
@@ -397,6 +400,7 @@ export function SetUpReadableStreamDefaultController<R>(
     ReadableStreamDefaultControllerError(controller, e);
   };
   controller._underlyingPull = underlyingPull;
+  controllerBrand.stamp(controller);
   stream._readableStreamController = controller;
   const startResult = startAlgorithm();
   uponPromise(

@@ -17,7 +17,7 @@ import {
   ReadableStreamReaderGenericRelease,
 } from "./readable-stream-generic-reader.ts";
 import { SimpleQueue } from "./simple-queue.ts";
-import { assertRequiredArgument, hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
+import { assertRequiredArgument, createBrand, makeEnumerable, setToStringTag } from "./webidl.ts";
 
 /** The result of a default reader's read: a chunk, or `done: true` (with no value) once the stream has closed. */
 export type ReadableStreamReadResult<T> = { done: false; value: T } | { done: true; value: undefined };
@@ -144,9 +144,12 @@ function releasedError(action: string): TypeError {
   return new TypeError(`Cannot ${action} a stream using a released reader`);
 }
 
+/** Marks the readers set up by {@link SetUpReadableStreamDefaultReader} (a per-chunk check in `read`). */
+const readerBrand = createBrand();
+
 /** Brand check for `ReadableStreamDefaultReader`. */
 export function IsReadableStreamDefaultReader(value: unknown): value is ReadableStreamDefaultReader<unknown> {
-  return hasOwnSlot(value, "_readRequests");
+  return readerBrand.has(value);
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaultreadererrorreadrequests | ReadableStreamDefaultReaderErrorReadRequests}. */
@@ -197,4 +200,5 @@ export function SetUpReadableStreamDefaultReader<R>(
   }
   ReadableStreamReaderGenericInitialize(reader, stream);
   reader._readRequests = new SimpleQueue();
+  readerBrand.stamp(reader);
 }

@@ -4,7 +4,7 @@
  */
 
 import { Deferred, LazyDeferred, promiseRejectedWith, resolvedUndefined } from "./promise-helpers.ts";
-import { assertRequiredArgument, hasOwnSlot, makeEnumerable, setToStringTag } from "./webidl.ts";
+import { assertRequiredArgument, createBrand, makeEnumerable, setToStringTag } from "./webidl.ts";
 import {
   IsWritableStream,
   IsWritableStreamLocked,
@@ -123,9 +123,12 @@ function writerBrandCheckError(name: string): TypeError {
   );
 }
 
+/** Marks the writers set up by {@link SetUpWritableStreamDefaultWriter} (a per-chunk check in `write`). */
+const writerBrand = createBrand();
+
 /** Brand check for `WritableStreamDefaultWriter`. */
 export function IsWritableStreamDefaultWriter(value: unknown): value is WritableStreamDefaultWriter<unknown> {
-  return hasOwnSlot(value, "_ownerWritableStream");
+  return writerBrand.has(value);
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#set-up-writable-stream-default-writer | SetUpWritableStreamDefaultWriter}. */
@@ -137,6 +140,7 @@ export function SetUpWritableStreamDefaultWriter<W>(
     throw new TypeError("Cannot get a writer: the stream is already locked");
   }
   writer._ownerWritableStream = stream;
+  writerBrand.stamp(writer);
   stream._writer = writer;
   const state = stream._state;
   if (state === "writable") {
