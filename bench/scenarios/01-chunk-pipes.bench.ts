@@ -9,7 +9,8 @@
 import { inject, test } from "vitest";
 import { resultPath, TEST_TIMEOUT_MS } from "../support/bench-files.ts";
 import { chunkCount, expectedTally, PIPE_SHAPES, shapeEntries } from "../support/chunk-pipe-shapes.ts";
-import { currentRuntime, implementationsFor, NATIVE } from "../support/implementations.ts";
+import { implementationsFor } from "../support/implementations.ts";
+import { currentRuntime, NATIVE } from "../support/streams-implementation.ts";
 
 const runtime = currentRuntime();
 const quick = inject("benchQuick");

@@ -10,11 +10,12 @@
  * @module
  */
 import { chunkCount, expectedTally, PIPE_SHAPES, shapeEntries, shapesFor } from "../support/chunk-pipe-shapes.ts";
-import { implementationsFor, NATIVE, type Runtime } from "../support/implementations.ts";
+import { implementationsFor } from "../support/implementations.ts";
 import { runAlone } from "../support/run-alone.ts";
 import { defineScenario } from "../support/scenario.ts";
 import type { OutputCheck, ScenarioResult, Speedup } from "../support/scenario-result.ts";
 import { significant } from "../support/stats.ts";
+import { NATIVE } from "../support/streams-implementation.ts";
 import {
   BUNDLE_NOTE,
   implementationsIn,
@@ -23,6 +24,7 @@ import {
   RUNTIMES,
   runtimeLabel,
   runVitestBench,
+  type VitestRuntime,
 } from "../support/vitest-bench.ts";
 
 /** Chunks per run of the in-process check. */
@@ -33,7 +35,7 @@ const CHECK_CHUNKS = 2000;
  * `vitestPassed` says whether the vitest run (whose tests check every shape's count and sum) passed.
  */
 function chunkPipesResult(
-  runtime: Runtime,
+  runtime: VitestRuntime,
   runtimeLabel: string,
   quick: boolean,
   vitestPassed: boolean,
