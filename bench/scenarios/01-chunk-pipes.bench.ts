@@ -8,13 +8,16 @@
  */
 import { inject, test } from "vitest";
 import { resultPath, TEST_TIMEOUT_MS } from "../support/bench-files.ts";
-import { chunkCount, expectedTally, PIPE_SHAPES, shapeEntries } from "../support/chunk-pipe-shapes.ts";
-import { currentRuntime, implementationsFor, NATIVE } from "../support/implementations.ts";
+import { chunkCount, expectedTally, PIPE_SHAPES, sampling, shapeEntries } from "../support/chunk-pipe-shapes.ts";
+import { implementationsFor } from "../support/implementations.ts";
+import { currentRuntime, NATIVE } from "../support/streams-implementation.ts";
 
 const runtime = currentRuntime();
 const quick = inject("benchQuick");
 const COUNT = chunkCount(runtime, quick);
+const EXPECTED = expectedTally(COUNT);
 const implementations = implementationsFor(runtime);
+const { samples, warmups } = sampling(quick);
 
 for (const shape of PIPE_SHAPES) {
   const entries = shapeEntries(shape, implementations, NATIVE);
@@ -30,12 +33,14 @@ for (const shape of PIPE_SHAPES) {
           { writeResult: resultPath("chunk-pipes", shape.name, implementation.name) },
           async () => {
             const tally = await runs.run(implementation, COUNT);
-            if (tally.count !== COUNT)
-              throw new Error(`Cannot trust the run: ${tally.count} chunks arrived of ${COUNT}`);
+            if (tally.count !== EXPECTED.count || tally.sum !== EXPECTED.sum)
+              throw new Error(
+                `Cannot trust the run: ${tally.count} chunks summing to ${tally.sum} arrived of ${COUNT}`,
+              );
           },
         ),
       ),
-      { iterations: quick ? 1 : 3, time: 0, warmupIterations: 1, warmupTime: 0 },
+      { iterations: samples, time: 0, warmupIterations: warmups, warmupTime: 0 },
     );
   });
 }

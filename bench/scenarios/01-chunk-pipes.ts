@@ -1,20 +1,37 @@
 /**
  * Scenario 1: per-chunk pipes of small value chunks (`pipeTo`, a reader loop, one `TransformStream`, `for
  * await`, and the draining shapes for implementations with the extension), for every implementation of
- * `bench/support/implementations.ts`, in Node and inside workerd. The benchmarks are
- * `01-chunk-pipes.bench.ts`, run by `vitest bench`; this file starts that run and builds the tables from what it
- * leaves (chunks per sample: see `chunkCount`).
+ * `bench/support/implementations.ts`, in Node and inside workerd, then in Bun and Deno. In Node and workerd the
+ * benchmarks are `01-chunk-pipes.bench.ts`, run by `vitest bench`; vitest does not run on Bun or Deno, so there
+ * the project's binaries run the standalone runner `bench/support/runtime-chunk-pipes.ts`, which prints its
+ * samples as JSON. This file starts both and builds the tables from what they leave (chunks per sample: see
+ * `chunkCount`).
  *
  * Run alone: `npx node bench/scenarios/01-chunk-pipes.ts [--quick]`.
  *
  * @module
  */
-import { chunkCount, expectedTally, PIPE_SHAPES, shapeEntries, shapesFor } from "../support/chunk-pipe-shapes.ts";
-import { implementationsFor, NATIVE, type Runtime } from "../support/implementations.ts";
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { median } from "simple-statistics";
+import { bundleDrainpipeStreams } from "../support/bundled-drainpipe.ts";
+import {
+  chunkCount,
+  expectedTally,
+  PIPE_SHAPES,
+  type Sampling,
+  sampling,
+  shapeEntries,
+  shapesFor,
+} from "../support/chunk-pipe-shapes.ts";
+import { implementationsFor } from "../support/implementations.ts";
 import { runAlone } from "../support/run-alone.ts";
+import type { RuntimeReport } from "../support/runtime-chunk-pipes.ts";
 import { defineScenario } from "../support/scenario.ts";
 import type { OutputCheck, ScenarioResult, Speedup } from "../support/scenario-result.ts";
 import { significant } from "../support/stats.ts";
+import { NATIVE, type Runtime } from "../support/streams-implementation.ts";
 import {
   BUNDLE_NOTE,
   implementationsIn,
@@ -23,33 +40,82 @@ import {
   RUNTIMES,
   runtimeLabel,
   runVitestBench,
+  type VitestRuntime,
 } from "../support/vitest-bench.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
 
 /** Chunks per run of the in-process check. */
 const CHECK_CHUNKS = 2000;
 
+/** The standalone runner Bun and Deno execute. */
+const RUNNER = resolve(ROOT, "bench/support/runtime-chunk-pipes.ts");
+
+/** How long one runtime's standalone run may take: 10 minutes. */
+const RUNNER_TIMEOUT_MS = 600_000;
+
+/** The runtimes scenario 1 runs with the standalone runner, in report order: the runtimes vitest does not run on. */
+const STANDALONE_RUNTIMES = ["bun", "deno"] as const satisfies readonly Exclude<Runtime, VitestRuntime>[];
+
+/** A runtime of {@link STANDALONE_RUNTIMES}. */
+type StandaloneRuntime = (typeof STANDALONE_RUNTIMES)[number];
+
 /**
- * Scenario 1's table for `runtime`: chunks/s per shape and implementation, and each one's ratio to native.
- * `vitestPassed` says whether the vitest run (whose tests check every shape's count and sum) passed.
+ * The arguments that start the runner on each standalone runtime, drainpipe loaded from `bundle`. Deno gets the
+ * one permission the runner needs: reading the bundle (its own modules are imported statically).
  */
-function chunkPipesResult(
-  runtime: Runtime,
-  runtimeLabel: string,
-  quick: boolean,
-  vitestPassed: boolean,
-): ScenarioResult {
-  const count = chunkCount(runtime, quick);
+const RUNNER_ARGS: Record<StandaloneRuntime, (bundle: string) => string[]> = {
+  bun: (bundle) => [RUNNER, "--bundle", bundle],
+  deno: (bundle) => ["run", "--no-prompt", `--allow-read=${bundle}`, RUNNER, "--bundle", bundle],
+};
+
+/** How drainpipe is loaded in the Bun and Deno tables. */
+const STANDALONE_BUNDLE_NOTE =
+  "drainpipe runs from the same esbuild bundle of src/streams as in the node and workerd tables " +
+  "(bench/support/bundled-drainpipe.ts), which the runner imports; native is the runtime's global ReadableStream, " +
+  "WritableStream and TransformStream.";
+
+/** One runtime's measurements, as its table needs them. */
+interface ChunkPipesRun {
+  /** The runtime. */
+  runtime: Runtime;
+  /** The runtime column: name, version and how it ran. */
+  label: string;
+  /** Chunks per sample. */
+  count: number;
+  /** The median sample time in ms of `implementation` in the comparison of `shape`, or `undefined`. */
+  medianMs(shape: string, implementation: string): number | undefined;
+  /** How the samples were taken, the first note. */
+  method: string;
+  /** The notes after the ratio's. */
+  notes: string[];
+  /** The output checks of the run. */
+  checks: OutputCheck[];
+}
+
+/** What one sample is and how many were taken, for the notes. */
+function sampleNote(count: number, { samples, warmups }: Sampling): string {
+  return (
+    `one sample moves ${count.toLocaleString("en")} numbers from a pull source (one enqueue per pull) to a ` +
+    `summing sink; ${samples === 1 ? "one sample" : `median of ${samples} samples`} after ${warmups} warm-up` +
+    `${warmups === 1 ? "" : "s"}.`
+  );
+}
+
+/** Scenario 1's table for one runtime: chunks/s per shape and implementation, and each one's ratio to native. */
+function chunkPipesResult(run: ChunkPipesRun): ScenarioResult {
+  const { runtime, count } = run;
   const implementations = implementationsIn(runtime);
   const others = implementations.filter((implementation) => implementation.name !== NATIVE);
   const speedups: Speedup[] = [];
   const rows = PIPE_SHAPES.flatMap((shape) => {
     const entries = shapeEntries(shape, implementations, NATIVE);
     if (entries.length < 2) return [];
-    const native = medianMs(runtime, "chunk-pipes", shape.name, NATIVE);
+    const native = run.medianMs(shape.name, NATIVE);
     const standIn = entries[0]!.runs === shape ? "" : ` (native: ${entries[0]!.runs.name})`;
     const row: Record<string, string | number> = { shape: `${shape.name}${standIn}` };
     for (const { implementation } of entries) {
-      const ms = medianMs(runtime, "chunk-pipes", shape.name, implementation.name);
+      const ms = run.medianMs(shape.name, implementation.name);
       row[`${implementation.name} chunks/s`] = ms === undefined ? "–" : Math.round(count / (ms / 1000));
       if (implementation.name !== NATIVE && ms !== undefined && native !== undefined) {
         row[`${implementation.name} × native`] = significant(native / ms);
@@ -58,11 +124,10 @@ function chunkPipesResult(
     }
     return [row];
   });
-  const expected = expectedTally(count);
   return {
     id: `chunk-pipes-${runtime}`,
     title: `per-chunk pipes of ${count.toLocaleString("en")} small value chunks (${runtime})`,
-    runtime: runtimeLabel,
+    runtime: run.label,
     columns: [
       "shape",
       `${NATIVE} chunks/s`,
@@ -70,21 +135,112 @@ function chunkPipesResult(
     ],
     rows,
     notes: [
-      `vitest bench fixture (project ${PROJECTS[runtime]}): one sample moves ${count.toLocaleString("en")} ` +
-        "numbers from a pull source (one enqueue per pull) to a summing sink; median of 3 samples after 1 warm-up.",
+      run.method,
       "× native = native's median time ÷ the implementation's (above 1: faster than the runtime's own streams).",
-      BUNDLE_NOTE,
+      ...run.notes,
     ],
     speedups,
+    checks: run.checks,
+  };
+}
+
+/** What the vitest run of `runtime` left (`passed`: whether vitest, whose tests check every shape, passed). */
+function vitestRun(runtime: VitestRuntime, quick: boolean, passed: boolean): ChunkPipesRun {
+  const count = chunkCount(runtime, quick);
+  const expected = expectedTally(count);
+  return {
+    runtime,
+    label: runtimeLabel(runtime),
+    count,
+    medianMs: (shape, implementation) => medianMs(runtime, "chunk-pipes", shape, implementation),
+    method: `vitest bench fixture (project ${PROJECTS[runtime]}): ${sampleNote(count, sampling(quick))}`,
+    notes: [BUNDLE_NOTE],
     checks: [
       {
         variant: `all shapes (${runtime})`,
-        ok: vitestPassed,
+        ok: passed,
         detail:
-          `each implementation's count and sum checked (expected ${expected.count} chunks summing to ` +
-          `${expected.sum} per sample; 1000 with expect before benching)`,
+          `every sample's count and sum checked (expected ${expected.count} chunks summing to ${expected.sum}), ` +
+          "and those of 1000 chunks with expect before benching",
       },
     ],
+  };
+}
+
+/** The project's binary of `runtime`. */
+function binaryOf(runtime: StandaloneRuntime): string {
+  return resolve(ROOT, "node_modules/.bin", runtime);
+}
+
+/**
+ * Runs the standalone runner on `runtime` with drainpipe from `bundle` (scenario 1's quick sizes when `quick`).
+ *
+ * @throws {Error} when the runner printed no report (it did not start, or failed before the end).
+ */
+function runStandalone(runtime: StandaloneRuntime, bundle: string, quick: boolean): Promise<RuntimeReport> {
+  const args = [...RUNNER_ARGS[runtime](bundle), ...(quick ? ["--quick"] : [])];
+  const env = { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
+  return new Promise((resolve, reject) => {
+    execFile(binaryOf(runtime), args, { cwd: ROOT, env, timeout: RUNNER_TIMEOUT_MS }, (error, stdout, stderr) => {
+      try {
+        resolve(JSON.parse(stdout) as RuntimeReport);
+      } catch {
+        const reason = (stderr.trim() || error?.message || "it printed no report").replace(/\s+/g, " ");
+        reject(new Error(`Cannot run scenario 1 on ${runtime}: ${reason.slice(0, 2000)}`));
+      }
+    });
+  });
+}
+
+/** The output check of a standalone run: every run's count and sum, warm-ups included. */
+function standaloneCheck(runtime: StandaloneRuntime, report: RuntimeReport): OutputCheck {
+  const expected = expectedTally(report.count);
+  return {
+    variant: `all shapes (${runtime})`,
+    ok: report.failures.length === 0,
+    detail:
+      report.failures.length === 0
+        ? `every run's count and sum checked, warm-ups included (expected ${expected.count} chunks summing to ` +
+          `${expected.sum})`
+        : report.failures.join("; "),
+  };
+}
+
+/**
+ * Measures scenario 1 in `runtime` with the standalone runner, drainpipe from `bundle`. When the runtime's binary
+ * is missing or the runner fails, the table says so in its notes (and a failed run in a failed check).
+ */
+async function standaloneRun(runtime: StandaloneRuntime, bundle: string, quick: boolean): Promise<ChunkPipesRun> {
+  const count = chunkCount(runtime, quick);
+  const method =
+    `standalone runner (bench/support/runtime-chunk-pipes.ts) run by node_modules/.bin/${runtime}: ` +
+    sampleNote(count, sampling(quick));
+  const unmeasured = { runtime, count, medianMs: () => undefined, method };
+  if (!existsSync(binaryOf(runtime))) {
+    const missing = `Not measured: ${runtime} is not installed (no node_modules/.bin/${runtime}).`;
+    return { ...unmeasured, label: `${runtime} (not installed)`, notes: [missing], checks: [] };
+  }
+  let report: RuntimeReport;
+  try {
+    report = await runStandalone(runtime, bundle, quick);
+  } catch (error) {
+    const detail = (error as Error).message;
+    const checks = [{ variant: `all shapes (${runtime})`, ok: false, detail }];
+    return { ...unmeasured, label: runtime, notes: [detail], checks };
+  }
+  return {
+    runtime,
+    label: `${report.userAgent.replace("/", " ").toLowerCase()} (standalone runner)`,
+    count,
+    medianMs(shape, implementation) {
+      const benchmark = report.benchmarks.find(
+        (candidate) => candidate.shape === shape && candidate.implementation === implementation,
+      );
+      return benchmark === undefined || benchmark.samplesMs.length === 0 ? undefined : median(benchmark.samplesMs);
+    },
+    method,
+    notes: [STANDALONE_BUNDLE_NOTE],
+    checks: [standaloneCheck(runtime, report)],
   };
 }
 
@@ -96,7 +252,8 @@ export const scenario = defineScenario({
     "chunks/s of small value chunks moved one at a time from a pull source to a summing sink in the common " +
     "shapes of stream code (pipeTo, a reader loop, a TransformStream, for await, and readMany/writev where an " +
     "implementation has the draining extension), for every stream implementation, in Node and inside workerd " +
-    "(vitest bench, `01-chunk-pipes.bench.ts`).",
+    "(vitest bench, `01-chunk-pipes.bench.ts`), and for the runtime's own streams and drainpipe in Bun and Deno " +
+    "(the standalone runner `bench/support/runtime-chunk-pipes.ts`).",
   why:
     "per-chunk overhead is what drainpipe's streams exist to cut; tiny chunks and no work per chunk leave " +
     "nothing else to measure, and the ratio to the runtime's own streams shows where drainpipe stands.",
@@ -104,8 +261,17 @@ export const scenario = defineScenario({
   quick: {},
   async run(_options, { quick }) {
     const passed = runVitestBench("bench/scenarios/01-chunk-pipes.bench.ts", "chunk-pipes", quick);
-    return RUNTIMES.map((runtime) => chunkPipesResult(runtime, runtimeLabel(runtime), quick, passed));
+    const results = RUNTIMES.map((runtime) => chunkPipesResult(vitestRun(runtime, quick, passed)));
+    const bundle = await bundleDrainpipeStreams();
+    for (const runtime of STANDALONE_RUNTIMES) {
+      results.push(chunkPipesResult(await standaloneRun(runtime, bundle, quick)));
+    }
+    return results;
   },
+  /**
+   * Every implementation and shape in this process, then the standalone runner's quick run on Bun and Deno (a runtime
+   * whose binary is missing is left out, as `test/runtimes/` skips it).
+   */
   async check() {
     const checks: OutputCheck[] = [];
     for (const implementation of implementationsFor("node")) {
@@ -118,6 +284,10 @@ export const scenario = defineScenario({
           detail: `${tally.count} chunks summing to ${tally.sum} (expected ${expected.count}, ${expected.sum})`,
         });
       }
+    }
+    const bundle = await bundleDrainpipeStreams();
+    for (const runtime of STANDALONE_RUNTIMES) {
+      checks.push(...(await standaloneRun(runtime, bundle, true)).checks);
     }
     return checks;
   },

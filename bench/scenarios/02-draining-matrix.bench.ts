@@ -10,7 +10,8 @@
 import { inject, test } from "vitest";
 import { resultPath, TEST_TIMEOUT_MS } from "../support/bench-files.ts";
 import { CHUNK_SIZES, pumpCase, repsPerSample, STREAM_CONFIGS } from "../support/draining-cases.ts";
-import { currentRuntime, implementationsFor } from "../support/implementations.ts";
+import { implementationsFor } from "../support/implementations.ts";
+import { currentRuntime } from "../support/streams-implementation.ts";
 
 const quick = inject("benchQuick");
 const implementations = implementationsFor(currentRuntime());

@@ -17,11 +17,12 @@ import {
   repsPerSample,
   STREAM_CONFIGS,
 } from "../support/draining-cases.ts";
-import { implementationsFor, NATIVE, type Runtime, type StreamsImplementation } from "../support/implementations.ts";
+import { implementationsFor } from "../support/implementations.ts";
 import { runAlone } from "../support/run-alone.ts";
 import { defineScenario } from "../support/scenario.ts";
 import type { OutputCheck, ScenarioResult, Speedup } from "../support/scenario-result.ts";
 import { significant } from "../support/stats.ts";
+import { NATIVE, type StreamsImplementation } from "../support/streams-implementation.ts";
 import {
   BUNDLE_NOTE,
   implementationsIn,
@@ -30,6 +31,7 @@ import {
   RUNTIMES,
   runtimeLabel,
   runVitestBench,
+  type VitestRuntime,
 } from "../support/vitest-bench.ts";
 
 /** The column of the PR's published speedups. */
@@ -40,7 +42,7 @@ const PUBLISHED_COLUMN = "draining-read PR New/Existing";
  * to the PR's published New/Existing ratio, and (Node only) the sink's write calls per stream.
  */
 async function drainingMatrixResult(
-  runtime: Runtime,
+  runtime: VitestRuntime,
   runtimeLabel: string,
   quick: boolean,
   vitestPassed: boolean,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Runtime, StreamsImplementation } from "./implementations.ts";
+import type { Runtime, StreamsImplementation } from "./streams-implementation.ts";
 
 /** What a shape saw arrive at its end. */
 export interface Tally {
@@ -176,10 +176,23 @@ export function expectedTally(count: number): Tally {
 }
 
 /**
- * Chunks per sample: 1,000,000 in Node, 100,000 inside workerd (where every shape is several times slower),
- * 20,000 in quick mode.
+ * Chunks per sample: 1,000,000 in Node, Bun and Deno, 100,000 inside workerd (where every shape is several times
+ * slower), 20,000 in quick mode.
  */
 export function chunkCount(runtime: Runtime, quick: boolean): number {
   if (quick) return 20_000;
   return runtime === "workerd" ? 100_000 : 1_000_000;
+}
+
+/** How many runs of each benchmark are timed (`samples`, the median is reported) after `warmups` untimed ones. */
+export interface Sampling {
+  /** Timed runs. */
+  samples: number;
+  /** Untimed runs before them. */
+  warmups: number;
+}
+
+/** The sampling of every benchmark of scenario 1: 3 samples after 1 warm-up, or 1 after 1 in quick mode. */
+export function sampling(quick: boolean): Sampling {
+  return { samples: quick ? 1 : 3, warmups: 1 };
 }

@@ -54,8 +54,8 @@ export interface Scenario<Options extends object = object> {
   run(options: Options, context: RunContext): Promise<ScenarioResult[]>;
   /**
    * For a scenario whose {@linkcode run} cannot happen inside the test runner (it starts `vitest bench` itself):
-   * checks every variant's output with tiny sizes, in this process. The quick test calls this instead of `run`
-   * when it is there.
+   * checks every variant's output with tiny sizes, without vitest (in this process, or in the runtimes it starts).
+   * The quick test calls this instead of `run` when it is there.
    */
   check?(): Promise<OutputCheck[]>;
 }

@@ -9,8 +9,9 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { slug, VITEST_RESULTS_DIR } from "./bench-files.ts";
-import { IMPLEMENTATIONS, type Runtime, type StreamsImplementation } from "./implementations.ts";
+import { IMPLEMENTATIONS } from "./implementations.ts";
 import { describeMachine } from "./machine.ts";
+import type { Runtime, StreamsImplementation } from "./streams-implementation.ts";
 
 const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
@@ -20,11 +21,14 @@ export const BUNDLE_NOTE =
   "worker; loaded from src/ through vitest's module transform, every call between its modules becomes a " +
   "property load, which made it about 3.5× slower in earlier runs of this fixture.";
 
-/** The vitest project that runs the benchmarks of `runtime`. */
-export const PROJECTS: Record<Runtime, string> = { node: "bench-node", workerd: "bench-workerd" };
-
 /** The runtimes the vitest benchmarks run in, in report order. */
-export const RUNTIMES: readonly Runtime[] = ["node", "workerd"];
+export const RUNTIMES = ["node", "workerd"] as const satisfies readonly Runtime[];
+
+/** A runtime the vitest benchmarks run in (vitest does not run on Bun or Deno). */
+export type VitestRuntime = (typeof RUNTIMES)[number];
+
+/** The vitest project that runs the benchmarks of `runtime`. */
+export const PROJECTS: Record<VitestRuntime, string> = { node: "bench-node", workerd: "bench-workerd" };
 
 /**
  * Runs one benchmark file (`file`, relative to the project root) with `vitest bench` in both bench projects,
@@ -51,14 +55,14 @@ export function runVitestBench(file: string, scenario: string, quick: boolean): 
 }
 
 /** The runtime column of the reports: the Node version, or workerd's and how it was run. */
-export function runtimeLabel(runtime: Runtime): string {
+export function runtimeLabel(runtime: VitestRuntime): string {
   const machine = describeMachine();
   return runtime === "node" ? `node ${machine.node}` : `workerd ${machine.workerd} (@cloudflare/vitest-plugin)`;
 }
 
 /** The median sample time in ms of one benchmark, or `undefined` when it did not run. */
 export function medianMs(
-  runtime: Runtime,
+  runtime: VitestRuntime,
   scenario: string,
   group: string,
   implementation: string,

@@ -1,11 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { expectedTally, PIPE_SHAPES, shapeEntries } from "../../bench/support/chunk-pipe-shapes.ts";
-import {
-  classesOf,
-  implementationsFor,
-  NATIVE,
-  type StreamsImplementation,
-} from "../../bench/support/implementations.ts";
+import { implementationsFor } from "../../bench/support/implementations.ts";
+import { classesOf, NATIVE, type StreamsImplementation } from "../../bench/support/streams-implementation.ts";
 
 describe("shapeEntries", () => {
   test("an implementation with the draining extension gets the extension shapes, against native", async () => {
