@@ -20,17 +20,14 @@
  */
 import { pipeline } from "node:stream/promises";
 import { median } from "simple-statistics";
-import { LineToNumberBatchStream } from "../../src/numbers/line-to-number-batch-stream.ts";
-import { LineToNumberStream } from "../../src/numbers/line-to-number-stream.ts";
 import { NumberParser } from "../../src/numbers/number-parser.ts";
 import { PartSplitter } from "../../src/split/part-splitter.ts";
-import { type NumberChunk, SplitWritableStream } from "../../src/split/split-writable-stream.ts";
 import { MemoryStore } from "../../src/store/memory-store.ts";
-import type { WritableStream } from "../../src/streams/index.ts";
 import { chunksOf, readObjects, sameBytes, streamOf } from "../support/byte-chunks.ts";
 import { collectGarbage } from "../support/collect-garbage.ts";
 import { fusedSplit } from "../support/fused-split.ts";
 import { LineToNumber, NumberWriter, nodeReadableOf } from "../support/node-stream-pipeline.ts";
+import { splitBatch, splitPerNumber } from "../support/number-pipelines.ts";
 import { primesText } from "../support/primes-file.ts";
 import { runAlone } from "../support/run-alone.ts";
 import { defineScenario } from "../support/scenario.ts";
@@ -54,15 +51,6 @@ interface Variant {
   split: (chunks: readonly Uint8Array[], store: MemoryStore, maxPartBytes: number) => Promise<string[]>;
 }
 
-/**
- * `sink` typed as a sink of `T`: it accepts every `NumberChunk`, but drainpipe's `WritableStream<T>` type is
- * invariant in `T`, so a `WritableStream<NumberChunk>` is not assignable where a `WritableStream<number>` is
- * expected.
- */
-function asSinkOf<T extends NumberChunk>(sink: SplitWritableStream): WritableStream<T> {
-  return sink as unknown as WritableStream<T>;
-}
-
 function splitterFor(store: MemoryStore, uploadId: string, maxPartBytes: number): PartSplitter {
   return new PartSplitter({ store, name: "bench", uploadId, maxPartBytes });
 }
@@ -74,6 +62,9 @@ const BATCH = "batch, drainpipe streams (LineToNumberBatchStream)";
 
 /** The node:stream pipeline of the Node `_writev` splitting article: the baseline of the speedups. */
 const NODE_STREAM = "node:stream (_writev splitting article)";
+
+/** The fused loop: the floor the per-number and batch contracts are compared with, here and in workerd (scenario 7). */
+const FUSED = "fused loop (floor)";
 
 /** The variants, in table order. */
 const VARIANTS: Variant[] = [
@@ -109,20 +100,12 @@ const VARIANTS: Variant[] = [
   {
     name: PER_NUMBER,
     description: "file chunks → LineToNumberStream → SplitWritableStream (drainpipe's streams, as src/ uses them)",
-    async split(chunks, store, maxPartBytes) {
-      const sink = new SplitWritableStream(splitterFor(store, "per-number", maxPartBytes));
-      await streamOf(chunks).pipeThrough(new LineToNumberStream()).pipeTo(asSinkOf<number>(sink));
-      return (await sink.parts).map((part) => part.key);
-    },
+    split: (chunks, store, maxPartBytes) => splitPerNumber(chunks, splitterFor(store, "per-number", maxPartBytes)),
   },
   {
     name: BATCH,
     description: "file chunks → LineToNumberBatchStream → SplitWritableStream (drainpipe's streams, as src/ uses them)",
-    async split(chunks, store, maxPartBytes) {
-      const sink = new SplitWritableStream(splitterFor(store, "batch", maxPartBytes));
-      await streamOf(chunks).pipeThrough(new LineToNumberBatchStream()).pipeTo(asSinkOf<Float64Array>(sink));
-      return (await sink.parts).map((part) => part.key);
-    },
+    split: (chunks, store, maxPartBytes) => splitBatch(chunks, splitterFor(store, "batch", maxPartBytes)),
   },
   {
     name: NODE_STREAM,
@@ -134,7 +117,7 @@ const VARIANTS: Variant[] = [
     },
   },
   {
-    name: "fused loop (floor)",
+    name: FUSED,
     description: "one loop over the bytes: parse, re-encode into the part buffer, rotate",
     split: (chunks, store, maxPartBytes) => fusedSplit(chunks, store, "bench/fused/", maxPartBytes),
   },
@@ -170,6 +153,7 @@ async function runNumberPipeline(options: NumberPipelineOptions = {}): Promise<S
   const perNumber = samples.get(PER_NUMBER)!;
   const batch = samples.get(BATCH)!;
   const perRunRatios = perNumber.map((ms, run) => ms / batch[run]!);
+  const fused = median(samples.get(FUSED)!);
   const rows = VARIANTS.map((variant) => {
     const ms = median(samples.get(variant.name)!);
     return {
@@ -202,6 +186,8 @@ async function runNumberPipeline(options: NumberPipelineOptions = {}): Promise<S
       `Per-number ÷ batch on drainpipe's streams: ${significant(median(perNumber) / median(batch), 3)} (ratio ` +
         `of the medians); ${significant(median(perRunRatios), 3)} (median of the ratios within each run: ` +
         `${perRunRatios.map((ratio) => significant(ratio, 3)).join(", ")}).`,
+      `Against the fused loop (ratios of the medians): per-number ${significant(median(perNumber) / fused, 3)}, ` +
+        `batch ${significant(median(batch) / fused, 3)}; scenario 7 measures the same inside workerd.`,
       "The node:stream variant is the Node _writev splitting article's corrected accumulator parser (no " +
         "`Buffer.copyBytesFrom(chunk, j, i)` length-for-end bug) and its `_writev` writer; its writer hands each " +
         "batch to drainpipe's PartSplitter instead of fs files.",

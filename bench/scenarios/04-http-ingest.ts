@@ -7,7 +7,8 @@
  * - floor: R2 put: the same body reads gathered into 10 MiB buffers and `put` to local R2;
  * - drainpipe worker → local R2: the real worker (`src/worker/index.ts`), `POST /files/:name`.
  *
- * For each, the peak RSS of the workerd process running the worker's code (`VmHWM`, reset before every
+ * For each, the CPU time and the peak RSS of the workerd process running the worker's code (user + system time
+ * from `/proc/<pid>/stat` until the process is idle again, as CPU ms per MB; `VmHWM`, reset before every
  * request). Outputs are checked: the stored content of the real worker is read back and compared byte for
  * byte, the discarding store's per-part SHA-256 (an extra, untimed request) against the input's.
  *
@@ -22,19 +23,19 @@ import { join } from "node:path";
 import { median } from "simple-statistics";
 import type { Manifest } from "../../src/files/manifest.ts";
 import {
+  measureRequest,
+  postJson,
   type RunningWorker,
-  resetPeakRss,
   startIngestWorker,
   startRealWorker,
-  waitUntilIdle,
 } from "../support/bench-worker.ts";
 import { countLines, sameBytes } from "../support/byte-chunks.ts";
-import { type DiscardedObject, sha256 } from "../support/discarding-store.ts";
+import { type DiscardedObject, discardedEqual } from "../support/discarding-store.ts";
 import { primesTextOfSize } from "../support/primes-file.ts";
 import { runAlone } from "../support/run-alone.ts";
 import { defineScenario } from "../support/scenario.ts";
 import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
-import { significant, timed } from "../support/stats.ts";
+import { significant } from "../support/stats.ts";
 import { memoryOf } from "../support/workerd-memory.ts";
 
 /** Options of {@linkcode runHttpIngest}. */
@@ -108,6 +109,13 @@ const ROWS: Row[] = [
   },
 ];
 
+/** One timed request of a row: wall ms, the workerd process's CPU ms and its peak RSS in bytes. */
+interface Sample {
+  ms: number;
+  cpuMs: number;
+  peak: number;
+}
+
 function checkAnswer(row: Row, answer: unknown, body: Uint8Array): OutputCheck {
   try {
     return { variant: row.name, ok: true, detail: row.check(answer, body) };
@@ -116,30 +124,15 @@ function checkAnswer(row: Row, answer: unknown, body: Uint8Array): OutputCheck {
   }
 }
 
-async function post(worker: RunningWorker, path: string, body: Uint8Array): Promise<unknown> {
-  const response = await fetch(`${worker.url}${path}`, {
-    method: "POST",
-    body: body as Uint8Array<ArrayBuffer>,
-    headers: worker.headers,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text);
-}
-
 /** Checks the discarding route's per-part digests against the input, cut where the manifest says. */
 async function checkDiscardDigests(worker: RunningWorker, body: Uint8Array): Promise<OutputCheck> {
-  const { manifest, objects } = (await post(worker, "/drainpipe/discard?digests=1", body)) as {
+  const { manifest, objects } = (await postJson(worker, "/drainpipe/discard?digests=1", body)) as {
     manifest: Manifest;
     objects: DiscardedObject[];
   };
-  const digests = new Map(objects.map((object) => [object.key, object.sha256]));
-  let offset = 0;
-  let ok = manifest.totals.bytes === body.length;
-  for (const part of manifest.parts) {
-    ok &&= digests.get(part.key) === (await sha256(body.subarray(offset, offset + part.bytes)));
-    offset += part.bytes;
-  }
+  const byKey = new Map(objects.map((object) => [object.key, object]));
+  const parts = manifest.parts.map((part) => byKey.get(part.key) ?? { key: part.key, bytes: part.bytes });
+  const ok = manifest.totals.bytes === body.length && (await discardedEqual(parts, body));
   return {
     variant: "drainpipe → discarding store",
     ok,
@@ -159,29 +152,6 @@ async function checkStoredContent(worker: RunningWorker, body: Uint8Array): Prom
   };
 }
 
-/**
- * One timed request, once the worker is idle, with the peak RSS it caused; retried once if wrangler restarted
- * workerd meanwhile.
- */
-async function measure(
-  worker: RunningWorker,
-  path: string,
-  body: Uint8Array,
-): Promise<{ ms: number; peak: number; answer: unknown; peakReset: boolean }> {
-  for (let attempt = 1; ; attempt++) {
-    await waitUntilIdle(worker);
-    const pid = worker.pid();
-    const peakReset = resetPeakRss(pid);
-    try {
-      const { ms, value } = await timed(() => post(worker, path, body));
-      if (worker.pid() === pid) return { ms, peak: memoryOf(pid).peak, answer: value, peakReset };
-    } catch (error) {
-      if (attempt >= 2) throw error;
-    }
-    if (attempt >= 2) throw new Error(`Cannot measure ${path}: workerd was restarted during the request twice`);
-  }
-}
-
 /** Runs the `rows` of one worker: one untimed 1 MB request each, then `runs` rounds, rows interleaved. */
 async function measureRows(
   worker: RunningWorker,
@@ -189,23 +159,26 @@ async function measureRows(
   body: Uint8Array,
   runs: number,
 ): Promise<{
-  samples: Map<string, { ms: number; peak: number }[]>;
+  samples: Map<string, Sample[]>;
   checks: OutputCheck[];
   idle: number;
   peaksReset: boolean;
 }> {
   const warmup = body.subarray(0, body.lastIndexOf(0x0a, Math.min(body.length, MB) - 1) + 1);
-  for (const row of rows) await post(worker, row.path(-1), warmup);
+  for (const row of rows) await postJson(worker, row.path(-1), warmup);
   const idle = memoryOf(worker.pid()).rss;
-  const samples = new Map<string, { ms: number; peak: number }[]>(rows.map((row) => [row.name, []]));
+  const samples = new Map<string, Sample[]>(rows.map((row) => [row.name, []]));
   const checks: OutputCheck[] = [];
   let peaksReset = true;
   for (let round = 0; round < runs; round++) {
     for (const row of rows) {
-      const { ms, peak, answer, peakReset } = await measure(worker, row.path(round), body);
+      const path = row.path(round);
+      const { ms, cpuMs, peak, peakReset, value } = await measureRequest(worker, path, () =>
+        postJson(worker, path, body),
+      );
       peaksReset &&= peakReset;
-      samples.get(row.name)!.push({ ms, peak });
-      if (round === 0) checks.push(checkAnswer(row, answer, body));
+      samples.get(row.name)!.push({ ms, cpuMs, peak });
+      if (round === 0) checks.push(checkAnswer(row, value, body));
     }
   }
   return { samples, checks, idle, peaksReset };
@@ -257,12 +230,14 @@ async function runHttpIngest(options: HttpIngestOptions = {}): Promise<ScenarioR
     const floorRead = msOf(ROWS[0]!);
     const rows = ROWS.map((row) => {
       const ms = msOf(row);
+      const cpuMs = median(samples.get(row.name)!.map((sample) => sample.cpuMs));
       return {
         row: row.name,
         "median ms": Math.round(ms),
         "MB/s": significant(body.length / MB / (ms / 1000)),
         "numbers/s": row.name.startsWith("floor") ? "–" : Math.round(lines / (ms / 1000)),
         "× of body-read floor": significant(floorRead / ms),
+        "CPU ms per MB": significant(cpuMs / (body.length / MB)),
         "peak RSS MB": significant(Math.max(...samples.get(row.name)!.map((sample) => sample.peak)) / MB),
         "idle RSS MB": significant(idle[row.worker] / MB),
         "samples ms": samples
@@ -283,6 +258,7 @@ async function runHttpIngest(options: HttpIngestOptions = {}): Promise<ScenarioR
         "MB/s",
         "numbers/s",
         "× of body-read floor",
+        "CPU ms per MB",
         "peak RSS MB",
         "idle RSS MB",
         "samples ms",
@@ -293,6 +269,10 @@ async function runHttpIngest(options: HttpIngestOptions = {}): Promise<ScenarioR
           `untimed 1 MB request per row, then medians of ${runs} requests per row, rows interleaved round by ` +
           "round, each request once the workerd process is idle. The bench worker's three rows run first, then " +
           "the real worker's (one worker at a time, so that its workerd process is known).",
+        "CPU ms per MB: the median over the timed requests of the workerd process's user + system time (all its " +
+          "threads, /proc/<pid>/stat, 10 ms steps) from just before the request until the process is idle again, " +
+          "per MB of body: what a deployed worker is billed and limited by, plus what workerd does for it outside " +
+          "the isolate (receiving the body, background garbage collection).",
         "Peak RSS is VmHWM of the workerd process running the worker's code (wrangler's proxy workerd " +
           `excluded), ${peaksReset ? PEAK_RESET : PEAK_NOT_RESET}; idle RSS is after the warm-up. MB = 10^6 bytes.`,
         "Floors and the discarding pipeline run in bench/support/ingest-worker.ts (the real upload route's " +
@@ -312,13 +292,14 @@ export const scenario = defineScenario<HttpIngestOptions>({
   id: "http-ingest",
   title: "HTTP ingest",
   measures:
-    "time, MB/s and the workerd process's peak RSS of POSTing 100 MB of primes over real local HTTP: to the real " +
-    "worker storing into local R2, to its upload pipeline storing into a discarding store, and to two floors " +
-    "(reading the body and nothing else; putting it to local R2 in 10 MiB pieces); the stored content and the " +
-    "discarded parts' digests are checked against the body.",
+    "time, MB/s and the workerd process's CPU ms per MB and peak RSS of POSTing 100 MB of primes over real local " +
+    "HTTP: to the real worker storing into local R2, to its upload pipeline storing into a discarding store, and to " +
+    "two floors (reading the body and nothing else; putting it to local R2 in 10 MiB pieces); the stored content " +
+    "and the discarded parts' digests are checked against the body.",
   why:
     "an upload's time is drainpipe's parsing plus the runtime's body reads plus storage: the floors show how much " +
-    "of it drainpipe could still win, and the peak RSS how much memory one large upload takes in workerd.",
+    "of it drainpipe could still win, the CPU ms per MB what a deployed worker is billed and limited by, and the " +
+    "peak RSS how much memory one large upload takes in workerd.",
   options: {
     bytes: "body size in bytes, cut at a line break (default 100,000,000)",
     runs: "timed requests per row, interleaved (default 3)",

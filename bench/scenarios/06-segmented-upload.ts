@@ -16,13 +16,12 @@ import { openFileStream } from "../../src/cli/local-file.ts";
 import { uploadInSegments } from "../../src/cli/segmented-upload.ts";
 import { WorkerClient } from "../../src/cli/worker-client.ts";
 import type { Manifest } from "../../src/files/manifest.ts";
-import { cpuTicks, resetPeakRss, startRealWorker, waitUntilIdle } from "../support/bench-worker.ts";
+import { measureRequest, startRealWorker } from "../support/bench-worker.ts";
 import { CACHE_DIR } from "../support/primes-file.ts";
 import { runAlone } from "../support/run-alone.ts";
 import { defineScenario } from "../support/scenario.ts";
 import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
 import { significant } from "../support/stats.ts";
-import { memoryOf } from "../support/workerd-memory.ts";
 
 /** Options of {@linkcode runSegmentedUpload}. */
 export interface SegmentedUploadOptions {
@@ -30,8 +29,6 @@ export interface SegmentedUploadOptions {
   count?: number;
 }
 
-/** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
 const MB = 1_000_000;
 
 /** The rows: one POST, then sessions with 1, 2 and 4 segments in flight. */
@@ -69,30 +66,17 @@ async function runSegmentedUpload(options: SegmentedUploadOptions, quick: boolea
   try {
     const client = new WorkerClient(worker.url, worker.headers.Authorization?.slice("Bearer ".length));
     for (const [index, row] of ROWS.entries()) {
-      await waitUntilIdle(worker);
-      const pid = worker.pid();
-      const peakReset = resetPeakRss(pid);
-      const cpuBefore = cpuTicks(pid);
-      const start = performance.now();
       const name = `segments-${index}`;
-      let manifest: Manifest;
-      let segments = 1;
-      if (row.parallel === 0) {
-        manifest = (await uploadFile(client, await openFileStream(file.path), { name, progress: false })).manifest;
-      } else {
-        const done = await uploadInSegments(client, file, {
-          name,
-          segmentBytes,
-          parallel: row.parallel,
-          progress: false,
-        });
-        manifest = done.manifest;
-        segments = done.segments;
-      }
-      const seconds = (performance.now() - start) / 1000;
-      await waitUntilIdle(worker);
-      const cpuMs = ((cpuTicks(pid) - cpuBefore) * 1000) / TICKS_PER_SECOND;
-      const memory = memoryOf(pid);
+      const upload = async (): Promise<{ manifest: Manifest; segments: number }> => {
+        if (row.parallel > 0) {
+          return uploadInSegments(client, file, { name, segmentBytes, parallel: row.parallel, progress: false });
+        }
+        const { manifest } = await uploadFile(client, await openFileStream(file.path), { name, progress: false });
+        return { manifest, segments: 1 };
+      };
+      const { ms, cpuMs, peak, peakReset, value } = await measureRequest(worker, row.name, upload);
+      const { manifest, segments } = value;
+      const seconds = ms / 1000;
       if (row.parallel === 1) {
         perSegmentCpuMs = cpuMs / segments;
         segmentCount = segments;
@@ -104,7 +88,7 @@ async function runSegmentedUpload(options: SegmentedUploadOptions, quick: boolea
         "MB/s": significant(file.size / MB / seconds),
         "worker CPU s": significant(cpuMs / 1000),
         "CPU ms per MB": significant(cpuMs / (file.size / MB)),
-        "workerd peak RSS MB": peakReset ? Math.round(memory.peak / MB) : "–",
+        "workerd peak RSS MB": peakReset ? Math.round(peak / MB) : "–",
       });
       const ok = manifest.totals.bytes === file.size && manifest.totals.numbers === count;
       checks.push({

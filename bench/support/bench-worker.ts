@@ -1,6 +1,6 @@
 /**
  * Starting the bench worker (`bench/support/ingest-worker.ts`) and the real worker in local workerd, and watching the
- * memory of the workerd process that runs each (Linux `/proc`).
+ * CPU time and memory of the workerd process that runs each (Linux `/proc`) while one request runs.
  *
  * The real worker is started with the CLI's `startEmbeddedWorker`; the bench worker the same way (wrangler's
  * `unstable_dev`) with the project's `wrangler.toml`, so it gets the same R2 binding and compatibility date.
@@ -10,7 +10,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { quietWrangler, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
-import { descendantsNamed } from "./workerd-memory.ts";
+import { timed } from "./stats.ts";
+import { descendantsNamed, memoryOf } from "./workerd-memory.ts";
 
 const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
@@ -90,11 +91,17 @@ export function resetPeakRss(pid: number): boolean {
   }
 }
 
-/** CPU time (user + system) process `pid` has used so far, in clock ticks. */
-export function cpuTicks(pid: number): number {
+/** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user + system, all threads) process `pid` has used so far, in milliseconds: `utime + stime` of
+ * `/proc/<pid>/stat`, which counts in clock ticks, so in steps of 10 ms.
+ */
+export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return Number(fields[11]) + Number(fields[12]);
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
 /**
@@ -107,23 +114,98 @@ export async function waitUntilIdle(worker: RunningWorker, timeoutMs = 180_000):
   const interval = 500;
   const sleep = () => new Promise((resolve) => setTimeout(resolve, interval));
   // wrangler restarts workerd when a watched file changes: while it does, there is no process to read.
-  const ticks = async (): Promise<number> => {
+  const cpu = async (): Promise<number> => {
     for (;;) {
       try {
-        return cpuTicks(worker.pid());
+        return cpuMs(worker.pid());
       } catch (error) {
         if (performance.now() - start > timeoutMs) throw error;
         await sleep();
       }
     }
   };
-  let before = await ticks();
+  let before = await cpu();
   while (performance.now() - start < timeoutMs) {
     await sleep();
-    const after = await ticks();
-    // 100 ticks per second: 5% of a core over `interval` ms is 2.5 ticks.
-    if (after - before <= (interval / 1000) * 100 * 0.05) break;
+    const after = await cpu();
+    if (after - before <= interval * 0.05) break;
     before = after;
   }
   return performance.now() - start;
+}
+
+/** What {@linkcode measureRequest} saw of one request. */
+export interface MeasuredRequest<T> {
+  /** Wall time of the request as this process saw it, in milliseconds. */
+  ms: number;
+  /**
+   * CPU time (user + system, all threads) of the worker's workerd process from just before the request until
+   * the process was idle again, in milliseconds ({@linkcode cpuMs}: steps of 10 ms).
+   */
+  cpuMs: number;
+  /** Peak RSS of that process in bytes: the request's own when {@linkcode peakReset}, else since it started. */
+  peak: number;
+  /** Whether the peak could be reset before the request ({@linkcode resetPeakRss}). */
+  peakReset: boolean;
+  /** What `request` resolved with. */
+  value: T;
+}
+
+/**
+ * Runs `request` (one request to `worker`, described by `what` in errors) once the worker is idle, and measures
+ * it: its wall time, the CPU time of the workerd process running the worker's code until that process is idle
+ * again (so work the request left to background threads counts too) and the peak RSS it caused. Retried once if
+ * wrangler restarted workerd meanwhile.
+ *
+ * @throws {Error} when workerd was restarted during both attempts, or the request's own error on the second.
+ *
+ * @example
+ * ```ts
+ * const path = "/floor/read";
+ * const { ms, cpuMs, value } = await measureRequest(worker, path, () => postJson(worker, path, body));
+ * ```
+ */
+export async function measureRequest<T>(
+  worker: RunningWorker,
+  what: string,
+  request: () => Promise<T>,
+): Promise<MeasuredRequest<T>> {
+  for (let attempt = 1; ; attempt++) {
+    await waitUntilIdle(worker);
+    const pid = worker.pid();
+    const peakReset = resetPeakRss(pid);
+    const cpuBefore = cpuMs(pid);
+    try {
+      const { ms, value } = await timed(request);
+      await waitUntilIdle(worker);
+      if (worker.pid() === pid) {
+        return { ms, cpuMs: cpuMs(pid) - cpuBefore, peak: memoryOf(pid).peak, peakReset, value };
+      }
+    } catch (error) {
+      if (attempt >= 2) throw error;
+    }
+    if (attempt >= 2) throw new Error(`Cannot measure ${what}: workerd was restarted during the request twice`);
+  }
+}
+
+/**
+ * POSTs `body` (none by default) to `path` of `worker` and resolves with the JSON answer.
+ *
+ * @throws {Error} when the worker answers with an error status.
+ *
+ * @example
+ * ```ts
+ * const { bytes } = (await postJson(worker, "/floor/read", body)) as { bytes: number };
+ * ```
+ */
+export async function postJson(worker: RunningWorker, path: string, body?: Uint8Array): Promise<unknown> {
+  const response = await fetch(`${worker.url}${path}`, {
+    method: "POST",
+    body: body as Uint8Array<ArrayBuffer> | undefined,
+    headers: worker.headers,
+  });
+  const text = await response.text();
+  if (!response.ok)
+    throw new Error(`Cannot POST ${path}: the worker answered ${response.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text);
 }

@@ -1,5 +1,6 @@
 /**
- * An {@linkcode ObjectStore} that keeps nothing, for measuring the ingest pipeline without storage cost.
+ * An {@linkcode ObjectStore} that keeps nothing, for measuring the ingest pipeline without storage cost, and
+ * checking what it saw against the input.
  *
  * @module
  */
@@ -107,4 +108,25 @@ export class DiscardingStore implements ObjectStore {
 export async function sha256(data: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data as Uint8Array<ArrayBuffer>));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Whether `objects`, in order and stored with digests, are `bytes` cut into consecutive pieces: their sizes add
+ * up to `bytes.length` and each one's SHA-256 is that of its piece. An object without a digest never matches.
+ *
+ * @example
+ * ```ts
+ * const store = new DiscardingStore({ digests: true });
+ * await store.put("a", bytes.subarray(0, 2));
+ * await store.put("b", bytes.subarray(2));
+ * await discardedEqual(store.objects, bytes); // true
+ * ```
+ */
+export async function discardedEqual(objects: readonly DiscardedObject[], bytes: Uint8Array): Promise<boolean> {
+  let offset = 0;
+  for (const object of objects) {
+    if (object.sha256 !== (await sha256(bytes.subarray(offset, offset + object.bytes)))) return false;
+    offset += object.bytes;
+  }
+  return offset === bytes.length;
 }

@@ -1,5 +1,5 @@
 /**
- * A bench-only worker (never deployed) for scenarios 4 and 5. It runs drainpipe's ingest pipeline, the naive
+ * A bench-only worker (never deployed) for scenarios 4, 5 and 7. It runs drainpipe's ingest pipeline, the naive
  * one and the floors inside workerd, with the same R2 binding (`BUCKET`) as the real worker:
  *
  * - `POST /drainpipe/discard[?digests=1]`: the real upload route's pipeline (`storeRequestBody`: pooled 1 MiB
@@ -12,20 +12,33 @@
  *   under `naive/<N>/`;
  * - `POST /floor/read`: reads the body with `{ min: 1 MiB }` reads and nothing else;
  * - `POST /floor/r2-put?name=N`: the same reads gathered into 10 MiB buffers, each `put` to R2 (at most two in
- *   flight).
+ *   flight);
+ * - `POST /held/input`: keeps the body in this isolate's memory as the held input (answering its size and
+ *   SHA-256), for the next route;
+ * - `POST /held/run?variant=V[&maxPartBytes=N][&digests=1]`: runs one variant over the held input, fed in
+ *   64 KiB chunks (no HTTP body involved), into a {@linkcode DiscardingStore}, and answers the stored parts in
+ *   order and the variant's time by the worker's clock: `fused` ({@linkcode fusedSplit}), `per-number`
+ *   ({@linkcode splitPerNumber}), `batch` ({@linkcode splitBatch}) or `ingest` (the pipeline of
+ *   `/drainpipe/discard`, its request's body a byte stream serving the held chunks).
  *
  * Every route answers JSON describing what it did, so the caller can check it.
  *
  * @module
  */
 import type { FileCoordinator } from "../../src/coordinator/file-coordinator.ts";
+import type { Manifest } from "../../src/files/manifest.ts";
+import { parseMaxPartBytes } from "../../src/split/part-size.ts";
+import { PartSplitter } from "../../src/split/part-splitter.ts";
 import type { R2BucketLike } from "../../src/store/r2-store.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
 import { DEFAULT_CHUNK_SIZE } from "../../src/streams/index.ts";
 import { coordinatedUpload } from "../../src/worker/coordinated-upload.ts";
 import { storeRequestBody } from "../../src/worker/store-request-body.ts";
-import { DiscardingStore } from "./discarding-store.ts";
+import { chunksOf, FILE_CHUNK_BYTES } from "./byte-chunks.ts";
+import { type DiscardedObject, DiscardingStore, sha256 } from "./discarding-store.ts";
+import { fusedSplit } from "./fused-split.ts";
 import { naiveIngest } from "./naive-ingest.ts";
+import { splitBatch, splitPerNumber } from "./number-pipelines.ts";
 
 /** The bindings of the bench worker (those of `wrangler.toml`). */
 export interface IngestWorkerEnv {
@@ -78,15 +91,20 @@ function emptyBody(): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
 }
 
-async function drainpipeDiscard(request: Request, url: URL): Promise<Response> {
-  const store = new DiscardingStore({ digests: url.searchParams.get("digests") === "1" });
-  const manifest = await storeRequestBody(request, {
+/** The real upload route's pipeline over `request`'s body into `store`, with limits that are never reached. */
+function discardUpload(request: Request, store: DiscardingStore, maxPartBytes = PART_BYTES): Promise<Manifest> {
+  return storeRequestBody(request, {
     store,
     name: "bench",
-    maxPartBytes: PART_BYTES,
+    maxPartBytes,
     maxUploadBytes: NO_LIMIT,
     maxNumbers: NO_LIMIT,
   });
+}
+
+async function drainpipeDiscard(request: Request, url: URL): Promise<Response> {
+  const store = new DiscardingStore({ digests: url.searchParams.get("digests") === "1" });
+  const manifest = await discardUpload(request, store);
   return Response.json({ manifest, objects: store.objects });
 }
 
@@ -144,6 +162,80 @@ async function floorR2Put(request: Request, url: URL, env: IngestWorkerEnv): Pro
   return Response.json({ bytes, reads, keys });
 }
 
+/**
+ * The input of `/held/run`, in 64 KiB chunks: kept in this isolate's memory from the last `/held/input` (module
+ * state lives as long as the isolate, which locally serves every request until workerd restarts).
+ */
+let heldChunks: Uint8Array[] | undefined;
+
+async function heldInput(request: Request): Promise<Response> {
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  heldChunks = chunksOf(bytes);
+  return Response.json({ bytes: bytes.length, sha256: await sha256(bytes) });
+}
+
+/**
+ * A byte stream serving `chunks` as a socket serves a request body: each pull copies at most one chunk into the
+ * reader's buffer.
+ */
+function heldBody(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  let next = 0;
+  let rest: Uint8Array = new Uint8Array(0);
+  return new ReadableStream({
+    type: "bytes",
+    autoAllocateChunkSize: FILE_CHUNK_BYTES,
+    pull(controller) {
+      if (rest.length === 0) rest = chunks[next++] ?? rest;
+      const request = controller.byobRequest!;
+      if (rest.length === 0) {
+        controller.close();
+        request.respond(0);
+        return;
+      }
+      const view = request.view!;
+      const size = Math.min(rest.length, view.byteLength);
+      new Uint8Array(view.buffer, view.byteOffset, size).set(rest.subarray(0, size));
+      rest = rest.subarray(size);
+      request.respond(size);
+    },
+  });
+}
+
+/** The variants of `/held/run`: each splits `chunks` into `store` and resolves the part keys in order. */
+const HELD_VARIANTS: Record<
+  string,
+  (chunks: readonly Uint8Array[], store: DiscardingStore, maxPartBytes: number) => Promise<string[]>
+> = {
+  fused: (chunks, store, maxPartBytes) => fusedSplit(chunks, store, "bench/fused/", maxPartBytes),
+  "per-number": (chunks, store, maxPartBytes) =>
+    splitPerNumber(chunks, new PartSplitter({ store, name: "bench", uploadId: "per-number", maxPartBytes })),
+  batch: (chunks, store, maxPartBytes) =>
+    splitBatch(chunks, new PartSplitter({ store, name: "bench", uploadId: "batch", maxPartBytes })),
+  async ingest(chunks, store, maxPartBytes) {
+    const request = new Request("http://held/", { method: "POST", body: heldBody(chunks) });
+    return (await discardUpload(request, store, maxPartBytes)).parts.map((part) => part.key);
+  },
+};
+
+async function heldRun(url: URL): Promise<Response> {
+  const name = url.searchParams.get("variant") ?? "";
+  const variant = HELD_VARIANTS[name];
+  if (!variant) return Response.json({ error: "unknown-variant", detail: `no variant "${name}"` }, { status: 400 });
+  if (!heldChunks) return Response.json({ error: "no-input", detail: "POST /held/input first" }, { status: 409 });
+  const maxPartBytes = parseMaxPartBytes(url.searchParams.get("maxPartBytes"), PART_BYTES);
+  const store = new DiscardingStore({ digests: url.searchParams.get("digests") === "1" });
+  const start = performance.now();
+  const keys = await variant(heldChunks, store, maxPartBytes);
+  const ms = performance.now() - start;
+  const byKey = new Map(store.objects.map((object) => [object.key, object]));
+  const objects = keys.map((key): DiscardedObject => {
+    const object = byKey.get(key);
+    if (!object) throw new Error(`Cannot answer: part "${key}" was never stored`);
+    return object;
+  });
+  return Response.json({ ms, objects });
+}
+
 /** The file coordinator class `wrangler.toml` binds (the `/drainpipe/r2?coordinated=1` route uses it). */
 export { FileCoordinator } from "../../src/coordinator/file-coordinator.ts";
 
@@ -165,6 +257,10 @@ export default {
           return await floorRead(request);
         case "/floor/r2-put":
           return await floorR2Put(request, url, env);
+        case "/held/input":
+          return await heldInput(request);
+        case "/held/run":
+          return await heldRun(url);
         default:
           return Response.json({ error: "not-found" }, { status: 404 });
       }
