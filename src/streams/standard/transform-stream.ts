@@ -49,6 +49,15 @@ export class TransformStream<I = unknown, O = unknown> {
   declare _readable: ReadableStream<O>;
   /** @internal [[writable]] */
   declare _writable: WritableStream<I>;
+  /**
+   * @internal The chunk of the write waiting for backpressure to lift, and the completion handed to the writable
+   * side for it. The writable side has one write in flight at a time, so there is at most one.
+   */
+  declare _parkedChunk: I | undefined;
+  /** @internal See {@link TransformStream._parkedChunk}. */
+  declare _parkedWrite: LazyDeferred<undefined> | undefined;
+  /** @internal The steps once backpressure lifted for the parked write, created once per stream. */
+  declare _afterBackpressure: () => void;
 
   constructor(
     transformer: Transformer<I, O> | null | undefined = undefined,
@@ -142,6 +151,9 @@ export function InitializeTransformStream<I, O>(
   );
   stream._backpressure = undefined;
   stream._backpressureChangePromise = undefined;
+  stream._parkedChunk = undefined;
+  stream._parkedWrite = undefined;
+  stream._afterBackpressure = () => performParkedWrite(stream);
   TransformStreamSetBackpressure(stream, true);
   stream._transformStreamController = undefined as unknown as TransformStreamDefaultController<O>;
 }
@@ -197,31 +209,39 @@ export function TransformStreamUnblockWrite<I, O>(stream: TransformStream<I, O>)
 
 /** Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-sink-write-algorithm | TransformStreamDefaultSinkWriteAlgorithm}. */
 export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: TransformStream<I, O>, chunk: I): Completion {
-  const controller = stream._transformStreamController;
   if (stream._backpressure === true) {
     const result = new LazyDeferred<undefined>();
+    stream._parkedChunk = chunk;
+    stream._parkedWrite = result;
     const backpressureChange = stream._backpressureChangePromise as LazyDeferred<undefined>;
-    const afterBackpressure = (): void => {
-      const writable = stream._writable;
-      if (writable._state !== "writable") {
-        result.reject(writable._storedError);
-        return;
-      }
-      const transformed = TransformStreamDefaultControllerPerformTransform(controller, chunk);
-      if (transformed === undefined) result.resolve(undefined);
-      else
-        reactTo(
-          transformed,
-          () => result.resolve(undefined),
-          (reason) => result.reject(reason),
-        );
-    };
+    const afterBackpressure = stream._afterBackpressure;
     const bothSidesPiped = IsWritableSidePiped(stream) && readableController(stream)._pipedFrom;
     if (!bothSidesPiped || !backpressureChange.observeFulfilment(afterBackpressure))
       backpressureChange.react(afterBackpressure);
     return result;
   }
-  return TransformStreamDefaultControllerPerformTransform(controller, chunk);
+  return TransformStreamDefaultControllerPerformTransform(stream._transformStreamController, chunk);
+}
+
+/** The steps of TransformStreamDefaultSinkWriteAlgorithm once backpressure lifted for the parked write. */
+function performParkedWrite<I, O>(stream: TransformStream<I, O>): void {
+  const chunk = stream._parkedChunk as I;
+  const result = stream._parkedWrite as LazyDeferred<undefined>;
+  stream._parkedChunk = undefined;
+  stream._parkedWrite = undefined;
+  const writable = stream._writable;
+  if (writable._state !== "writable") {
+    result.reject(writable._storedError);
+    return;
+  }
+  const transformed = TransformStreamDefaultControllerPerformTransform(stream._transformStreamController, chunk);
+  if (transformed === undefined) result.resolve(undefined);
+  else
+    reactTo(
+      transformed,
+      () => result.resolve(undefined),
+      (reason) => result.reject(reason),
+    );
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-sink-abort-algorithm | TransformStreamDefaultSinkAbortAlgorithm}. */
