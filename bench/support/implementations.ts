@@ -1,5 +1,5 @@
 /**
- * The WHATWG Streams implementations the stream benchmarks (scenarios 1 and 2) compare, in one table.
+ * The WHATWG Streams implementations the stream benchmarks (scenarios 1, 2 and 8) compare, in one table.
  *
  * Adding drainpipe (`src/streams/`) is one line per path (plus its import). The standard path runs the same code
  * as every other implementation; the extension path adds the shapes that use its draining read
