@@ -1,7 +1,7 @@
 /**
- * Scenario 1's work: moving `count` small value chunks (the numbers 0 … count−1) from a pull source to a
- * summing sink, one chunk at a time, in the common shapes of stream code. Every shape returns the count and
- * sum it saw, so a run can be checked.
+ * Scenario 1's work (and scenario 8's, inside a worker bundled by wrangler): moving `count` small value chunks
+ * (the numbers 0 … count−1) from a pull source to a summing sink, one chunk at a time, in the common shapes of
+ * stream code. Every shape returns the count and sum it saw, so a run can be checked.
  *
  * @module
  */

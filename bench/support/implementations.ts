@@ -1,6 +1,6 @@
 /**
- * The WHATWG Streams implementations the stream benchmarks (scenarios 1 and 2) compare, in one table (what a row
- * is: `streams-implementation.ts`).
+ * The WHATWG Streams implementations the stream benchmarks (scenarios 1, 2 and 8) compare, in one table (what a
+ * row is: `streams-implementation.ts`).
  *
  * drainpipe has two rows (`drainpipeImplementations`): the standard path runs the same code as every other
  * implementation; the extension path adds the shapes that use its draining read (`reader.readMany()`) and sinks

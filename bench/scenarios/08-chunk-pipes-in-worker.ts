@@ -1,0 +1,273 @@
+/**
+ * Scenario 8: scenario 1's per-chunk pipes (`bench/support/chunk-pipe-shapes.ts`) inside a worker that wrangler
+ * bundles as it bundles a deployment (`bench/support/chunk-pipe-worker.ts`, drainpipe imported from
+ * `src/streams/index.ts`), started with `unstable_dev`, for every workerd implementation of
+ * `bench/support/implementations.ts`. Scenario 1 measures the same shapes inside workerd through the vitest pool.
+ *
+ * Each request runs one shape once with one implementation and answers the tally, which is checked. Timing is
+ * taken outside the worker: a row's time is the median wall time of the request moving N chunks minus the median
+ * of the same request moving 1 chunk, requests of every row interleaved round by round after a warm-up.
+ *
+ * Run alone: `npx node bench/scenarios/08-chunk-pipes-in-worker.ts [--count N] [--nativeCount N] [--runs N]`
+ * (`--quick` for the quick run's sizes, `--help` for the options).
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import { median } from "simple-statistics";
+import { quietWrangler } from "../../src/cli/embedded-worker.ts";
+import {
+  expectedTally,
+  PIPE_SHAPES,
+  type PipeShape,
+  type ShapeEntry,
+  shapeEntries,
+} from "../support/chunk-pipe-shapes.ts";
+import type { ChunkPipeAnswer } from "../support/chunk-pipe-worker.ts";
+import { implementationsFor } from "../support/implementations.ts";
+import { describeMachine } from "../support/machine.ts";
+import { runAlone } from "../support/run-alone.ts";
+import { defineScenario } from "../support/scenario.ts";
+import type { OutputCheck, ScenarioResult, Speedup } from "../support/scenario-result.ts";
+import { significant, timed } from "../support/stats.ts";
+import { NATIVE, type StreamsImplementation } from "../support/streams-implementation.ts";
+
+/** Options of {@linkcode runChunkPipesInWorker}. */
+export interface ChunkPipesInWorkerOptions {
+  /** Chunks per timed request (default 300,000). */
+  count?: number;
+  /** Chunks per timed request of native streams (default 100,000, or `count` when smaller). */
+  nativeCount?: number;
+  /** Timed rounds, every row's requests interleaved (default 5). */
+  runs?: number;
+}
+
+const SUPPORT = resolve(import.meta.dirname, "../support");
+
+/** One kind of request: an implementation running a shape, with what its requests took and answered. */
+interface Measurement {
+  implementation: StreamsImplementation;
+  shape: PipeShape;
+  /** Chunks per timed request. */
+  count: number;
+  /** Wall times of the 1-chunk requests, ms. */
+  baseMs: number[];
+  /** Wall times of the `count`-chunk requests, ms. */
+  fullMs: number[];
+  /** How far the worker's own clock moved during the timed `count`-chunk requests, summed, ms. */
+  clockMs: number;
+  /** Answers whose tally was wrong. */
+  wrong: string[];
+}
+
+/** The worker, started by wrangler's `unstable_dev` with its own configuration. */
+async function startChunkPipeWorker(): Promise<{ url: string; stop: () => Promise<void> }> {
+  quietWrangler();
+  const { unstable_dev } = await import("wrangler");
+  const worker = await unstable_dev(resolve(SUPPORT, "chunk-pipe-worker.ts"), {
+    config: resolve(SUPPORT, "chunk-pipe-worker.jsonc"),
+    persist: false,
+    logLevel: "warn",
+    experimental: { disableExperimentalWarning: true },
+  });
+  return { url: `http://${worker.address}:${worker.port}`, stop: () => worker.stop() };
+}
+
+/**
+ * One request moving `count` chunks, timed from before the fetch to the end of the answer's body; a wrong tally
+ * is recorded in `measurement.wrong`.
+ *
+ * @throws {Error} when the worker refuses the request.
+ */
+async function request(url: string, measurement: Measurement, count: number): Promise<{ ms: number; clockMs: number }> {
+  const query = new URLSearchParams({
+    implementation: measurement.implementation.name,
+    shape: measurement.shape.name,
+    count: String(count),
+  });
+  const { ms, value } = await timed(async () => {
+    const response = await fetch(`${url}/run?${query}`);
+    return { status: response.status, text: await response.text() };
+  });
+  if (value.status !== 200) {
+    throw new Error(`Cannot run ${query}: the worker answered ${value.status}: ${value.text.slice(0, 500)}`);
+  }
+  const answer = JSON.parse(value.text) as ChunkPipeAnswer;
+  const expected = expectedTally(count);
+  if (answer.count !== expected.count || answer.sum !== expected.sum) {
+    measurement.wrong.push(`${answer.count} chunks summing to ${answer.sum} of ${expected.count}, ${expected.sum}`);
+  }
+  return { ms, clockMs: answer.clockMs };
+}
+
+/** Chunks per second of `measurement`: the chunks its timed request moves beyond the 1-chunk one, per second. */
+function chunksPerSecond(measurement: Measurement): number | undefined {
+  const ms = median(measurement.fullMs) - median(measurement.baseMs);
+  return ms > 0 ? (measurement.count - 1) / (ms / 1000) : undefined;
+}
+
+/**
+ * What the notes say about the noise: the widest spread of a row's N-chunk request times, relative to its median.
+ */
+function spreadNote(measurements: readonly Measurement[]): string {
+  const spreads = measurements.map(({ implementation, shape, fullMs }) => ({
+    name: `${implementation.name}, ${shape.name}`,
+    spread: (Math.max(...fullMs) - Math.min(...fullMs)) / median(fullMs),
+  }));
+  const widest = spreads.reduce((a, b) => (b.spread > a.spread ? b : a));
+  const typical = median(spreads.map(({ spread }) => spread));
+  return (
+    `Spread of the N-chunk request times (max − min) ÷ median: ${significant(typical * 100, 2)} % for the ` +
+    `median row, ${significant(widest.spread * 100, 2)} % at most (${widest.name}).`
+  );
+}
+
+/**
+ * What the notes say about the worker's own clock: how far it moved during the timed N-chunk requests
+ * (`insideMs`) against their wall time outside (`outsideMs`).
+ */
+function clockNote(insideMs: number, outsideMs: number): string {
+  const moved =
+    `Inside the worker, performance.now() moved ${Math.round(insideMs)} ms during the timed N-chunk requests, ` +
+    `whose wall time outside was ${Math.round(outsideMs)} ms`;
+  return insideMs >= outsideMs / 2
+    ? `${moved}: this local workerd (run by wrangler dev, with an inspector) advances its clocks during pure CPU ` +
+        "work, in whole ms; deployed Workers freeze Date.now() and performance.now() between I/O (a Spectre " +
+        "mitigation), so the numbers above are timed outside the worker, which works in both."
+    : `${moved}: the worker's clocks stood still during the work, as workerd's do between I/O (a Spectre ` +
+        "mitigation), so only a measure taken outside the worker times it.";
+}
+
+/**
+ * The requests `comparisons` need: one measurement per implementation and shape it runs (native's stand-in shapes
+ * are standard shapes it runs anyway), native's moving `nativeCount` chunks, the others' `count`.
+ */
+function measurementsFor(
+  comparisons: readonly { entries: readonly ShapeEntry[] }[],
+  count: number,
+  nativeCount: number,
+): Measurement[] {
+  const measurements: Measurement[] = [];
+  for (const { implementation, runs: shape } of comparisons.flatMap(({ entries }) => entries)) {
+    if (measurements.some((other) => other.implementation === implementation && other.shape === shape)) continue;
+    const chunks = implementation.name === NATIVE ? nativeCount : count;
+    measurements.push({ implementation, shape, count: chunks, baseMs: [], fullMs: [], clockMs: 0, wrong: [] });
+  }
+  return measurements;
+}
+
+/** Runs scenario 8: starts the worker, warms every row up, runs the timed rounds, stops the worker. */
+async function runChunkPipesInWorker(options: ChunkPipesInWorkerOptions): Promise<ScenarioResult> {
+  const count = options.count ?? 300_000;
+  const nativeCount = options.nativeCount ?? Math.min(count, 100_000);
+  const runs = options.runs ?? 5;
+  const implementations = implementationsFor("workerd");
+  const comparisons = PIPE_SHAPES.map((shape) => ({
+    shape,
+    entries: shapeEntries(shape, implementations, NATIVE),
+  })).filter(({ entries }) => entries.length >= 2);
+  const measurements = measurementsFor(comparisons, count, nativeCount);
+  const rateOf = ({ implementation, runs: shape }: ShapeEntry): number | undefined =>
+    chunksPerSecond(measurements.find((other) => other.implementation === implementation && other.shape === shape)!);
+
+  const worker = await startChunkPipeWorker();
+  try {
+    for (const measurement of measurements) await request(worker.url, measurement, measurement.count);
+    for (let round = 0; round < runs; round++) {
+      for (const measurement of measurements) {
+        measurement.baseMs.push((await request(worker.url, measurement, 1)).ms);
+        const full = await request(worker.url, measurement, measurement.count);
+        measurement.fullMs.push(full.ms);
+        measurement.clockMs += full.clockMs;
+      }
+    }
+  } finally {
+    await worker.stop();
+  }
+
+  const others = implementations.filter((implementation) => implementation.name !== NATIVE);
+  const speedups: Speedup[] = [];
+  const rows = comparisons.map(({ shape, entries }) => {
+    const native = rateOf(entries[0]!);
+    const standIn = entries[0]!.runs === shape ? "" : ` (native: ${entries[0]!.runs.name})`;
+    const row: Record<string, string | number> = { shape: `${shape.name}${standIn}` };
+    for (const entry of entries) {
+      const { implementation } = entry;
+      const rate = rateOf(entry);
+      row[`${implementation.name} chunks/s`] = rate === undefined ? "–" : Math.round(rate);
+      if (implementation.name !== NATIVE && rate !== undefined && native !== undefined) {
+        row[`${implementation.name} × native`] = significant(rate / native);
+        speedups.push({ label: `${shape.name}: ${implementation.name}`, value: significant(rate / native) });
+      }
+    }
+    return row;
+  });
+  const checks: OutputCheck[] = measurements.map(({ implementation, shape, count: chunks, wrong }) => ({
+    variant: `${implementation.name}, ${shape.name}`,
+    ok: wrong.length === 0,
+    detail:
+      wrong.length === 0
+        ? `count and sum right in all ${2 * runs + 1} answers (${chunks} chunks, and 1)`
+        : `wrong tally: ${wrong[0]}`,
+  }));
+  const insideMs = measurements.reduce((sum, measurement) => sum + measurement.clockMs, 0);
+  const outsideMs = measurements.reduce((sum, measurement) => sum + measurement.fullMs.reduce((a, b) => a + b, 0), 0);
+  const machine = describeMachine();
+  const workerd = `workerd ${machine.workerd} (wrangler ${machine.wrangler} unstable_dev)`;
+  return {
+    id: "chunk-pipes-in-worker",
+    title:
+      `per-chunk pipes in a worker bundled by wrangler: ${count.toLocaleString("en")} small value chunks per ` +
+      `request (native: ${nativeCount.toLocaleString("en")})`,
+    runtime: `${workerd}, client: node ${machine.node} fetch`,
+    columns: [
+      "shape",
+      `${NATIVE} chunks/s`,
+      ...others.flatMap((implementation) => [`${implementation.name} chunks/s`, `${implementation.name} × native`]),
+    ],
+    rows,
+    notes: [
+      "The worker (bench/support/chunk-pipe-worker.ts) is bundled by wrangler as a deployment is, drainpipe " +
+        "imported from src/streams/index.ts; each request runs one shape of scenario 1 once (a pull source " +
+        "enqueueing one number per pull, a summing sink) and answers the tally, which is checked. Scenario 1's " +
+        "workerd table measures the same shapes through the vitest pool instead.",
+      `Timed outside the worker: chunks/s = (N − 1) ÷ (median wall time of the request moving N chunks − median ` +
+        `of the same request moving 1 chunk), Node's fetch over loopback through wrangler's proxy; ${runs} ` +
+        `round${runs === 1 ? "" : "s"}, every row's two requests interleaved, after one untimed N-chunk request ` +
+        `per row. N is ${count.toLocaleString("en")}, ${nativeCount.toLocaleString("en")} for native streams ` +
+        "(about 100 K chunks/s: a few seconds per request at most).",
+      "Caveats: wall time counts whatever else the machine runs and the worker's GC pauses; at 20 M chunks/s " +
+        `${count.toLocaleString("en")} chunks take ${significant(count / 20_000)} ms, so 1 ms of noise is ` +
+        `${significant(2_000_000 / count, 2)} % of such a row's time. The workerd process's CPU time is no ` +
+        "better measure: /proc counts it in 10 ms ticks, and it includes V8's background compiler and GC threads.",
+      spreadNote(measurements),
+      clockNote(insideMs, outsideMs),
+      "× native = the implementation's chunks/s ÷ native's (above 1: faster than workerd's own streams); for the " +
+        "extension shapes native runs the standard shape named in brackets.",
+    ],
+    speedups,
+    checks,
+  };
+}
+
+/** Scenario 8. */
+export const scenario = defineScenario<ChunkPipesInWorkerOptions>({
+  id: "chunk-pipes-in-worker",
+  title: "Per-chunk pipes in a bundled worker",
+  measures:
+    "chunks/s of scenario 1's per-chunk pipe shapes run inside a worker that wrangler bundles as it bundles a " +
+    "deployment (drainpipe from src/streams), for every stream implementation that runs in workerd, timed from " +
+    "outside as the wall time of a request moving N chunks minus that of the same request moving one.",
+  why:
+    "the goal for workerd (≥ 100× native on pipeTo and TransformStream + pipeTo, ≥ 20 M chunks/s on the " +
+    "extensions) is about drainpipe as deployed: bundled by wrangler, not loaded through vitest's pool.",
+  options: {
+    count: "chunks per timed request (default 300,000)",
+    nativeCount: "chunks per timed request of native streams (default 100,000, or count when smaller)",
+    runs: "timed rounds, every row's requests interleaved (default 5)",
+  },
+  quick: { count: 2000, runs: 1 },
+  run: async (options) => [await runChunkPipesInWorker(options)],
+});
+
+if (import.meta.main) await runAlone(import.meta.filename, scenario);
