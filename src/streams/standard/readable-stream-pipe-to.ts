@@ -129,9 +129,9 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
   /** Runs once `pendingWrites` drops to zero during shutdown. */
   private afterWrites: (() => void) | undefined = undefined;
   private abortListener: (() => void) | undefined = undefined;
-  /** Collects the chunks of each batch for a `writev` destination (reused). */
+  /** Collects the chunks of each batch for a `writev` destination that wants more than one chunk (reused). */
   private readonly batch = new ChunkCollector<R>(1, Infinity);
-  /** Writes each drained chunk at once, for other destinations. */
+  /** Writes each drained chunk at once, for other destinations (a batch of one gains nothing). */
   private readonly inline = new InlineWrites<R>(this);
   /** Chunks handed over by the source outside the pump loop, written on the next microtask. */
   private deferredChunks: R[] = [];
@@ -255,9 +255,11 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
       let count: number;
       let ended: boolean;
       let pulledNothing: boolean;
-      if (this.dest._writableStreamController._writevAlgorithm !== undefined) {
+      const limit =
+        this.dest._writableStreamController._writevAlgorithm === undefined ? 1 : batchLimit(this.dest, desiredSize);
+      if (limit > 1) {
         const batch = this.batch;
-        batch.maxChunks = batchLimit(this.dest, desiredSize);
+        batch.maxChunks = limit;
         pulledNothing = drainSynchronously(this.reader, batch);
         count = batch.chunks.length;
         if (count > 0) {
