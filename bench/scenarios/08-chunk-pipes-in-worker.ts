@@ -60,12 +60,18 @@ interface Measurement {
   wrong: string[];
 }
 
-/** The worker, started by wrangler's `unstable_dev` with its own configuration. */
-async function startChunkPipeWorker(): Promise<{ url: string; stop: () => Promise<void> }> {
+/**
+ * The worker, started by wrangler's `unstable_dev` with its own configuration; its inspector listens on
+ * `inspectorPort` when given (`bench/profile.ts` profiles the worker through it).
+ */
+export async function startChunkPipeWorker(
+  inspectorPort: number | undefined = undefined,
+): Promise<{ url: string; stop: () => Promise<void> }> {
   quietWrangler();
   const { unstable_dev } = await import("wrangler");
   const worker = await unstable_dev(resolve(SUPPORT, "chunk-pipe-worker.ts"), {
     config: resolve(SUPPORT, "chunk-pipe-worker.jsonc"),
+    ...(inspectorPort === undefined ? {} : { inspectorPort }),
     persist: false,
     logLevel: "warn",
     experimental: { disableExperimentalWarning: true },
