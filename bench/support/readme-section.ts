@@ -26,7 +26,7 @@ const HEADING = "\n## Benchmarks\n";
 
 /** The section's fixed opening: how to run the benchmarks and what every run does. */
 const INTRO = [
-  "`npm run bench` runs every scenario (about 15 minutes; keep the machine otherwise idle) and writes",
+  "`npm run bench` runs every scenario (about 12 minutes; keep the machine otherwise idle) and writes",
   "`bench/results/<date>-<runtime>.{json,md,svg}` and this section; `npm run bench:quick` runs them all with tiny",
   "sizes (under a minute, results under `bench/.cache/quick/`), and `test/bench/quick.test.ts`, part of `npm test`,",
   "runs every scenario's output checks with tiny sizes. Benchmarks assert nothing about time; every variant's output",
@@ -38,7 +38,8 @@ const INTRO = [
   "stream implementations compared are the table in `bench/support/implementations.ts`. The scenarios measured",
   "with `vitest bench` load drainpipe from an esbuild bundle of `src/streams` (`bench/support/bundled-drainpipe.ts`),",
   "as wrangler bundles the worker: through vitest's module transform, every call between its modules would cost a",
-  "property load.",
+  "property load. `bench/performance.md` says where the time goes, goal by goal, with the profiles",
+  "(`npx node bench/profile.ts --shape <shape> [--worker]`, in Node or inside workerd) and the floors.",
 ];
 
 /**
