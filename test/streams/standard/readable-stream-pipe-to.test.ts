@@ -96,3 +96,106 @@ describe("pipeTo cost shapes (synchronous source, transformer and sink)", () => 
     expect(order).toEqual(["start 0", "end 0", "start 1", "end 1", "start 2", "end 2"]);
   });
 });
+
+describe("faults inside a synchronous pipe through a TransformStream", () => {
+  test("a transform that throws errors the pipe, cancels the source and aborts the sink with its error", async () => {
+    const failure = new Error("bad chunk");
+    const cancelled: unknown[] = [];
+    const aborted: unknown[] = [];
+    let next = 0;
+    const source = new ReadableStream<number>({
+      pull(controller) {
+        controller.enqueue(next++);
+      },
+      cancel(reason) {
+        cancelled.push(reason);
+      },
+    });
+    const throwing = new TransformStream<number, number>({
+      transform(chunk, controller) {
+        if (chunk === 1000) throw failure;
+        controller.enqueue(chunk);
+      },
+    });
+    const seen: number[] = [];
+    const sink = new WritableStream<number>({
+      write(chunk) {
+        seen.push(chunk);
+      },
+      abort(reason) {
+        aborted.push(reason);
+      },
+    });
+    await expect(source.pipeThrough(throwing).pipeTo(sink)).rejects.toBe(failure);
+    expect(seen).toEqual(Array.from({ length: 1000 }, (_, index) => index));
+    expect(cancelled).toEqual([failure]);
+    expect(aborted).toEqual([failure]);
+  });
+
+  test("a sink that throws cancels the transform and, through it, the source", async () => {
+    const failure = new Error("sink full");
+    const cancelled: unknown[] = [];
+    let next = 0;
+    const source = new ReadableStream<number>({
+      pull(controller) {
+        controller.enqueue(next++);
+      },
+      cancel(reason) {
+        cancelled.push(reason);
+      },
+    });
+    const sink = new WritableStream<number>({
+      write(chunk) {
+        if (chunk === 500) throw failure;
+      },
+    });
+    await expect(source.pipeThrough(identity()).pipeTo(sink)).rejects.toBe(failure);
+    expect(cancelled).toEqual([failure]);
+  });
+
+  test("an abort signal stops a pipe that never waits, within the yield it takes every 65,536 chunks", async () => {
+    const reason = new Error("stop");
+    const stopper = new AbortController();
+    const cancelled: unknown[] = [];
+    let count = 0;
+    const endless = new ReadableStream<number>({
+      pull(source) {
+        count += 1;
+        source.enqueue(count);
+        if (count === 10_000) stopper.abort(reason);
+      },
+      cancel(cancelReason) {
+        cancelled.push(cancelReason);
+      },
+    });
+    const piping = endless.pipeThrough(identity()).pipeTo(new WritableStream<number>(), { signal: stopper.signal });
+    await expect(piping).rejects.toBe(reason);
+    expect(count).toBeGreaterThanOrEqual(10_000);
+    expect(count).toBeLessThan(10_000 + 65_536);
+    expect(cancelled).toEqual([reason]);
+  });
+
+  test("a source that errors errors the transform and aborts the sink", async () => {
+    const failure = new Error("source broke");
+    const aborted: unknown[] = [];
+    let next = 0;
+    const source = new ReadableStream<number>({
+      pull(controller) {
+        if (next === 2000) controller.error(failure);
+        else controller.enqueue(next++);
+      },
+    });
+    const seen: number[] = [];
+    const sink = new WritableStream<number>({
+      write(chunk) {
+        seen.push(chunk);
+      },
+      abort(reason) {
+        aborted.push(reason);
+      },
+    });
+    await expect(source.pipeThrough(identity()).pipeTo(sink)).rejects.toBe(failure);
+    expect(seen).toHaveLength(2000);
+    expect(aborted).toEqual([failure]);
+  });
+});
