@@ -1,6 +1,11 @@
 import { promiseHooks } from "node:v8";
 import { describe, expect, test } from "vitest";
-import { ReadableStream, TransformStream, WritableStream } from "../../../src/streams/index.ts";
+import {
+  ReadableStream,
+  type ReadableStreamDefaultController,
+  TransformStream,
+  WritableStream,
+} from "../../../src/streams/index.ts";
 
 const CHUNKS = 10_000;
 
@@ -97,105 +102,94 @@ describe("pipeTo cost shapes (synchronous source, transformer and sink)", () => 
   });
 });
 
+/**
+ * An endless source of 0, 1, 2, … (one number per pull) that records why it was cancelled; `onPull(n)` runs
+ * before number `n` is enqueued and may error the stream instead (by returning `false`).
+ */
+function recordingSource(onPull: (n: number, controller: ReadableStreamDefaultController<number>) => boolean) {
+  const cancelled: unknown[] = [];
+  let next = 0;
+  const stream = new ReadableStream<number>({
+    pull(controller) {
+      if (onPull(next, controller)) controller.enqueue(next++);
+    },
+    cancel(reason) {
+      cancelled.push(reason);
+    },
+  });
+  return { stream, cancelled };
+}
+
+/** A sink that records what it was given and why it was aborted; `onWrite` may throw. */
+function recordingSink(onWrite: (chunk: number) => void = () => undefined) {
+  const seen: number[] = [];
+  const aborted: unknown[] = [];
+  const stream = new WritableStream<number>({
+    write(chunk) {
+      onWrite(chunk);
+      seen.push(chunk);
+    },
+    abort(reason) {
+      aborted.push(reason);
+    },
+  });
+  return { stream, seen, aborted };
+}
+
 describe("faults inside a synchronous pipe through a TransformStream", () => {
   test("a transform that throws errors the pipe, cancels the source and aborts the sink with its error", async () => {
     const failure = new Error("bad chunk");
-    const cancelled: unknown[] = [];
-    const aborted: unknown[] = [];
-    let next = 0;
-    const source = new ReadableStream<number>({
-      pull(controller) {
-        controller.enqueue(next++);
-      },
-      cancel(reason) {
-        cancelled.push(reason);
-      },
-    });
+    const source = recordingSource(() => true);
     const throwing = new TransformStream<number, number>({
       transform(chunk, controller) {
         if (chunk === 1000) throw failure;
         controller.enqueue(chunk);
       },
     });
-    const seen: number[] = [];
-    const sink = new WritableStream<number>({
-      write(chunk) {
-        seen.push(chunk);
-      },
-      abort(reason) {
-        aborted.push(reason);
-      },
-    });
-    await expect(source.pipeThrough(throwing).pipeTo(sink)).rejects.toBe(failure);
-    expect(seen).toEqual(Array.from({ length: 1000 }, (_, index) => index));
-    expect(cancelled).toEqual([failure]);
-    expect(aborted).toEqual([failure]);
+    const sink = recordingSink();
+    await expect(source.stream.pipeThrough(throwing).pipeTo(sink.stream)).rejects.toBe(failure);
+    expect(sink.seen).toEqual(Array.from({ length: 1000 }, (_, index) => index));
+    expect(source.cancelled).toEqual([failure]);
+    expect(sink.aborted).toEqual([failure]);
   });
 
   test("a sink that throws cancels the transform and, through it, the source", async () => {
     const failure = new Error("sink full");
-    const cancelled: unknown[] = [];
-    let next = 0;
-    const source = new ReadableStream<number>({
-      pull(controller) {
-        controller.enqueue(next++);
-      },
-      cancel(reason) {
-        cancelled.push(reason);
-      },
+    const source = recordingSource(() => true);
+    const sink = recordingSink((chunk) => {
+      if (chunk === 500) throw failure;
     });
-    const sink = new WritableStream<number>({
-      write(chunk) {
-        if (chunk === 500) throw failure;
-      },
-    });
-    await expect(source.pipeThrough(identity()).pipeTo(sink)).rejects.toBe(failure);
-    expect(cancelled).toEqual([failure]);
+    await expect(source.stream.pipeThrough(identity()).pipeTo(sink.stream)).rejects.toBe(failure);
+    expect(sink.seen).toHaveLength(500);
+    expect(source.cancelled).toEqual([failure]);
   });
 
   test("an abort signal stops a pipe that never waits, within the yield it takes every 65,536 chunks", async () => {
     const reason = new Error("stop");
     const stopper = new AbortController();
-    const cancelled: unknown[] = [];
-    let count = 0;
-    const endless = new ReadableStream<number>({
-      pull(source) {
-        count += 1;
-        source.enqueue(count);
-        if (count === 10_000) stopper.abort(reason);
-      },
-      cancel(cancelReason) {
-        cancelled.push(cancelReason);
-      },
+    const source = recordingSource((n) => {
+      if (n === 10_000) stopper.abort(reason);
+      return true;
     });
-    const piping = endless.pipeThrough(identity()).pipeTo(new WritableStream<number>(), { signal: stopper.signal });
+    const sink = recordingSink();
+    const piping = source.stream.pipeThrough(identity()).pipeTo(sink.stream, { signal: stopper.signal });
     await expect(piping).rejects.toBe(reason);
-    expect(count).toBeGreaterThanOrEqual(10_000);
-    expect(count).toBeLessThan(10_000 + 65_536);
-    expect(cancelled).toEqual([reason]);
+    expect(sink.seen.length).toBeGreaterThan(9_990);
+    expect(sink.seen.length).toBeLessThan(10_000 + 65_536);
+    expect(source.cancelled).toEqual([reason]);
+    expect(sink.aborted).toEqual([reason]);
   });
 
   test("a source that errors errors the transform and aborts the sink", async () => {
     const failure = new Error("source broke");
-    const aborted: unknown[] = [];
-    let next = 0;
-    const source = new ReadableStream<number>({
-      pull(controller) {
-        if (next === 2000) controller.error(failure);
-        else controller.enqueue(next++);
-      },
+    const source = recordingSource((n, controller) => {
+      if (n < 2000) return true;
+      controller.error(failure);
+      return false;
     });
-    const seen: number[] = [];
-    const sink = new WritableStream<number>({
-      write(chunk) {
-        seen.push(chunk);
-      },
-      abort(reason) {
-        aborted.push(reason);
-      },
-    });
-    await expect(source.pipeThrough(identity()).pipeTo(sink)).rejects.toBe(failure);
-    expect(seen).toHaveLength(2000);
-    expect(aborted).toEqual([failure]);
+    const sink = recordingSink();
+    await expect(source.stream.pipeThrough(identity()).pipeTo(sink.stream)).rejects.toBe(failure);
+    expect(sink.seen).toHaveLength(2000);
+    expect(sink.aborted).toEqual([failure]);
   });
 });
