@@ -287,11 +287,12 @@ function interleavedNote(perWindow: Map<Row, number[]>, rounds: number, seconds:
   const cas = median(casSamples);
   const coordinated = median(coordinatedSamples);
   const samples = (values: number[]) => values.map((value) => significant(value)).join(", ");
+  const ratio = cas > 0 ? significant(coordinated / cas) : "–";
   return (
     `The coordinator's cost without the rows' order: ${rounds} rounds of one ${seconds} s window per row, ` +
     "alternating which goes first, each once the worker is idle: compare-and-swap median " +
     `${significant(cas)} requests/s (${samples(casSamples)}), through the file coordinator ` +
-    `${significant(coordinated)} (${samples(coordinatedSamples)}), ratio ${cas > 0 ? significant(coordinated / cas) : "–"}. Locally the ` +
+    `${significant(coordinated)} (${samples(coordinatedSamples)}), ratio ${ratio}. Locally the ` +
     "coordinators' Durable Objects run in the same workerd process as the uploads, on the same cores, so their " +
     "CPU comes out of the uploads'; on Workers each runs in an isolate of its own."
   );
