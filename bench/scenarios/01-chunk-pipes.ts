@@ -16,22 +16,14 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { median } from "simple-statistics";
 import { bundleDrainpipeStreams } from "../support/bundled-drainpipe.ts";
-import {
-  chunkCount,
-  expectedTally,
-  PIPE_SHAPES,
-  type Sampling,
-  sampling,
-  shapeEntries,
-  shapesFor,
-} from "../support/chunk-pipe-shapes.ts";
+import { chunkCount, expectedTally, type Sampling, sampling, shapesFor } from "../support/chunk-pipe-shapes.ts";
+import { chunkPipeTable, shapeComparisons } from "../support/chunk-pipe-table.ts";
 import { implementationsFor } from "../support/implementations.ts";
 import { runAlone } from "../support/run-alone.ts";
 import type { RuntimeReport } from "../support/runtime-chunk-pipes.ts";
 import { defineScenario } from "../support/scenario.ts";
-import type { OutputCheck, ScenarioResult, Speedup } from "../support/scenario-result.ts";
-import { significant } from "../support/stats.ts";
-import { NATIVE, type Runtime } from "../support/streams-implementation.ts";
+import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
+import type { Runtime } from "../support/streams-implementation.ts";
 import {
   BUNDLE_NOTE,
   implementationsIn,
@@ -106,33 +98,19 @@ function sampleNote(count: number, { samples, warmups }: Sampling): string {
 function chunkPipesResult(run: ChunkPipesRun): ScenarioResult {
   const { runtime, count } = run;
   const implementations = implementationsIn(runtime);
-  const others = implementations.filter((implementation) => implementation.name !== NATIVE);
-  const speedups: Speedup[] = [];
-  const rows = PIPE_SHAPES.flatMap((shape) => {
-    const entries = shapeEntries(shape, implementations, NATIVE);
-    if (entries.length < 2) return [];
-    const native = run.medianMs(shape.name, NATIVE);
-    const standIn = entries[0]!.runs === shape ? "" : ` (native: ${entries[0]!.runs.name})`;
-    const row: Record<string, string | number> = { shape: `${shape.name}${standIn}` };
-    for (const { implementation } of entries) {
-      const ms = run.medianMs(shape.name, implementation.name);
-      row[`${implementation.name} chunks/s`] = ms === undefined ? "–" : Math.round(count / (ms / 1000));
-      if (implementation.name !== NATIVE && ms !== undefined && native !== undefined) {
-        row[`${implementation.name} × native`] = significant(native / ms);
-        speedups.push({ label: `${shape.name}: ${implementation.name}`, value: significant(native / ms) });
-      }
-    }
-    return [row];
-  });
+  const { columns, rows, speedups } = chunkPipeTable(
+    implementations,
+    shapeComparisons(implementations),
+    (shape, entry) => {
+      const ms = run.medianMs(shape.name, entry.implementation.name);
+      return ms === undefined ? undefined : count / (ms / 1000);
+    },
+  );
   return {
     id: `chunk-pipes-${runtime}`,
     title: `per-chunk pipes of ${count.toLocaleString("en")} small value chunks (${runtime})`,
     runtime: run.label,
-    columns: [
-      "shape",
-      `${NATIVE} chunks/s`,
-      ...others.flatMap((implementation) => [`${implementation.name} chunks/s`, `${implementation.name} × native`]),
-    ],
+    columns,
     rows,
     notes: [
       run.method,

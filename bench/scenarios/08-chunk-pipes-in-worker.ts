@@ -16,19 +16,14 @@
 import { resolve } from "node:path";
 import { median } from "simple-statistics";
 import { quietWrangler } from "../../src/cli/embedded-worker.ts";
-import {
-  expectedTally,
-  PIPE_SHAPES,
-  type PipeShape,
-  type ShapeEntry,
-  shapeEntries,
-} from "../support/chunk-pipe-shapes.ts";
+import { expectedTally, type PipeShape, type ShapeEntry } from "../support/chunk-pipe-shapes.ts";
+import { chunkPipeTable, shapeComparisons } from "../support/chunk-pipe-table.ts";
 import type { ChunkPipeAnswer } from "../support/chunk-pipe-worker.ts";
 import { implementationsFor } from "../support/implementations.ts";
 import { describeMachine } from "../support/machine.ts";
 import { runAlone } from "../support/run-alone.ts";
 import { defineScenario } from "../support/scenario.ts";
-import type { OutputCheck, ScenarioResult, Speedup } from "../support/scenario-result.ts";
+import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
 import { significant, timed } from "../support/stats.ts";
 import { NATIVE, type StreamsImplementation } from "../support/streams-implementation.ts";
 
@@ -168,10 +163,7 @@ async function runChunkPipesInWorker(options: ChunkPipesInWorkerOptions): Promis
   const nativeCount = options.nativeCount ?? Math.min(count, 100_000);
   const runs = options.runs ?? 5;
   const implementations = implementationsFor("workerd");
-  const comparisons = PIPE_SHAPES.map((shape) => ({
-    shape,
-    entries: shapeEntries(shape, implementations, NATIVE),
-  })).filter(({ entries }) => entries.length >= 2);
+  const comparisons = shapeComparisons(implementations);
   const measurements = measurementsFor(comparisons, count, nativeCount);
   const rateOf = ({ implementation, runs: shape }: ShapeEntry): number | undefined =>
     chunksPerSecond(measurements.find((other) => other.implementation === implementation && other.shape === shape)!);
@@ -191,23 +183,7 @@ async function runChunkPipesInWorker(options: ChunkPipesInWorkerOptions): Promis
     await worker.stop();
   }
 
-  const others = implementations.filter((implementation) => implementation.name !== NATIVE);
-  const speedups: Speedup[] = [];
-  const rows = comparisons.map(({ shape, entries }) => {
-    const native = rateOf(entries[0]!);
-    const standIn = entries[0]!.runs === shape ? "" : ` (native: ${entries[0]!.runs.name})`;
-    const row: Record<string, string | number> = { shape: `${shape.name}${standIn}` };
-    for (const entry of entries) {
-      const { implementation } = entry;
-      const rate = rateOf(entry);
-      row[`${implementation.name} chunks/s`] = rate === undefined ? "–" : Math.round(rate);
-      if (implementation.name !== NATIVE && rate !== undefined && native !== undefined) {
-        row[`${implementation.name} × native`] = significant(rate / native);
-        speedups.push({ label: `${shape.name}: ${implementation.name}`, value: significant(rate / native) });
-      }
-    }
-    return row;
-  });
+  const { columns, rows, speedups } = chunkPipeTable(implementations, comparisons, (_shape, entry) => rateOf(entry));
   const checks: OutputCheck[] = measurements.map(({ implementation, shape, count: chunks, wrong }) => ({
     variant: `${implementation.name}, ${shape.name}`,
     ok: wrong.length === 0,
@@ -226,11 +202,7 @@ async function runChunkPipesInWorker(options: ChunkPipesInWorkerOptions): Promis
       `per-chunk pipes in a worker bundled by wrangler: ${count.toLocaleString("en")} small value chunks per ` +
       `request (native: ${nativeCount.toLocaleString("en")})`,
     runtime: `${workerd}, client: node ${machine.node} fetch`,
-    columns: [
-      "shape",
-      `${NATIVE} chunks/s`,
-      ...others.flatMap((implementation) => [`${implementation.name} chunks/s`, `${implementation.name} × native`]),
-    ],
+    columns,
     rows,
     notes: [
       "The worker (bench/support/chunk-pipe-worker.ts) is bundled by wrangler as a deployment is, drainpipe " +
