@@ -9,6 +9,13 @@ import { utf8 } from "../support/bytes.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 
 const LEASE = 60_000;
+/**
+ * A lease a test lets run out: long enough that the steps taken before it ends finish in time on a loaded
+ * machine, short enough to wait for.
+ */
+const SHORT_LEASE = 1_000;
+/** Waits until a lease of {@linkcode SHORT_LEASE} taken now has run out. */
+const outliveShortLease = () => pause(SHORT_LEASE + 50);
 const store = new R2Store(env.BUCKET);
 
 /** A fresh coordinator per test: names are unique, since Durable Object state outlives a test. */
@@ -78,23 +85,23 @@ describe("FileCoordinator", () => {
   test("a read whose lease ends (its reader died) frees the version at the alarm", async () => {
     const first = await writtenUpload();
     await coordinator.publish(name, first.uploadId, first.manifest, LEASE);
-    await coordinator.beginRead(name, 20);
+    await coordinator.beginRead(name, SHORT_LEASE);
     const second = await writtenUpload();
     await coordinator.publish(name, second.uploadId, second.manifest, LEASE);
     expect(await keys()).toContain(partKey(name, first.uploadId, 0));
-    await pause(40);
+    await outliveShortLease();
     await alarmsDone();
     expect(await keys()).toEqual([manifestKey(name), partKey(name, second.uploadId, 0)]);
     expect((await coordinator.status()).reads).toBe(0);
   });
 
   test("an upload whose lease ends is removed by the alarm, its multipart uploads aborted", async () => {
-    const { uploadId } = await writtenUpload(20);
+    const { uploadId } = await writtenUpload(SHORT_LEASE);
     const key = partKey(name, uploadId, 1);
     const multipart = await env.BUCKET.createMultipartUpload(key);
     const segment = await multipart.uploadPart(1, utf8("orphan segment\n"));
     expect(await coordinator.recordMultipart(uploadId, key, multipart.uploadId)).toBe(true);
-    await pause(40);
+    await outliveShortLease();
     await alarmsDone();
     expect(await keys()).toEqual([]);
     await expect(multipart.complete([segment])).rejects.toThrow();
@@ -104,10 +111,9 @@ describe("FileCoordinator", () => {
   });
 
   test("a renewed lease keeps an upload alive past its first term", async () => {
-    const { uploadId, manifest } = await writtenUpload(60);
-    await pause(40);
+    const { uploadId, manifest } = await writtenUpload(SHORT_LEASE);
     expect(await coordinator.renewUpload(uploadId, LEASE)).toBe(true);
-    await pause(40);
+    await outliveShortLease();
     await alarmsDone();
     expect(await coordinator.publish(name, uploadId, manifest, LEASE)).toMatchObject({ published: true });
   });
@@ -152,12 +158,12 @@ describe("FileCoordinator", () => {
   test("a publication cut short after its manifest reached the bucket is completed when its lease ends", async () => {
     const first = await writtenUpload();
     await coordinator.publish(name, first.uploadId, first.manifest, LEASE);
-    const cut = await writtenUpload(20);
+    const cut = await writtenUpload(SHORT_LEASE);
     await runInDurableObject(coordinator, async (instance: FileCoordinator, state) => {
       state.storage.sql.exec("UPDATE attempts SET state = 'publishing' WHERE upload_id = ?", cut.uploadId);
       await (instance as unknown as { store: R2Store }).store.put(manifestKey(name), utf8(cut.manifest));
     });
-    await pause(40);
+    await outliveShortLease();
     await alarmsDone();
     expect((await coordinator.status()).current).toBe(cut.uploadId);
     expect(await keys()).toEqual([manifestKey(name), partKey(name, cut.uploadId, 0)]);

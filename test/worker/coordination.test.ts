@@ -1,5 +1,5 @@
 import { env, exports } from "cloudflare:workers";
-import { beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test, vi } from "vitest";
 import type { Manifest } from "../../src/files/manifest.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { listAll } from "../../src/store/list-all.ts";
@@ -43,8 +43,18 @@ function controlledBody() {
   };
 }
 
-/** Lets the worker make progress on what it was given. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+/**
+ * Retries `check` until it passes: for what the worker finishes after its answer (clean-up) or starts after a
+ * request arrives, which takes as long as the machine's load makes it.
+ */
+const eventually = <T>(check: () => Promise<T>) => vi.waitFor(check, { timeout: 30_000, interval: 20 });
+
+/** Waits until the coordinator of `name` lists `count` uploads in flight. */
+const untilUploads = (name: string, count: number) =>
+  eventually(async () => {
+    const { uploads } = (await (await call("GET", `/files/${name}/uploads`)).json()) as { uploads: unknown[] };
+    expect(uploads).toHaveLength(count);
+  });
 
 beforeEach(async () => {
   await emptyR2Store();
@@ -59,7 +69,7 @@ describe("coordination of one file name across requests", () => {
     const body = controlledBody();
     const uploading = call("POST", "/files/race?maxPartBytes=4096", body.stream);
     body.send(newer.subarray(0, 100_000));
-    await settle();
+    await untilUploads("race", 1);
     expect((await call("DELETE", "/files/race")).status).toBe(204);
     expect((await call("GET", "/files")).status).toBe(200);
     expect(((await (await call("GET", "/files")).json()) as { files: unknown[] }).files).toEqual([]);
@@ -90,8 +100,7 @@ describe("coordination of one file name across requests", () => {
       offset += chunk.byteLength;
     }
     expect(received).toEqual(older);
-    await settle();
-    expect(await bucketKeys()).toEqual([]);
+    await eventually(async () => expect(await bucketKeys()).toEqual([]));
   });
 
   test("a part that started before a replace is read whole", async () => {
@@ -102,8 +111,7 @@ describe("coordination of one file name across requests", () => {
     const bytes = new Uint8Array(await reading.arrayBuffer());
     expect(bytes.byteLength).toBe(length);
     expect(bytes).toEqual(older.subarray(0, length));
-    await settle();
-    await expectOnlyCurrentVersion("part");
+    await eventually(() => expectOnlyCurrentVersion("part"));
   });
 
   test("32 concurrent writers of one name all get 201; the visible version is exactly one of them", async () => {
@@ -112,8 +120,7 @@ describe("coordination of one file name across requests", () => {
     expect(responses.map((response) => response.status)).toEqual(bodies.map(() => 201));
     const content = await (await call("GET", "/files/cas32/content")).text();
     expect(bodies).toContain(content);
-    await settle();
-    await expectOnlyCurrentVersion("cas32");
+    await eventually(() => expectOnlyCurrentVersion("cas32"));
   });
 
   test("POST, DELETE, POST, DELETE at once leave either nothing or one complete version", async () => {
@@ -125,12 +132,11 @@ describe("coordination of one file name across requests", () => {
     ]);
     expect(results[0]!.status).toBe(201);
     expect(results[2]!.status).toBe(201);
-    await settle();
     const listed = ((await (await call("GET", "/files")).json()) as { files: { name: string }[] }).files;
     if (listed.length === 0) {
-      expect(await bucketKeys()).toEqual([]);
+      await eventually(async () => expect(await bucketKeys()).toEqual([]));
     } else {
-      const manifest = await expectOnlyCurrentVersion("mix");
+      const manifest = await eventually(() => expectOnlyCurrentVersion("mix"));
       const content = new Uint8Array(await (await call("GET", "/files/mix/content")).arrayBuffer());
       expect(content).toEqual(manifest.totals.bytes === older.byteLength ? older : newer);
     }
@@ -148,11 +154,10 @@ describe("coordination of one file name across requests", () => {
       }),
     );
     body.send(newer.subarray(0, 150_000));
-    await settle();
+    await untilUploads("cut", 1);
     body.fail(new Error("client went away"));
     expect((await uploading).status).toBeGreaterThanOrEqual(400);
-    await settle();
-    expect(await bucketKeys()).toEqual(before);
+    await eventually(async () => expect(await bucketKeys()).toEqual(before));
     const content = new Uint8Array(await (await call("GET", "/files/cut/content")).arrayBuffer());
     expect(content).toEqual(older);
   });
@@ -167,11 +172,12 @@ describe("coordination of one file name across requests", () => {
       }),
     );
     body.send(older.subarray(0, 1000));
-    await settle();
-    const status = (await (await call("GET", "/files/seen/uploads")).json()) as {
-      uploads: { attempt: string | null; state: string }[];
-    };
-    expect(status.uploads).toMatchObject([{ attempt: "cli-123", state: "writing" }]);
+    await eventually(async () => {
+      const status = (await (await call("GET", "/files/seen/uploads")).json()) as {
+        uploads: { attempt: string | null; state: string }[];
+      };
+      expect(status.uploads).toMatchObject([{ attempt: "cli-123", state: "writing" }]);
+    });
     body.send(older.subarray(1000));
     body.end();
     expect((await uploading).status).toBe(201);

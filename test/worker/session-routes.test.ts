@@ -218,12 +218,13 @@ describe("upload sessions", () => {
   test("a session not completed within UPLOAD_TTL is removed by the coordinator's alarm", async () => {
     const opened = await callWorker(new Request(`${origin}/files/stale/uploads`, { method: "POST", headers: auth }), {
       ...env,
-      UPLOAD_TTL: "1",
+      UPLOAD_TTL: "3",
     });
     const { uploadId } = (await opened.json()) as { uploadId: string };
     await put("stale", uploadId, 0, new TextEncoder().encode("1\n"));
     expect((await bucketKeys("stale/")).length).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    // The TTL leaves the steps above time to finish on a loaded machine; then it runs out.
+    await new Promise((resolve) => setTimeout(resolve, 3_200));
     await runDurableObjectAlarm(env.COORDINATOR.getByName("stale"));
     expect(await bucketKeys("stale/")).toEqual([]);
     expect((await call("GET", `/files/stale/uploads/${uploadId}`)).status).toBe(404);
