@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,13 +52,25 @@ async function bucketKeys(): Promise<string[]> {
   }
 }
 
+/**
+ * A wrangler configuration with the project's bucket and nothing else, for reading the bucket's files without
+ * the worker: the project's own names a Durable Object class that only the worker's code exports, which
+ * wrangler would warn about.
+ */
+async function bucketOnlyConfig(): Promise<string> {
+  const path = join(stateDir, "bucket-only.wrangler.toml");
+  const bucket = /\[\[r2_buckets\]\][^[]*/.exec(await readFile("wrangler.toml", "utf8"))![0];
+  await writeFile(path, `name = "drainpipe-bucket"\ncompatibility_date = "2026-11-01"\n\n${bucket}`);
+  return path;
+}
+
 /** Every key in the local bucket, read from its files while the worker is stopped. */
 async function storedKeys(): Promise<string[]> {
   const proxy = await getPlatformProxy<{
     BUCKET: {
       list(options: { cursor?: string }): Promise<{ objects: { key: string }[]; truncated: boolean; cursor?: string }>;
     };
-  }>({ configPath: "wrangler.toml", persist: { path: join(stateDir, "v3") } });
+  }>({ configPath: await bucketOnlyConfig(), persist: { path: join(stateDir, "v3") } });
   try {
     const keys: string[] = [];
     let cursor: string | undefined;

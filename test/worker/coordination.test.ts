@@ -4,6 +4,7 @@ import type { Manifest } from "../../src/files/manifest.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { listAll } from "../../src/store/list-all.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
+import { callWorker } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 
@@ -146,7 +147,7 @@ describe("coordination of one file name across requests", () => {
     expect((await call("POST", "/files/cut?maxPartBytes=4096", older)).status).toBe(201);
     const before = await bucketKeys();
     const body = controlledBody();
-    const uploading = exports.default.fetch(
+    const uploading = callWorker(
       new Request(`${origin}/files/cut?maxPartBytes=4096`, {
         method: "POST",
         headers: { ...auth, "Content-Length": String(newer.byteLength) },
