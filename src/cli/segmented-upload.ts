@@ -6,11 +6,12 @@
  * @module
  */
 import type { Manifest } from "../files/manifest.ts";
+import type { SegmentReceipt, SessionDescription, SessionWithSegments } from "../worker/api-types.ts";
 import { CliError } from "./cli-error.ts";
 import { countLineBreaks, digestOfRange, type FileRange, planSegments, readRange } from "./file-range.ts";
 import { countBytes, startProgress } from "./progress.ts";
 import { withRetries } from "./retry.ts";
-import type { SegmentReceipt, WorkerClient } from "./worker-client.ts";
+import type { WorkerClient } from "./worker-client.ts";
 import { WorkerError } from "./worker-error.ts";
 
 /** Room left under the worker's segment limit for the line that ends a segment past its multiple. */
@@ -72,7 +73,7 @@ export async function uploadInSegments(
   options: SegmentedUploadOptions,
 ): Promise<SegmentedUploadResult> {
   const { name } = options;
-  const session = options.resume
+  const session: SessionDescription & Partial<Pick<SessionWithSegments, "segments">> = options.resume
     ? await client.session(name, options.resume)
     : await client.openSession(name, options.maxPartBytes);
   if (session.state !== "open") throw new CliError(`Cannot resume upload ${session.uploadId}: it is ${session.state}`);

@@ -1,5 +1,16 @@
-import type { FileSummary } from "../files/file-catalog.ts";
-import type { Manifest } from "../files/manifest.ts";
+import type {
+  CompleteSessionRequest,
+  FileList,
+  FileSummary,
+  Manifest,
+  RemnantsRemoved,
+  SegmentReceipt,
+  SessionDescription,
+  SessionWithSegments,
+  SweepResult,
+  UploadInFlight,
+  UploadsListing,
+} from "../worker/api-types.ts";
 import { CliError } from "./cli-error.ts";
 import { WorkerError } from "./worker-error.ts";
 
@@ -23,58 +34,12 @@ export interface UploadOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** An upload in flight, as `GET /files/:name/uploads` lists it. */
-export interface UploadInFlight {
-  /** The worker's id of the attempt. */
-  uploadId: string;
-  /** `writing` or `publishing`. */
-  state: string;
-  /** The token the client sent in `Drainpipe-Attempt`, or `null`. */
-  attempt: string | null;
-  /** When the attempt's lease ends unless renewed. */
-  leaseExpiresAt: string;
-}
-
 /** What `DELETE /files/:name` did. */
 export interface RemoveOutcome {
   /** Whether a complete file was removed. */
   existed: boolean;
   /** Leftover objects of dead uploads that were removed (when there was no complete file). */
   remnants: number;
-}
-
-/** An upload session as the worker describes it. */
-export interface UploadSession {
-  /** The session's id. */
-  uploadId: string;
-  /** `open` or `completed`. */
-  state: string;
-  /** Largest segment the worker accepts, in bytes. */
-  segmentMaxBytes: number;
-  /** When the session expires. */
-  expiresAt: string;
-  /** The received segments (only from {@linkcode WorkerClient.session}). */
-  segments?: SegmentReceipt[];
-}
-
-/** What the worker answers for a stored segment. */
-export interface SegmentReceipt {
-  /** The segment's index. */
-  index: number;
-  /** Its bytes. */
-  bytes: number;
-  /** Its numbers. */
-  numbers: number;
-  /** Its SHA-256, base64. */
-  digest: string;
-}
-
-/** What `POST /sweep` removed. */
-export interface SweepOutcome {
-  /** File names swept. */
-  names: number;
-  /** Objects removed. */
-  removed: number;
 }
 
 /**
@@ -102,7 +67,7 @@ export class WorkerClient {
   /** Lists the complete files (`GET /files`). */
   async list(): Promise<FileSummary[]> {
     const response = await this.#request("list files", "GET", "files");
-    return ((await response.json()) as { files: FileSummary[] }).files;
+    return ((await response.json()) as FileList).files;
   }
 
   /** The manifest of `name` (`GET /files/:name`). */
@@ -128,20 +93,20 @@ export class WorkerClient {
   }
 
   /** Opens an upload session of `name` (`POST /files/:name/uploads`). */
-  async openSession(name: string, maxPartBytes?: number | undefined): Promise<UploadSession> {
+  async openSession(name: string, maxPartBytes?: number | undefined): Promise<SessionDescription> {
     const query = maxPartBytes === undefined ? "" : `?maxPartBytes=${maxPartBytes}`;
     const response = await this.#request(
       `open an upload session of "${name}"`,
       "POST",
       `${sessionsPath(name)}${query}`,
     );
-    return (await response.json()) as UploadSession;
+    return (await response.json()) as SessionDescription;
   }
 
   /** The session `uploadId` of `name` with its received segments (`GET /files/:name/uploads/:uploadId`). */
-  async session(name: string, uploadId: string): Promise<UploadSession> {
+  async session(name: string, uploadId: string): Promise<SessionWithSegments> {
     const response = await this.#request(`read upload session ${uploadId}`, "GET", sessionPath(name, uploadId));
-    return (await response.json()) as UploadSession;
+    return (await response.json()) as SessionWithSegments;
   }
 
   /** Sends segment `index` of session `uploadId` with its `Content-Digest`. */
@@ -176,7 +141,7 @@ export class WorkerClient {
       "POST",
       `${sessionPath(name, uploadId)}/complete`,
       {
-        body: new Response(JSON.stringify({ segments })).body!,
+        body: new Response(JSON.stringify({ segments } satisfies CompleteSessionRequest)).body!,
         headers: { "Content-Type": "application/json" },
       },
     );
@@ -191,13 +156,13 @@ export class WorkerClient {
   /** The uploads of `name` in flight (`GET /files/:name/uploads`). */
   async uploads(name: string): Promise<UploadInFlight[]> {
     const response = await this.#request(`list the uploads of "${name}"`, "GET", sessionsPath(name));
-    return ((await response.json()) as { uploads: UploadInFlight[] }).uploads;
+    return ((await response.json()) as UploadsListing).uploads;
   }
 
   /** Removes every object in the bucket that nothing refers to (`POST /sweep`). */
-  async sweep(): Promise<SweepOutcome> {
+  async sweep(): Promise<SweepResult> {
     const response = await this.#request("sweep the bucket", "POST", "sweep");
-    return (await response.json()) as SweepOutcome;
+    return (await response.json()) as SweepResult;
   }
 
   /** The reassembled content of `name` (`GET /files/:name/content`), streamed. */
@@ -216,7 +181,7 @@ export class WorkerClient {
   async remove(name: string): Promise<RemoveOutcome> {
     const response = await this.#request(`remove "${name}"`, "DELETE", filePath(name));
     if (response.status === 204) return { existed: true, remnants: 0 };
-    const { remnants } = (await response.json()) as { remnants: number };
+    const { remnants } = (await response.json()) as RemnantsRemoved;
     return { existed: false, remnants };
   }
 

@@ -1,18 +1,5 @@
+import type { ErrorBody } from "../worker/api-types.ts";
 import { CliError } from "./cli-error.ts";
-
-/** The JSON body of the worker's error responses: `{ error, detail, … }`, with `line` and `column` for bad input. */
-export interface WorkerErrorBody {
-  /** A stable, machine-readable code such as `invalid-number`. */
-  error: string;
-  /** What went wrong, in words. */
-  detail: string;
-  /** 1-based line of bad input. */
-  line?: number;
-  /** 1-based column (in bytes) of bad input. */
-  column?: number;
-  /** 0-based byte offset of bad input. */
-  offset?: number;
-}
 
 /**
  * The worker answered with an error status (4xx or 5xx). The message names the status, the worker's error code
@@ -30,10 +17,10 @@ export class WorkerError extends CliError {
   /** The HTTP status. */
   readonly status: number;
   /** The worker's JSON error body, or one made from the status when the body was not JSON. */
-  readonly body: WorkerErrorBody;
+  readonly body: ErrorBody;
 
   /** Builds the error for what `action` was trying to do. */
-  constructor(action: string, status: number, body: WorkerErrorBody) {
+  constructor(action: string, status: number, body: ErrorBody) {
     super(
       `Cannot ${action}: the worker answered ${status} ${body.error}: ${body.detail}${position(body)}${hint(status)}`,
     );
@@ -48,7 +35,7 @@ export class WorkerError extends CliError {
   }
 }
 
-function parseBody(text: string, response: Response): WorkerErrorBody {
+function parseBody(text: string, response: Response): ErrorBody {
   try {
     const body: unknown = JSON.parse(text);
     if (typeof body === "object" && body !== null && "error" in body && typeof body.error === "string") {
@@ -62,7 +49,7 @@ function parseBody(text: string, response: Response): WorkerErrorBody {
   return { error: response.statusText || "error", detail: excerpt === "" ? "(empty response body)" : excerpt };
 }
 
-function position(body: WorkerErrorBody): string {
+function position(body: ErrorBody): string {
   if (typeof body.line !== "number" || body.detail.includes(`line ${body.line}`)) return "";
   return typeof body.column === "number" ? ` (line ${body.line}, column ${body.column})` : ` (line ${body.line})`;
 }

@@ -14,7 +14,8 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { assembleSegments, FileLimitError, SegmentsIncompleteError } from "../files/assemble-segments.ts";
-import type { SegmentSummary } from "../files/segment-summary.ts";
+import { type Manifest, parseManifest } from "../files/manifest.ts";
+import { parseSegmentSummary, type SegmentSummary } from "../files/segment-summary.ts";
 import { manifestKey, newUploadId, uploadIdOfKey, uploadPrefix } from "../split/object-keys.ts";
 import { deleteAll, listAll } from "../store/list-all.ts";
 import type { ObjectStore } from "../store/object-store.ts";
@@ -41,8 +42,8 @@ export interface UploadLease {
 export interface ReadLease {
   /** Pass to `renewRead` and `endRead`. */
   readId: string;
-  /** The manifest of the version being read, as JSON. */
-  manifest: string;
+  /** The manifest of the version being read. */
+  manifest: Manifest;
   /** When the lease ends unless renewed (ms since the epoch). */
   leaseUntil: number;
 }
@@ -76,13 +77,13 @@ export interface SessionView {
   createdAt: number;
   /** When it expires (ms since the epoch). */
   expiresAt: number;
-  /** The received segments' summaries (JSON), in index order. */
-  segments: string[];
+  /** The received segments' summaries, in index order. */
+  segments: SegmentSummary[];
 }
 
 /** The outcome of completing a session. */
 export type CompleteResult =
-  | { completed: true; manifest: string }
+  | { completed: true; manifest: Manifest }
   | { completed: false; reason: "not-found" }
   | { completed: false; reason: "incomplete"; code: "missing-segments" | "cut-lines"; indexes: number[] }
   | { completed: false; reason: "too-large" | "storage-failed"; detail: string };
@@ -100,7 +101,7 @@ export interface CoordinatorStatus {
   /** The current version's upload id, if the file exists. */
   current: string | null;
   /** Uploads in flight. */
-  uploads: { uploadId: string; state: string; leaseUntil: number; clientToken: string; startedAt: number }[];
+  uploads: AttemptRecord[];
   /** Open reads. */
   reads: number;
   /** Whether replaced versions still wait for their readers. */
@@ -155,18 +156,19 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   }
 
   /**
-   * Makes `manifest` (JSON, written by the upload `uploadId`) the current version of `name`: writes it to
+   * Makes `manifest` (written by the upload `uploadId`) the current version of `name`: writes it to
    * `<name>/manifest.json`, retires the version it replaces, and schedules that version's objects for
    * deletion once nobody reads them. Publications of one name run one at a time, in arrival order.
    */
-  publish(name: string, uploadId: string, manifest: string, leaseMs: number): Promise<PublishResult> {
+  publish(name: string, uploadId: string, manifest: Manifest, leaseMs: number): Promise<PublishResult> {
+    const text = JSON.stringify(manifest, null, 2);
     return this.#serial.run(async () => {
       await this.#initialise(name);
       if (!this.#ledger.attempt(uploadId)) return { published: false, reason: "expired" } as const;
       this.#ledger.markPublishing(uploadId, Date.now() + leaseMs);
-      const failure = await this.#putManifest(name, manifest);
+      const failure = await this.#putManifest(name, text);
       if (failure !== null) return { published: false, reason: "storage-failed", detail: failure } as const;
-      const replaced = this.#ledger.makeCurrent(uploadId, manifest);
+      const replaced = this.#ledger.makeCurrent(uploadId, text);
       this.#ledger.dropAttempt(uploadId);
       await this.#removeUnreadRetired(name);
       await this.#scheduleAlarm();
@@ -217,7 +219,7 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
     const leaseUntil = Date.now() + leaseMs;
     this.#ledger.addRead(readId, current.uploadId, leaseUntil);
     await this.#scheduleAlarm();
-    return { readId, manifest: current.manifest, leaseUntil };
+    return { readId, manifest: parseManifest(current.manifest), leaseUntil };
   }
 
   /** Extends a read's lease; `false` when it ended. */
@@ -295,7 +297,7 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   }
 
   /**
-   * Makes the write `attemptId` segment `index` of session `sessionId`, with `summary` (JSON); the write it
+   * Makes the write `attemptId` segment `index` of session `sessionId`, with `summary`; the write it
    * replaces, if any, is deleted. Refused (`expired`) when the attempt's lease ended or the session is no longer
    * open; the caller then abandons the attempt.
    */
@@ -304,14 +306,14 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
     sessionId: string,
     index: number,
     attemptId: string,
-    summary: string,
+    summary: SegmentSummary,
   ): Promise<PublishResult> {
     return this.#serial.run(async () => {
       const session = this.#ledger.session(sessionId);
       if (!this.#ledger.attempt(attemptId) || session?.state !== "open") {
         return { published: false, reason: "expired" } as const;
       }
-      const replaced = this.#ledger.putSegment(sessionId, { index, attemptId, summary });
+      const replaced = this.#ledger.putSegment(sessionId, { index, attemptId, summary: JSON.stringify(summary) });
       this.#ledger.dropAttempt(attemptId);
       if (replaced !== null) await deleteAll(this.store, uploadPrefix(name, replaced));
       return { published: true, replaced } as const;
@@ -327,20 +329,19 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
       await this.#initialise(name);
       const session = this.#ledger.session(sessionId);
       if (!session || session.expiresAt <= Date.now()) return { completed: false, reason: "not-found" } as const;
-      if (session.state === "completed") return { completed: true, manifest: session.manifest } as const;
+      if (session.state === "completed") return { completed: true, manifest: parseManifest(session.manifest) } as const;
       const records = this.#ledger.segments(sessionId);
-      let manifest: string;
+      let manifest: Manifest;
       try {
-        const assembled = assembleSegments({
+        manifest = assembleSegments({
           name,
           uploadId: sessionId,
           maxPartBytes: session.maxPartBytes,
           count,
-          segments: records.map((record) => JSON.parse(record.summary) as SegmentSummary),
+          segments: records.map((record) => parseSegmentSummary(record.summary)),
           maxBytes: limits.maxBytes,
           maxNumbers: limits.maxNumbers,
         });
-        manifest = JSON.stringify(assembled, null, 2);
       } catch (error) {
         if (error instanceof SegmentsIncompleteError) {
           return { completed: false, reason: "incomplete", code: error.code, indexes: error.indexes } as const;
@@ -349,13 +350,14 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
           return { completed: false, reason: "too-large", detail: error.message } as const;
         throw error;
       }
-      const failure = await this.#putManifest(name, manifest);
+      const text = JSON.stringify(manifest, null, 2);
+      const failure = await this.#putManifest(name, text);
       if (failure !== null) return { completed: false, reason: "storage-failed", detail: failure } as const;
-      this.#ledger.makeCurrent(sessionId, manifest);
+      this.#ledger.makeCurrent(sessionId, text);
       for (const record of records.filter((candidate) => candidate.index >= count)) {
         await deleteAll(this.store, uploadPrefix(name, record.attemptId));
       }
-      this.#ledger.completeSession(sessionId, manifest);
+      this.#ledger.completeSession(sessionId, text);
       await this.#removeUnreadRetired(name);
       await this.#scheduleAlarm();
       return { completed: true, manifest } as const;
@@ -456,7 +458,7 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
       maxPartBytes: session.maxPartBytes,
       createdAt: session.createdAt,
       expiresAt: session.expiresAt,
-      segments: this.#ledger.segments(session.sessionId).map((record) => record.summary),
+      segments: this.#ledger.segments(session.sessionId).map((record) => parseSegmentSummary(record.summary)),
     };
   }
 
@@ -532,7 +534,5 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
 
 /** The upload id a manifest's JSON names, or `null` (no manifest: `""`). */
 function uploadIdOf(manifest: string): string | null {
-  if (manifest === "") return null;
-  const uploadId = (JSON.parse(manifest) as { uploadId?: unknown }).uploadId;
-  return typeof uploadId === "string" ? uploadId : null;
+  return manifest === "" ? null : parseManifest(manifest).uploadId;
 }

@@ -7,6 +7,13 @@
  */
 export { FileCatalog, type FileSummary } from "./file-catalog.ts";
 export { assertValidName, InvalidNameError, MAX_NAME_LENGTH } from "./file-name.ts";
-export { buildManifest, MANIFEST_VERSION, type Manifest, type ManifestSource } from "./manifest.ts";
+export {
+  buildManifest,
+  MANIFEST_VERSION,
+  type Manifest,
+  type ManifestSource,
+  parseManifest,
+} from "./manifest.ts";
 export { type ManifestVersion, readManifest, readManifestVersion } from "./read-manifest.ts";
+export { RecordFormatError } from "./record-format.ts";
 export { StoreNumbersError, type StoreNumbersOptions, storeNumbers } from "./store-numbers.ts";

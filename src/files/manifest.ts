@@ -1,4 +1,15 @@
 import type { PartRecord } from "../split/part-splitter.ts";
+import {
+  arrayField,
+  asObject,
+  booleanField,
+  fail,
+  type JsonFields,
+  numberField,
+  parseRecord,
+  partRecordsField,
+  stringField,
+} from "./record-format.ts";
 
 /** Manifest format version, bumped on incompatible changes. */
 export const MANIFEST_VERSION = 1;
@@ -107,4 +118,74 @@ export function buildManifest(fields: {
     },
     parts,
   };
+}
+
+/**
+ * Reads a manifest from its JSON (as `storeNumbers` or the coordinator wrote it): checks that its version is
+ * {@linkcode MANIFEST_VERSION} and that every field has its type.
+ *
+ * @throws {RecordFormatError} "Cannot read manifest: …" when the text is not JSON, of another version, or a
+ * field is missing or of the wrong type (a JSON error is the `cause`).
+ * @example
+ * ```ts
+ * const source = { kind: "primes", count: 0 } as const;
+ * const text = JSON.stringify(buildManifest({ name: "p", uploadId: "u1", maxPartBytes: 1024, source, parts: [] }));
+ * parseManifest(text).uploadId; // "u1"
+ * parseManifest('{"version":2}'); // throws RecordFormatError "Cannot read manifest: version 2 is not supported …"
+ * ```
+ */
+export function parseManifest(text: string): Manifest {
+  const what = "manifest";
+  const fields = parseRecord(text, what);
+  if (fields.version !== MANIFEST_VERSION) {
+    fail(what, `version ${JSON.stringify(fields.version)} is not supported (expected ${MANIFEST_VERSION})`);
+  }
+  const totals = asObject(fields.totals, what, '"totals" to be an object');
+  return {
+    version: MANIFEST_VERSION,
+    name: stringField(fields, "name", what),
+    uploadId: stringField(fields, "uploadId", what),
+    createdAt: stringField(fields, "createdAt", what),
+    maxPartBytes: numberField(fields, "maxPartBytes", what),
+    source: sourceOf(asObject(fields.source, what, '"source" to be an object')),
+    totals: {
+      parts: numberField(totals, "parts", what),
+      bytes: numberField(totals, "bytes", what),
+      numbers: numberField(totals, "numbers", what),
+    },
+    parts: partRecordsField(fields, "parts", what),
+  };
+}
+
+/** The checked source of a manifest. */
+function sourceOf(fields: JsonFields): ManifestSource {
+  const what = "manifest";
+  switch (fields.kind) {
+    case "upload": {
+      const source: ManifestSource = {
+        kind: "upload",
+        bytes: numberField(fields, "bytes", what),
+        lines: numberField(fields, "lines", what),
+        canonical: booleanField(fields, "canonical", what),
+      };
+      if (fields.digest !== undefined) source.digest = stringField(fields, "digest", what);
+      return source;
+    }
+    case "segments":
+      return {
+        kind: "segments",
+        segments: numberField(fields, "segments", what),
+        bytes: numberField(fields, "bytes", what),
+        lines: numberField(fields, "lines", what),
+        canonical: booleanField(fields, "canonical", what),
+        digests: arrayField(fields, "digests", what).map((digest) => {
+          if (typeof digest !== "string") fail(what, '"digests" must hold strings');
+          return digest;
+        }),
+      };
+    case "primes":
+      return { kind: "primes", count: numberField(fields, "count", what) };
+    default:
+      return fail(what, `unknown source kind ${JSON.stringify(fields.kind)}`);
+  }
 }

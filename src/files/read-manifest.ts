@@ -1,6 +1,6 @@
 import { manifestKey } from "../split/object-keys.ts";
 import type { ObjectStore } from "../store/object-store.ts";
-import type { Manifest } from "./manifest.ts";
+import { type Manifest, parseManifest } from "./manifest.ts";
 
 /**
  * Reads and parses the manifest of `name`, or resolves `null` when the file does not exist (no manifest:
@@ -29,6 +29,8 @@ export interface ManifestVersion {
 /**
  * Reads the manifest of `name` with its etag, or resolves `null` when the file does not exist.
  *
+ * @throws {RecordFormatError} when the stored manifest is not one this version reads (see `parseManifest`).
+ *
  * @example
  * ```ts
  * import { manifestKey } from "../split/object-keys.ts";
@@ -43,5 +45,5 @@ export async function readManifestVersion(store: ObjectStore, name: string): Pro
   const object = await store.get(manifestKey(name));
   if (!object) return null;
   const text = await new Response(object.body).text();
-  return { manifest: JSON.parse(text) as Manifest, etag: object.etag };
+  return { manifest: parseManifest(text), etag: object.etag };
 }

@@ -6,6 +6,14 @@
  */
 import type { PartRecord } from "../split/part-splitter.ts";
 import type { Manifest } from "./manifest.ts";
+import {
+  booleanField,
+  nullableNumberField,
+  numberField,
+  parseRecord,
+  partRecordsField,
+  stringField,
+} from "./record-format.ts";
 
 /** One received segment of an upload session. */
 export interface SegmentSummary {
@@ -61,5 +69,36 @@ export function summarizeSegment(
     endsWithLineBreak,
     digest,
     parts,
+  };
+}
+
+/**
+ * Reads a segment summary from its JSON (as the coordinator's ledger keeps it) and checks every field's type.
+ * Summaries live only in the ledger, so their format is versioned by the ledger's schema version (a change of
+ * format comes with a migration of the stored summaries) rather than by a field of their own.
+ *
+ * @throws {RecordFormatError} "Cannot read segment summary: …" when the text is not JSON or a field is missing
+ * or of the wrong type (a JSON error is the `cause`).
+ * @example
+ * ```ts
+ * declare const manifest: Manifest;
+ * const summary = summarizeSegment(3, manifest, "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", true);
+ * parseSegmentSummary(JSON.stringify(summary)).index; // 3
+ * ```
+ */
+export function parseSegmentSummary(text: string): SegmentSummary {
+  const what = "segment summary";
+  const fields = parseRecord(text, what);
+  return {
+    index: numberField(fields, "index", what),
+    bytes: numberField(fields, "bytes", what),
+    lines: numberField(fields, "lines", what),
+    numbers: numberField(fields, "numbers", what),
+    first: nullableNumberField(fields, "first", what),
+    last: nullableNumberField(fields, "last", what),
+    canonical: booleanField(fields, "canonical", what),
+    endsWithLineBreak: booleanField(fields, "endsWithLineBreak", what),
+    digest: stringField(fields, "digest", what),
+    parts: partRecordsField(fields, "parts", what),
   };
 }

@@ -52,7 +52,7 @@ export class CoordinatedRead {
   ): Promise<CoordinatedRead | null> {
     const lease = await coordinator.beginRead(name, leaseMs);
     if (lease === null) return null;
-    return new CoordinatedRead(coordinator, name, lease.readId, JSON.parse(lease.manifest) as Manifest, leaseMs);
+    return new CoordinatedRead(coordinator, name, lease.readId, lease.manifest, leaseMs);
   }
 
   /** Ends the read: the version may go once no other read holds it. */

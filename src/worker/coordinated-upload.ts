@@ -57,7 +57,7 @@ export function wholeFile(
 ): Admission {
   return {
     admit: async () => (await coordinator.beginUpload(name, leaseMs, clientToken)).uploadId,
-    finish: (uploadId, manifest) => coordinator.publish(name, uploadId, JSON.stringify(manifest, null, 2), leaseMs),
+    finish: (uploadId, manifest) => coordinator.publish(name, uploadId, manifest, leaseMs),
   };
 }
 

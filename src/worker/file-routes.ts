@@ -6,6 +6,7 @@ import { primeBatchStream } from "../numbers/prime-batch-stream.ts";
 import { MAX_PRIME_COUNT } from "../numbers/prime-batches.ts";
 import { parseMaxPartBytes } from "../split/part-size.ts";
 import { R2Store } from "../store/r2-store.ts";
+import type { FileList, RemnantsRemoved, UploadsListing } from "./api-types.ts";
 import { BodyDigest, expectedDigest } from "./body-digest.ts";
 import { CoordinatedRead } from "./coordinated-read.ts";
 import { type AdmittedUpload, coordinatedUpload, wholeFile } from "./coordinated-upload.ts";
@@ -118,7 +119,7 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
     {
       method: "GET",
       pattern: "/files",
-      handler: async () => Response.json({ files: await catalog.list() }),
+      handler: async () => Response.json({ files: await catalog.list() } satisfies FileList),
     },
     {
       method: "GET",
@@ -150,7 +151,14 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
           expiresAt: new Date(session.expiresAt).toISOString(),
           segments: session.segments.length,
         }));
-        return Response.json({ name, current: status.current, uploads, sessions, reads: status.reads });
+        const listing: UploadsListing = {
+          name: name!,
+          current: status.current,
+          uploads,
+          sessions,
+          reads: status.reads,
+        };
+        return Response.json(listing);
       },
     },
     {
@@ -219,7 +227,7 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
       handler: async (_request, { name }) => {
         const { existed, remnants } = await coordinatorOf(name!).remove(name!);
         if (existed) return new Response(null, { status: 204 });
-        if (remnants > 0) return Response.json({ name, removed: false, remnants });
+        if (remnants > 0) return Response.json({ name: name!, removed: false, remnants } satisfies RemnantsRemoved);
         throw new HttpError(404, "not-found", `No file named "${name}"`);
       },
     },

@@ -4,6 +4,7 @@ import { NumberParseError } from "../numbers/number-parse-error.ts";
 import { PartSizeError } from "../split/part-size.ts";
 import { NumberLimitError } from "../split/part-splitter.ts";
 import { StoreError } from "../store/store-error.ts";
+import type { ErrorBody } from "./api-types.ts";
 
 /**
  * An error with an HTTP status, rendered as `{ "error": code, "detail": message, ...extra }`.
@@ -64,8 +65,6 @@ export function toHttpError(error: unknown): HttpError {
 /** Renders an error as a JSON response. */
 export function errorResponse(error: unknown): Response {
   const httpError = toHttpError(error);
-  return Response.json(
-    { error: httpError.code, detail: httpError.message, ...httpError.extra },
-    { status: httpError.status, headers: httpError.headers },
-  );
+  const body: ErrorBody = { error: httpError.code, detail: httpError.message, ...httpError.extra };
+  return Response.json(body, { status: httpError.status, headers: httpError.headers });
 }

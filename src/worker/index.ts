@@ -13,6 +13,21 @@ import { createWorker } from "./create-worker.ts";
 import type { DrainpipeEnv } from "./env.ts";
 
 export { FileCoordinator } from "../coordinator/file-coordinator.ts";
+export type {
+  CompleteSessionRequest,
+  ErrorBody,
+  FileList,
+  FileSummary,
+  Manifest,
+  OpenSessionEntry,
+  RemnantsRemoved,
+  SegmentReceipt,
+  SessionDescription,
+  SessionWithSegments,
+  SweepResult,
+  UploadInFlight,
+  UploadsListing,
+} from "./api-types.ts";
 export {
   createWorker,
   type DrainpipeWorker,

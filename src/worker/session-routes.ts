@@ -13,9 +13,9 @@
  * @module
  */
 import type { FileCoordinator, SessionView } from "../coordinator/file-coordinator.ts";
-import type { SegmentSummary } from "../files/segment-summary.ts";
-import { summarizeSegment } from "../files/segment-summary.ts";
+import { type SegmentSummary, summarizeSegment } from "../files/segment-summary.ts";
 import type { ObjectStore } from "../store/object-store.ts";
+import type { CompleteSessionRequest, SegmentReceipt, SessionDescription, SessionWithSegments } from "./api-types.ts";
 import { BodyDigest, expectedDigest } from "./body-digest.ts";
 import { type Admission, coordinatedUpload } from "./coordinated-upload.ts";
 import { HttpError, toHttpError } from "./http-error.ts";
@@ -61,7 +61,7 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
     return session;
   };
 
-  const describe = (name: string, session: SessionView) => ({
+  const describe = (name: string, session: SessionView): SessionDescription => ({
     uploadId: session.uploadId,
     name,
     state: session.state,
@@ -87,8 +87,8 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
       handler: async (_request, { name, uploadId }) => {
         const session = await coordinatorOf(name!).session(uploadId!);
         if (!session) throw noSession(name!, uploadId!);
-        const segments = session.segments.map((summary) => publicSummary(JSON.parse(summary) as SegmentSummary));
-        return Response.json({ ...describe(name!, session), segments });
+        const body: SessionWithSegments = { ...describe(name!, session), segments: session.segments.map(receipt) };
+        return Response.json(body);
       },
     },
     {
@@ -106,7 +106,7 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
           finish: async (attemptId, manifest) => {
             const sha256 = await digest.check(expected);
             summary = summarizeSegment(position, manifest, sha256, digest.endsWithLineBreak);
-            return coordinator.acceptSegment(name!, uploadId!, position, attemptId, JSON.stringify(summary));
+            return coordinator.acceptSegment(name!, uploadId!, position, attemptId, summary);
           },
         };
         try {
@@ -129,7 +129,7 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
             headers: refused.headers,
           });
         }
-        return Response.json(publicSummary(summary!), { status: 201 });
+        return Response.json(receipt(summary!), { status: 201 });
       },
     },
     {
@@ -139,7 +139,7 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
         const count = await segmentCount(request);
         const limits = { maxBytes: maxUploadBytes, maxNumbers: maxUploadNumbers };
         const result = await coordinatorOf(name!).completeSession(name!, uploadId!, count, limits);
-        if (result.completed) return new Response(result.manifest, { status: 201, headers: JSON_HEADERS });
+        if (result.completed) return Response.json(result.manifest, { status: 201, headers: JSON_HEADERS });
         if (result.reason === "not-found") throw noSession(name!, uploadId!);
         if (result.reason === "incomplete") {
           const what = result.code === "missing-segments" ? "are missing" : "do not end with a line break";
@@ -165,7 +165,7 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
 const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8" };
 
 /** A segment's summary as clients see it: the part count instead of the part records. */
-function publicSummary(summary: SegmentSummary) {
+function receipt(summary: SegmentSummary): SegmentReceipt {
   const { parts, ...rest } = summary;
   return { ...rest, parts: parts.length };
 }
@@ -193,7 +193,7 @@ async function segmentCount(request: Request): Promise<number> {
       cause: error,
     });
   }
-  const count = (body as { segments?: unknown } | null)?.segments;
+  const count = (body as Partial<Record<keyof CompleteSessionRequest, unknown>> | null)?.segments;
   if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > MAX_SEGMENTS) {
     throw new HttpError(
       400,

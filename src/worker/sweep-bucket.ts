@@ -8,14 +8,7 @@
 import { assertValidName, InvalidNameError } from "../files/file-name.ts";
 import { deleteAll, listPages } from "../store/list-all.ts";
 import type { ObjectStore } from "../store/object-store.ts";
-
-/** What a sweep removed. */
-export interface SweepResult {
-  /** File names whose coordinator swept them. */
-  names: number;
-  /** Objects removed in all. */
-  removed: number;
-}
+import type { SweepResult } from "./api-types.ts";
 
 /**
  * Sweeps the whole bucket behind `store`, asking `sweepName` to sweep each file name (it resolves with the

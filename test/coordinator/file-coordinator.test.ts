@@ -2,6 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
 import type { FileCoordinator } from "../../src/coordinator/file-coordinator.ts";
+import { buildManifest, type Manifest } from "../../src/files/manifest.ts";
 import { manifestKey, partKey } from "../../src/split/object-keys.ts";
 import { listAll } from "../../src/store/list-all.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
@@ -35,11 +36,17 @@ async function keys(): Promise<string[]> {
   return found.sort();
 }
 
+/** The manifest of a version of `name` written by `uploadId`: no parts (the coordinator never reads them). */
+function manifestOf(uploadId: string): Manifest {
+  const source = { kind: "primes", count: 0 } as const;
+  return buildManifest({ name, uploadId, maxPartBytes: 1024, source, parts: [], createdAt: new Date(0) });
+}
+
 /** An admitted upload with one part written, ready to publish. */
-async function writtenUpload(leaseMs = LEASE): Promise<{ uploadId: string; manifest: string }> {
+async function writtenUpload(leaseMs = LEASE): Promise<{ uploadId: string; manifest: Manifest }> {
   const { uploadId } = await coordinator.beginUpload(name, leaseMs);
   await store.put(partKey(name, uploadId, 0), utf8(`${uploadId}\n`));
-  return { uploadId, manifest: JSON.stringify({ name, uploadId }) };
+  return { uploadId, manifest: manifestOf(uploadId) };
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -66,14 +73,14 @@ describe("FileCoordinator", () => {
     expect(uploads.map((u) => u.uploadId)).toContain(current);
     expect(await keys()).toEqual([manifestKey(name), partKey(name, current, 0)]);
     const stored = await (await store.get(manifestKey(name)))!.body;
-    expect(JSON.parse(await new Response(stored).text())).toEqual({ name, uploadId: current });
+    expect(JSON.parse(await new Response(stored).text())).toEqual(manifestOf(current));
   });
 
   test("a replaced version stays while a read holds it, and goes when the read ends", async () => {
     const first = await writtenUpload();
     await coordinator.publish(name, first.uploadId, first.manifest, LEASE);
     const read = (await coordinator.beginRead(name, LEASE))!;
-    expect(JSON.parse(read.manifest)).toEqual({ name, uploadId: first.uploadId });
+    expect(read.manifest).toEqual(first.manifest);
     const second = await writtenUpload();
     await coordinator.publish(name, second.uploadId, second.manifest, LEASE);
     expect(await keys()).toContain(partKey(name, first.uploadId, 0));
@@ -106,7 +113,10 @@ describe("FileCoordinator", () => {
     expect(await keys()).toEqual([]);
     await expect(multipart.complete([segment])).rejects.toThrow();
     expect((await coordinator.status()).uploads).toEqual([]);
-    expect(await coordinator.publish(name, uploadId, "{}", LEASE)).toEqual({ published: false, reason: "expired" });
+    expect(await coordinator.publish(name, uploadId, manifestOf(uploadId), LEASE)).toEqual({
+      published: false,
+      reason: "expired",
+    });
     expect(await coordinator.renewUpload(uploadId, LEASE)).toBe(false);
   });
 
@@ -161,7 +171,10 @@ describe("FileCoordinator", () => {
     const cut = await writtenUpload(SHORT_LEASE);
     await runInDurableObject(coordinator, async (instance: FileCoordinator, state) => {
       state.storage.sql.exec("UPDATE attempts SET state = 'publishing' WHERE upload_id = ?", cut.uploadId);
-      await (instance as unknown as { store: R2Store }).store.put(manifestKey(name), utf8(cut.manifest));
+      await (instance as unknown as { store: R2Store }).store.put(
+        manifestKey(name),
+        utf8(JSON.stringify(cut.manifest)),
+      );
     });
     await outliveShortLease();
     await alarmsDone();
@@ -171,9 +184,9 @@ describe("FileCoordinator", () => {
 
   test("takes over a file published before the coordinator existed", async () => {
     await store.put(partKey(name, "legacy", 0), utf8("2\n3\n"));
-    await store.put(manifestKey(name), utf8(JSON.stringify({ name, uploadId: "legacy" })));
+    await store.put(manifestKey(name), utf8(JSON.stringify(manifestOf("legacy"))));
     const read = await coordinator.beginRead(name, LEASE);
-    expect(read && JSON.parse(read.manifest)).toEqual({ name, uploadId: "legacy" });
+    expect(read?.manifest).toEqual(manifestOf("legacy"));
     expect(await coordinator.sweep(name)).toBe(0);
     expect(await keys()).toEqual([manifestKey(name), partKey(name, "legacy", 0)]);
   });

@@ -1,0 +1,134 @@
+/**
+ * The bodies of the HTTP API's requests and responses (see the README's "The HTTP API"), declared once: the
+ * routes build them and clients (the CLI's `WorkerClient`) read them. Manifests and file summaries are the
+ * files layer's own types.
+ *
+ * @module
+ */
+import type { FileSummary } from "../files/file-catalog.ts";
+import type { Manifest } from "../files/manifest.ts";
+import type { SegmentSummary } from "../files/segment-summary.ts";
+
+export type { FileSummary, Manifest };
+
+/** `GET /files`: the complete files, in name order. */
+export interface FileList {
+  /** One entry per file. */
+  files: FileSummary[];
+}
+
+/** A single upload in flight, as `GET /files/:name/uploads` lists it. */
+export interface UploadInFlight {
+  /** The worker's id of the attempt (the folder of its parts). */
+  uploadId: string;
+  /** `writing` while parts stream in, `publishing` once its manifest is being written. */
+  state: "writing" | "publishing";
+  /** When the attempt began (ISO 8601). */
+  startedAt: string;
+  /** When the attempt's lease ends unless renewed (ISO 8601). */
+  leaseExpiresAt: string;
+  /** The token the client sent in `Drainpipe-Attempt`, or `null`. */
+  attempt: string | null;
+}
+
+/** An open upload session, as `GET /files/:name/uploads` lists it. */
+export interface OpenSessionEntry {
+  /** The session's id (the wire keeps the field name `uploadId`). */
+  uploadId: string;
+  /** When it was opened (ISO 8601). */
+  createdAt: string;
+  /** When it expires unless completed (ISO 8601). */
+  expiresAt: string;
+  /** How many segments it has received. */
+  segments: number;
+}
+
+/** `GET /files/:name/uploads`: what is in flight for one name. */
+export interface UploadsListing {
+  /** The file name. */
+  name: string;
+  /** The current version's upload id, or `null` when the file does not exist. */
+  current: string | null;
+  /** Single uploads in flight, oldest first. */
+  uploads: UploadInFlight[];
+  /** Open upload sessions, oldest first. */
+  sessions: OpenSessionEntry[];
+  /** How many reads of content are open. */
+  reads: number;
+}
+
+/** `DELETE /files/:name` on a name that held only leftovers of dead uploads (`200`). */
+export interface RemnantsRemoved {
+  /** The file name. */
+  name: string;
+  /** Always `false`: there was no complete file. */
+  removed: false;
+  /** How many leftover objects went. */
+  remnants: number;
+}
+
+/** `POST /sweep`: what a sweep of the whole bucket removed. */
+export interface SweepResult {
+  /** File names whose coordinator swept them. */
+  names: number;
+  /** Objects removed in all. */
+  removed: number;
+}
+
+/** An upload session, as `POST /files/:name/uploads` answers it (`201`). */
+export interface SessionDescription {
+  /** The session's id (the wire keeps the field name `uploadId`). */
+  uploadId: string;
+  /** The file name. */
+  name: string;
+  /** `open` while segments may arrive, `completed` once published. */
+  state: "open" | "completed";
+  /** The part size limit of every segment. */
+  maxPartBytes: number;
+  /** Largest segment the worker accepts, in bytes. */
+  segmentMaxBytes: number;
+  /** When it was opened (ISO 8601). */
+  createdAt: string;
+  /** When it expires unless completed (ISO 8601). */
+  expiresAt: string;
+}
+
+/** A received segment as clients see it (`201` of `PUT …/segments/:index`): its part count, not its parts. */
+export type SegmentReceipt = Omit<SegmentSummary, "parts"> & {
+  /** How many parts the segment was stored as. */
+  parts: number;
+};
+
+/** `GET /files/:name/uploads/:uploadId`: the session with what a client needs to resume it. */
+export interface SessionWithSegments extends SessionDescription {
+  /** Every received segment, in index order. */
+  segments: SegmentReceipt[];
+}
+
+/** The body of `POST /files/:name/uploads/:uploadId/complete`. */
+export interface CompleteSessionRequest {
+  /** How many segments the file has: 0 … segments − 1. */
+  segments: number;
+}
+
+/** Every error response: `{ error, detail, … }`, with further fields for some codes. */
+export interface ErrorBody {
+  /** A stable, machine-readable code such as `invalid-number`. */
+  error: string;
+  /** What went wrong, in words. */
+  detail: string;
+  /** `invalid-number`: the 1-based line of the bad input. */
+  line?: number;
+  /** `invalid-number`: the 1-based column (in bytes) of the bad input. */
+  column?: number;
+  /** `invalid-number`: the 0-based byte offset of the bad input. */
+  offset?: number;
+  /** `invalid-number`: why the line is not a number. */
+  reason?: string;
+  /** A refused segment: its index. */
+  segment?: number;
+  /** `missing-segments`: the indexes that are missing. */
+  missing?: number[];
+  /** `cut-lines`: the segments that do not end with a line break. */
+  segments?: number[];
+}
