@@ -1,15 +1,22 @@
 /**
  * The records a file's coordinator keeps in its SQLite storage: the current version, replaced versions
- * waiting for their readers, uploads in flight with their leases and multipart uploads, and read leases.
- * Every method is synchronous, so a sequence of calls without an `await` between them is atomic.
+ * waiting for their readers, uploads in flight with their leases and multipart uploads, read leases, and
+ * upload sessions with their segments. Every method is synchronous, so a sequence of calls without an `await`
+ * between them is atomic. The schema and its migrations are in `ledger-schema.ts`.
  *
  * @module
  */
+import { migrateLedger } from "./ledger-schema.ts";
 
-/** An upload in flight: its parts live under `<name>/uploads/<uploadId>/` until it publishes or dies. */
+/**
+ * An upload in flight: its parts live under `<name>/uploads/<uploadId>/` until it publishes (a whole file), is
+ * accepted (a segment of a session) or dies.
+ */
 export interface AttemptRecord {
-  /** The upload id, also the folder of its parts. */
+  /** The attempt's id, also the folder of its parts (inside its session's folder for a segment). */
   uploadId: string;
+  /** The upload session whose segment it writes, or `null` for a whole file. */
+  sessionId: string | null;
   /** `writing` while parts stream in; `publishing` once its manifest is being written. */
   state: "writing" | "publishing";
   /** When the lease ends unless renewed (ms since the epoch). */
@@ -39,25 +46,6 @@ export interface MultipartRecord {
   /** The store's id of the multipart upload. */
   multipartId: string;
 }
-
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-  CREATE TABLE IF NOT EXISTS versions (
-    upload_id TEXT PRIMARY KEY, state TEXT NOT NULL, manifest TEXT NOT NULL);
-  CREATE TABLE IF NOT EXISTS attempts (
-    upload_id TEXT PRIMARY KEY, state TEXT NOT NULL, lease_until INTEGER NOT NULL,
-    client_token TEXT NOT NULL, started_at INTEGER NOT NULL);
-  CREATE TABLE IF NOT EXISTS multiparts (
-    multipart_id TEXT PRIMARY KEY, upload_id TEXT NOT NULL, key TEXT NOT NULL);
-  CREATE TABLE IF NOT EXISTS reads (
-    read_id TEXT PRIMARY KEY, upload_id TEXT NOT NULL, lease_until INTEGER NOT NULL);
-  CREATE TABLE IF NOT EXISTS sessions (
-    session_id TEXT PRIMARY KEY, state TEXT NOT NULL, max_part_bytes INTEGER NOT NULL,
-    created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, manifest TEXT NOT NULL);
-  CREATE TABLE IF NOT EXISTS segments (
-    session_id TEXT NOT NULL, idx INTEGER NOT NULL, attempt_id TEXT NOT NULL, summary TEXT NOT NULL,
-    PRIMARY KEY (session_id, idx));
-`;
 
 /** An upload session: segments of one file sent by separate requests, completed into one version. */
 export interface SessionRecord {
@@ -92,35 +80,24 @@ type Row = Record<string, SqlStorageValue>;
  *
  * @example
  * ```ts
- * declare const sql: SqlStorage;
- * const ledger = new FileLedger(sql);
+ * declare const storage: DurableObjectStorage;
+ * const ledger = new FileLedger(storage);
  * const leaseUntil = Date.now() + 60_000;
- * ledger.addAttempt({ uploadId: "u1", state: "writing", leaseUntil, clientToken: "", startedAt: 0 });
+ * ledger.addAttempt({ uploadId: "u1", sessionId: null, state: "writing", leaseUntil, clientToken: "", startedAt: 0 });
  * ledger.attempt("u1")?.state; // "writing"
  * ```
  */
 export class FileLedger {
   readonly #sql: SqlStorage;
 
-  /** Creates the tables on first use. */
-  constructor(sql: SqlStorage) {
-    this.#sql = sql;
-    sql.exec(SCHEMA);
+  /** Opens the ledger in `storage`, creating or migrating its tables first (see `migrateLedger`). */
+  constructor(storage: DurableObjectStorage) {
+    migrateLedger(storage);
+    this.#sql = storage.sql;
   }
 
   #rows<T extends Row>(query: string, ...bindings: SqlStorageValue[]): T[] {
     return this.#sql.exec<T>(query, ...bindings).toArray();
-  }
-
-  /** The file name this coordinator serves, once recorded. */
-  name(): string | null {
-    const [row] = this.#rows<{ value: string }>("SELECT value FROM meta WHERE key = 'name'");
-    return row?.value ?? null;
-  }
-
-  /** Records the file name (on first use). */
-  setName(name: string): void {
-    this.#sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('name', ?)", name);
   }
 
   /** Whether the ledger has taken over the file's state from the bucket yet. */
@@ -176,8 +153,10 @@ export class FileLedger {
   /** Records a new upload in flight. */
   addAttempt(attempt: AttemptRecord): void {
     this.#sql.exec(
-      "INSERT INTO attempts (upload_id, state, lease_until, client_token, started_at) VALUES (?, ?, ?, ?, ?)",
+      `INSERT INTO attempts (upload_id, session_id, state, lease_until, client_token, started_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
       attempt.uploadId,
+      attempt.sessionId,
       attempt.state,
       attempt.leaseUntil,
       attempt.clientToken,
@@ -195,16 +174,23 @@ export class FileLedger {
     return this.#attempts("ORDER BY started_at, upload_id");
   }
 
+  /** The writes of segments of session `sessionId` in flight, oldest first. */
+  sessionAttempts(sessionId: string): AttemptRecord[] {
+    return this.#attempts("WHERE session_id = ? ORDER BY started_at, upload_id", sessionId);
+  }
+
   /** The attempts `clause` selects (a `WHERE` or `ORDER BY` clause with its bindings). */
   #attempts(clause: string, ...bindings: SqlStorageValue[]): AttemptRecord[] {
     return this.#rows<{
       upload_id: string;
+      session_id: string | null;
       state: "writing" | "publishing";
       lease_until: number;
       client_token: string;
       started_at: number;
     }>(`SELECT * FROM attempts ${clause}`, ...bindings).map((row) => ({
       uploadId: row.upload_id,
+      sessionId: row.session_id,
       state: row.state,
       leaseUntil: row.lease_until,
       clientToken: row.client_token,
@@ -294,10 +280,10 @@ export class FileLedger {
    * in flight and open sessions (an attempt of a session's segment lives inside the session's folder).
    */
   liveUploadIds(): Set<string> {
-    const ids = this.#rows<{ upload_id: string }>(
-      `SELECT upload_id FROM versions UNION SELECT upload_id FROM attempts
+    const ids = this.#rows<{ id: string }>(
+      `SELECT upload_id AS id FROM versions UNION SELECT COALESCE(session_id, upload_id) FROM attempts
        UNION SELECT session_id FROM sessions WHERE state = 'open'`,
-    ).map((row) => row.upload_id.split("/")[0] as string);
+    ).map((row) => row.id);
     return new Set(ids);
   }
 

@@ -18,7 +18,7 @@ import { Heartbeat } from "./heartbeat.ts";
  * declare const coordinator: DurableObjectStub<FileCoordinator>;
  * declare const ctx: ExecutionContext;
  * declare const send: (manifest: Manifest) => Promise<void>;
- * const read = await CoordinatedRead.open(coordinator, "primes", 60_000);
+ * const read = await CoordinatedRead.open(coordinator, 60_000);
  * if (read) ctx.waitUntil(send(read.manifest).finally(() => read.release()));
  * ```
  */
@@ -26,38 +26,31 @@ export class CoordinatedRead {
   /** The manifest of the version being read. */
   readonly manifest: Manifest;
   readonly #coordinator: DurableObjectStub<FileCoordinator>;
-  readonly #name: string;
   readonly #readId: string;
   readonly #heartbeat: Heartbeat;
 
   private constructor(
     coordinator: DurableObjectStub<FileCoordinator>,
-    name: string,
     readId: string,
     manifest: Manifest,
     leaseMs: number,
   ) {
     this.manifest = manifest;
     this.#coordinator = coordinator;
-    this.#name = name;
     this.#readId = readId;
     this.#heartbeat = new Heartbeat(() => coordinator.renewRead(readId, leaseMs), leaseMs);
   }
 
-  /** Opens a read of the current version of `name`, or resolves `null` when there is no such file. */
-  static async open(
-    coordinator: DurableObjectStub<FileCoordinator>,
-    name: string,
-    leaseMs: number,
-  ): Promise<CoordinatedRead | null> {
-    const lease = await coordinator.beginRead(name, leaseMs);
+  /** Opens a read of the current version of the coordinator's file, or resolves `null` when there is none. */
+  static async open(coordinator: DurableObjectStub<FileCoordinator>, leaseMs: number): Promise<CoordinatedRead | null> {
+    const lease = await coordinator.beginRead(leaseMs);
     if (lease === null) return null;
-    return new CoordinatedRead(coordinator, name, lease.readId, lease.manifest, leaseMs);
+    return new CoordinatedRead(coordinator, lease.readId, lease.manifest, leaseMs);
   }
 
   /** Ends the read: the version may go once no other read holds it. */
   async release(): Promise<void> {
     this.#heartbeat.stop();
-    await this.#coordinator.endRead(this.#name, this.#readId);
+    await this.#coordinator.endRead(this.#readId);
   }
 }

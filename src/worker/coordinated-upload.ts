@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { FileCoordinator, PublishResult } from "../coordinator/file-coordinator.ts";
+import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
 import type { Manifest } from "../files/manifest.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { Heartbeat } from "./heartbeat.ts";
@@ -17,8 +17,11 @@ import { LeasedStore, leaseLost } from "./leased-store.ts";
 export interface Admission {
   /** Admits the upload; resolves with its upload id, or `null` when it may not start (an unknown session). */
   admit(): Promise<string | null>;
-  /** Publishes (or accepts) the finished upload's manifest. */
-  finish(uploadId: string, manifest: Manifest): Promise<PublishResult>;
+  /**
+   * Publishes (or accepts) the finished upload's manifest; rejects with the `HttpError` to answer when the
+   * coordinator refuses it (`lease-lost` when the lease ended, `storage-failed` when the manifest write failed).
+   */
+  finish(uploadId: string, manifest: Manifest): Promise<void>;
 }
 
 /** What {@linkcode coordinatedUpload} needs. */
@@ -56,8 +59,13 @@ export function wholeFile(
   clientToken: string,
 ): Admission {
   return {
-    admit: async () => (await coordinator.beginUpload(name, leaseMs, clientToken)).uploadId,
-    finish: (uploadId, manifest) => coordinator.publish(name, uploadId, manifest, leaseMs),
+    admit: async () => (await coordinator.beginUpload(leaseMs, clientToken)).uploadId,
+    finish: async (uploadId, manifest) => {
+      const result = await coordinator.publish(uploadId, manifest, leaseMs);
+      if (result.published) return;
+      if (result.reason === "expired") throw leaseLost(uploadId);
+      throw new HttpError(502, "storage-failed", `Cannot publish "${name}": ${result.detail}`);
+    },
   };
 }
 
@@ -90,17 +98,12 @@ export async function coordinatedUpload(
   if (uploadId === null) return null;
   const renew = () => coordinator.renewUpload(uploadId, leaseMs);
   const heartbeat = new Heartbeat(renew, leaseMs);
-  const publish = async (manifest: Manifest): Promise<void> => {
-    const result = await admission.finish(uploadId, manifest);
-    if (result.published) return;
-    if (result.reason === "expired") throw leaseLost(uploadId);
-    throw new HttpError(502, "storage-failed", `Cannot publish "${name}": ${result.detail}`);
-  };
+  const publish = (manifest: Manifest): Promise<void> => admission.finish(uploadId, manifest);
   const store = new LeasedStore(options.store, { uploadId, coordinator, heartbeat });
   try {
     return await upload({ uploadId, store, publish });
   } catch (error) {
-    await coordinator.abandonUpload(name, uploadId).catch(() => undefined);
+    await coordinator.abandonUpload(uploadId).catch(() => undefined);
     throw error;
   } finally {
     heartbeat.stop();

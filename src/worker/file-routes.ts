@@ -68,7 +68,7 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
 
   /** Opens a read of the current version of `name`, or answers 404. */
   const openRead = async (name: string): Promise<CoordinatedRead> => {
-    const read = await CoordinatedRead.open(coordinatorOf(name), name, leaseMs);
+    const read = await CoordinatedRead.open(coordinatorOf(name), leaseMs);
     if (!read) throw new HttpError(404, "not-found", `No file named "${name}"`);
     return read;
   };
@@ -135,9 +135,9 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
       pattern: "/files/:name/uploads",
       handler: async (_request, { name }) => {
         const status = await coordinatorOf(name!).status();
-        // A segment's write in flight (its id lies inside its session's folder) shows under its session.
+        // A segment's write in flight shows under its session.
         const uploads = status.uploads
-          .filter((attempt) => !attempt.uploadId.includes("/"))
+          .filter((attempt) => attempt.sessionId === null)
           .map((attempt) => ({
             uploadId: attempt.uploadId,
             state: attempt.state,
@@ -146,7 +146,7 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
             attempt: attempt.clientToken === "" ? null : attempt.clientToken,
           }));
         const sessions = (await coordinatorOf(name!).openSessions()).map((session) => ({
-          uploadId: session.uploadId,
+          uploadId: session.sessionId,
           createdAt: new Date(session.createdAt).toISOString(),
           expiresAt: new Date(session.expiresAt).toISOString(),
           segments: session.segments.length,
@@ -225,7 +225,7 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
       method: "DELETE",
       pattern: "/files/:name",
       handler: async (_request, { name }) => {
-        const { existed, remnants } = await coordinatorOf(name!).remove(name!);
+        const { existed, remnants } = await coordinatorOf(name!).remove();
         if (existed) return new Response(null, { status: 204 });
         if (remnants > 0) return Response.json({ name: name!, removed: false, remnants } satisfies RemnantsRemoved);
         throw new HttpError(404, "not-found", `No file named "${name}"`);
@@ -234,7 +234,7 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
     {
       method: "POST",
       pattern: "/sweep",
-      handler: async () => Response.json(await sweepBucket(store, (name) => coordinatorOf(name).sweep(name))),
+      handler: async () => Response.json(await sweepBucket(store, (name) => coordinatorOf(name).sweep())),
     },
   ];
   return [...routes, ...sessionRoutes({ store, coordinatorOf, maxPartBytes, settings })];

@@ -37,7 +37,7 @@ export function leaseLost(uploadId: string): HttpError {
  * import { Heartbeat } from "./heartbeat.ts";
  * declare const env: { BUCKET: R2Bucket; COORDINATOR: DurableObjectNamespace<FileCoordinator> };
  * const coordinator = env.COORDINATOR.getByName("primes");
- * const { uploadId } = await coordinator.beginUpload("primes", 60_000);
+ * const { uploadId } = await coordinator.beginUpload(60_000);
  * const heartbeat = new Heartbeat(() => coordinator.renewUpload(uploadId, 60_000), 60_000);
  * const store = new LeasedStore(new R2Store(env.BUCKET), { uploadId, coordinator, heartbeat });
  * ```

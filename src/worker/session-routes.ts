@@ -12,13 +12,15 @@
  *
  * @module
  */
-import type { FileCoordinator, SessionView } from "../coordinator/file-coordinator.ts";
+import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
+import type { SessionView } from "../coordinator/sessions.ts";
 import { type SegmentSummary, summarizeSegment } from "../files/segment-summary.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import type { CompleteSessionRequest, SegmentReceipt, SessionDescription, SessionWithSegments } from "./api-types.ts";
 import { BodyDigest, expectedDigest } from "./body-digest.ts";
 import { type Admission, coordinatedUpload } from "./coordinated-upload.ts";
 import { HttpError, toHttpError } from "./http-error.ts";
+import { leaseLost } from "./leased-store.ts";
 import type { Route } from "./router.ts";
 import type { Settings } from "./settings.ts";
 import { storeRequestBody } from "./store-request-body.ts";
@@ -52,17 +54,17 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
   const { store, coordinatorOf, settings } = context;
   const { leaseMs, maxSegmentBytes, maxUploadBytes, maxUploadNumbers, uploadTtlMs } = settings;
 
-  const noSession = (name: string, uploadId: string) =>
-    new HttpError(404, "no-such-upload", `No open upload session "${uploadId}" of "${name}"`);
+  const noSession = (name: string, sessionId: string) =>
+    new HttpError(404, "no-such-upload", `No open upload session "${sessionId}" of "${name}"`);
 
-  const openSession = async (name: string, uploadId: string): Promise<SessionView> => {
-    const session = await coordinatorOf(name).session(uploadId);
-    if (session?.state !== "open") throw noSession(name, uploadId);
+  const openSession = async (name: string, sessionId: string): Promise<SessionView> => {
+    const session = await coordinatorOf(name).session(sessionId);
+    if (session?.state !== "open") throw noSession(name, sessionId);
     return session;
   };
 
   const describe = (name: string, session: SessionView): SessionDescription => ({
-    uploadId: session.uploadId,
+    uploadId: session.sessionId,
     name,
     state: session.state,
     maxPartBytes: session.maxPartBytes,
@@ -77,7 +79,7 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
       pattern: "/files/:name/uploads",
       handler: async (_request, { name }, url) => {
         const maxPartBytes = context.maxPartBytes(url);
-        const session = await coordinatorOf(name!).openSession(name!, maxPartBytes, uploadTtlMs);
+        const session = await coordinatorOf(name!).openSession(maxPartBytes, uploadTtlMs);
         return Response.json(describe(name!, session), { status: 201 });
       },
     },
@@ -103,10 +105,11 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
         let summary: SegmentSummary | undefined;
         const admission: Admission = {
           admit: async () => (await coordinator.beginSegment(uploadId!, position, leaseMs))?.uploadId ?? null,
-          finish: async (attemptId, manifest) => {
+          finish: async (writeId, manifest) => {
             const sha256 = await digest.check(expected);
             summary = summarizeSegment(position, manifest, sha256, digest.endsWithLineBreak);
-            return coordinator.acceptSegment(name!, uploadId!, position, attemptId, summary);
+            const result = await coordinator.acceptSegment(uploadId!, position, writeId, summary);
+            if (!result.accepted) throw leaseLost(writeId);
           },
         };
         try {
@@ -138,7 +141,7 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
       handler: async (request, { name, uploadId }) => {
         const count = await segmentCount(request);
         const limits = { maxBytes: maxUploadBytes, maxNumbers: maxUploadNumbers };
-        const result = await coordinatorOf(name!).completeSession(name!, uploadId!, count, limits);
+        const result = await coordinatorOf(name!).completeSession(uploadId!, count, limits);
         if (result.completed) return Response.json(result.manifest, { status: 201, headers: JSON_HEADERS });
         if (result.reason === "not-found") throw noSession(name!, uploadId!);
         if (result.reason === "incomplete") {
@@ -155,7 +158,7 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
       method: "DELETE",
       pattern: "/files/:name/uploads/:uploadId",
       handler: async (_request, { name, uploadId }) => {
-        if (!(await coordinatorOf(name!).abortSession(name!, uploadId!))) throw noSession(name!, uploadId!);
+        if (!(await coordinatorOf(name!).abortSession(uploadId!))) throw noSession(name!, uploadId!);
         return new Response(null, { status: 204 });
       },
     },

@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
-import type { FileCoordinator } from "../../src/coordinator/file-coordinator.ts";
+import { CoordinatorNameError, type FileCoordinator } from "../../src/coordinator/file-coordinator.ts";
 import { buildManifest, type Manifest } from "../../src/files/manifest.ts";
 import { manifestKey, partKey } from "../../src/split/object-keys.ts";
 import { listAll } from "../../src/store/list-all.ts";
@@ -44,7 +44,7 @@ function manifestOf(uploadId: string): Manifest {
 
 /** An admitted upload with one part written, ready to publish. */
 async function writtenUpload(leaseMs = LEASE): Promise<{ uploadId: string; manifest: Manifest }> {
-  const { uploadId } = await coordinator.beginUpload(name, leaseMs);
+  const { uploadId } = await coordinator.beginUpload(leaseMs);
   await store.put(partKey(name, uploadId, 0), utf8(`${uploadId}\n`));
   return { uploadId, manifest: manifestOf(uploadId) };
 }
@@ -59,7 +59,7 @@ async function alarmsDone(): Promise<void> {
 describe("FileCoordinator", () => {
   test("publishes a manifest to the bucket and makes it the current version", async () => {
     const { uploadId, manifest } = await writtenUpload();
-    expect(await coordinator.publish(name, uploadId, manifest, LEASE)).toEqual({ published: true, replaced: null });
+    expect(await coordinator.publish(uploadId, manifest, LEASE)).toEqual({ published: true, replaced: null });
     expect(await keys()).toEqual([manifestKey(name), partKey(name, uploadId, 0)]);
     expect((await coordinator.status()).current).toBe(uploadId);
     expect((await coordinator.status()).uploads).toEqual([]);
@@ -67,7 +67,7 @@ describe("FileCoordinator", () => {
 
   test("32 concurrent publications all succeed, in turn; only the last version's objects remain", async () => {
     const uploads = await Promise.all(Array.from({ length: 32 }, () => writtenUpload()));
-    const results = await Promise.all(uploads.map((u) => coordinator.publish(name, u.uploadId, u.manifest, LEASE)));
+    const results = await Promise.all(uploads.map((u) => coordinator.publish(u.uploadId, u.manifest, LEASE)));
     expect(results.every((result) => result.published)).toBe(true);
     const current = (await coordinator.status()).current!;
     expect(uploads.map((u) => u.uploadId)).toContain(current);
@@ -78,23 +78,23 @@ describe("FileCoordinator", () => {
 
   test("a replaced version stays while a read holds it, and goes when the read ends", async () => {
     const first = await writtenUpload();
-    await coordinator.publish(name, first.uploadId, first.manifest, LEASE);
-    const read = (await coordinator.beginRead(name, LEASE))!;
+    await coordinator.publish(first.uploadId, first.manifest, LEASE);
+    const read = (await coordinator.beginRead(LEASE))!;
     expect(read.manifest).toEqual(first.manifest);
     const second = await writtenUpload();
-    await coordinator.publish(name, second.uploadId, second.manifest, LEASE);
+    await coordinator.publish(second.uploadId, second.manifest, LEASE);
     expect(await keys()).toContain(partKey(name, first.uploadId, 0));
     expect((await coordinator.status()).retiredWaiting).toBe(true);
-    await coordinator.endRead(name, read.readId);
+    await coordinator.endRead(read.readId);
     expect(await keys()).toEqual([manifestKey(name), partKey(name, second.uploadId, 0)]);
   });
 
   test("a read whose lease ends (its reader died) frees the version at the alarm", async () => {
     const first = await writtenUpload();
-    await coordinator.publish(name, first.uploadId, first.manifest, LEASE);
-    await coordinator.beginRead(name, SHORT_LEASE);
+    await coordinator.publish(first.uploadId, first.manifest, LEASE);
+    await coordinator.beginRead(SHORT_LEASE);
     const second = await writtenUpload();
-    await coordinator.publish(name, second.uploadId, second.manifest, LEASE);
+    await coordinator.publish(second.uploadId, second.manifest, LEASE);
     expect(await keys()).toContain(partKey(name, first.uploadId, 0));
     await outliveShortLease();
     await alarmsDone();
@@ -113,7 +113,7 @@ describe("FileCoordinator", () => {
     expect(await keys()).toEqual([]);
     await expect(multipart.complete([segment])).rejects.toThrow();
     expect((await coordinator.status()).uploads).toEqual([]);
-    expect(await coordinator.publish(name, uploadId, manifestOf(uploadId), LEASE)).toEqual({
+    expect(await coordinator.publish(uploadId, manifestOf(uploadId), LEASE)).toEqual({
       published: false,
       reason: "expired",
     });
@@ -125,16 +125,16 @@ describe("FileCoordinator", () => {
     expect(await coordinator.renewUpload(uploadId, LEASE)).toBe(true);
     await outliveShortLease();
     await alarmsDone();
-    expect(await coordinator.publish(name, uploadId, manifest, LEASE)).toMatchObject({ published: true });
+    expect(await coordinator.publish(uploadId, manifest, LEASE)).toMatchObject({ published: true });
   });
 
   test("remove retires the current version at once and leaves uploads in flight alone", async () => {
     const first = await writtenUpload();
-    await coordinator.publish(name, first.uploadId, first.manifest, LEASE);
+    await coordinator.publish(first.uploadId, first.manifest, LEASE);
     const inFlight = await writtenUpload();
-    expect(await coordinator.remove(name)).toEqual({ existed: true, remnants: 0 });
+    expect(await coordinator.remove()).toEqual({ existed: true, remnants: 0 });
     expect(await keys()).toEqual([partKey(name, inFlight.uploadId, 0)]);
-    expect(await coordinator.publish(name, inFlight.uploadId, inFlight.manifest, LEASE)).toEqual({
+    expect(await coordinator.publish(inFlight.uploadId, inFlight.manifest, LEASE)).toEqual({
       published: true,
       replaced: null,
     });
@@ -145,20 +145,20 @@ describe("FileCoordinator", () => {
     await store.put(partKey(name, "dead-upload", 0), utf8("1\n"));
     await store.put(partKey(name, "dead-upload", 1), utf8("2\n"));
     await store.put(`${name}/stray`, utf8("?"));
-    expect(await coordinator.remove(name)).toEqual({ existed: false, remnants: 3 });
+    expect(await coordinator.remove()).toEqual({ existed: false, remnants: 3 });
     expect(await keys()).toEqual([]);
   });
 
   test("sweep removes what nothing refers to and keeps the current version and uploads in flight", async () => {
     const current = await writtenUpload();
-    await coordinator.publish(name, current.uploadId, current.manifest, LEASE);
+    await coordinator.publish(current.uploadId, current.manifest, LEASE);
     const inFlight = await writtenUpload();
     const expired = await writtenUpload(10);
     await store.put(partKey(name, "never-admitted", 0), utf8("9\n"));
     await pause(30);
     await alarmsDone();
     expect(await keys()).not.toContain(partKey(name, expired.uploadId, 0));
-    expect(await coordinator.sweep(name)).toBe(1);
+    expect(await coordinator.sweep()).toBe(1);
     expect(await keys()).toEqual(
       [manifestKey(name), partKey(name, current.uploadId, 0), partKey(name, inFlight.uploadId, 0)].sort(),
     );
@@ -167,15 +167,12 @@ describe("FileCoordinator", () => {
 
   test("a publication cut short after its manifest reached the bucket is completed when its lease ends", async () => {
     const first = await writtenUpload();
-    await coordinator.publish(name, first.uploadId, first.manifest, LEASE);
+    await coordinator.publish(first.uploadId, first.manifest, LEASE);
     const cut = await writtenUpload(SHORT_LEASE);
-    await runInDurableObject(coordinator, async (instance: FileCoordinator, state) => {
+    await runInDurableObject(coordinator, (_instance: FileCoordinator, state) => {
       state.storage.sql.exec("UPDATE attempts SET state = 'publishing' WHERE upload_id = ?", cut.uploadId);
-      await (instance as unknown as { store: R2Store }).store.put(
-        manifestKey(name),
-        utf8(JSON.stringify(cut.manifest)),
-      );
     });
+    await store.put(manifestKey(name), utf8(JSON.stringify(cut.manifest)));
     await outliveShortLease();
     await alarmsDone();
     expect((await coordinator.status()).current).toBe(cut.uploadId);
@@ -185,13 +182,29 @@ describe("FileCoordinator", () => {
   test("takes over a file published before the coordinator existed", async () => {
     await store.put(partKey(name, "legacy", 0), utf8("2\n3\n"));
     await store.put(manifestKey(name), utf8(JSON.stringify(manifestOf("legacy"))));
-    const read = await coordinator.beginRead(name, LEASE);
+    const read = await coordinator.beginRead(LEASE);
     expect(read?.manifest).toEqual(manifestOf("legacy"));
-    expect(await coordinator.sweep(name)).toBe(0);
+    expect(await coordinator.sweep()).toBe(0);
     expect(await keys()).toEqual([manifestKey(name), partKey(name, "legacy", 0)]);
   });
 
+  test("an object reached by id alone (no name) refuses every call", async () => {
+    const id = env.COORDINATOR.idFromString(env.COORDINATOR.idFromName(`${name}-by-id`).toString());
+    const refusal = await runInDurableObject(env.COORDINATOR.get(id), (instance: FileCoordinator) => {
+      try {
+        instance.status();
+        return null;
+      } catch (error) {
+        return error;
+      }
+    });
+    expect(refusal).toBeInstanceOf(CoordinatorNameError);
+    expect((refusal as Error).message).toMatch(
+      /^Cannot coordinate object [0-9a-f]+: it was not reached by a file name/,
+    );
+  });
+
   test("a read of a name without a file is null", async () => {
-    expect(await coordinator.beginRead(name, LEASE)).toBeNull();
+    expect(await coordinator.beginRead(LEASE)).toBeNull();
   });
 });

@@ -1,9 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
-import type { FileCoordinator } from "../../src/coordinator/file-coordinator.ts";
+import { FileCoordinator } from "../../src/coordinator/file-coordinator.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
-import type { ObjectStore } from "../../src/store/object-store.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
 import type { DrainpipeEnv } from "../../src/worker/env.ts";
 import { callWorker } from "../support/call-worker.ts";
@@ -79,13 +78,15 @@ describe("storage failures through the HTTP handler, on the real R2 binding", ()
     const stored = await upload(env, "f", previous, "?maxPartBytes=4096");
     expect(stored.status).toBe(201);
     const before = await keys();
-    const workerEnv = failing === "part" ? { ...env, BUCKET: failingBucket(2, "part") } : env;
-    if (failing === "manifest") {
-      await runInDurableObject(env.COORDINATOR.getByName("f"), (coordinator: FileCoordinator) => {
-        (coordinator as unknown as { store: ObjectStore }).store = new R2Store(failingBucket(1, "manifest"));
-      });
-    }
-    const response = await upload(workerEnv, "f", next, "?maxPartBytes=4096");
+    const response =
+      failing === "part"
+        ? await upload({ ...env, BUCKET: failingBucket(2, "part") }, "f", next, "?maxPartBytes=4096")
+        : // The coordinator of "f" over its own storage, built with a store whose manifest writes fail.
+          await runInDurableObject(env.COORDINATOR.getByName("f"), (_running, state) => {
+            const coordinator = new FileCoordinator(state, env, new R2Store(failingBucket(1, "manifest")));
+            const namespace = { getByName: () => coordinator } as unknown as DrainpipeEnv["COORDINATOR"];
+            return upload({ ...env, COORDINATOR: namespace }, "f", next, "?maxPartBytes=4096");
+          });
     expect(response.status).toBe(502);
     const body = (await response.json()) as { error: string; detail: string };
     expect(body.error).toBe("storage-failed");
