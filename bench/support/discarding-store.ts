@@ -10,7 +10,7 @@ import type {
   ObjectListing,
   ObjectStore,
   StoredObject,
-  UploadedSegment,
+  UploadedPart,
 } from "../../src/store/object-store.ts";
 
 /** What a {@linkcode DiscardingStore} saw of one stored object. */
@@ -62,7 +62,7 @@ export class DiscardingStore implements ObjectStore {
     const kept: Uint8Array[] = [];
     return {
       id: `discarded-${key}`,
-      uploadPart: async (partNumber: number, data: Uint8Array): Promise<UploadedSegment> => {
+      uploadPart: async (partNumber: number, data: Uint8Array): Promise<UploadedPart> => {
         sizes[partNumber - 1] = data.byteLength;
         if (this.#digests) kept[partNumber - 1] = data.slice();
         return { partNumber, etag: `d${partNumber}` };

@@ -34,7 +34,7 @@ export interface SegmentedUploadOptions {
   /** Aborts the upload (the session stays; the caller aborts or keeps it). */
   signal?: AbortSignal | undefined;
   /** Called once the session is open (or found), before any segment is sent. */
-  onSession?: (uploadId: string, segmentBytes: number) => void;
+  onSession?: (sessionId: string, segmentBytes: number) => void;
 }
 
 /** What {@linkcode uploadInSegments} did. */

@@ -103,16 +103,16 @@ export class WorkerClient {
     return (await response.json()) as SessionDescription;
   }
 
-  /** The session `uploadId` of `name` with its received segments (`GET /files/:name/uploads/:uploadId`). */
-  async session(name: string, uploadId: string): Promise<SessionWithSegments> {
-    const response = await this.#request(`read upload session ${uploadId}`, "GET", sessionPath(name, uploadId));
+  /** The session `sessionId` of `name` with its received segments (`GET /files/:name/uploads/:uploadId`). */
+  async session(name: string, sessionId: string): Promise<SessionWithSegments> {
+    const response = await this.#request(`read upload session ${sessionId}`, "GET", sessionPath(name, sessionId));
     return (await response.json()) as SessionWithSegments;
   }
 
-  /** Sends segment `index` of session `uploadId` with its `Content-Digest`. */
+  /** Sends segment `index` of session `sessionId` with its `Content-Digest`. */
   async putSegment(
     name: string,
-    uploadId: string,
+    sessionId: string,
     index: number,
     body: ReadableStream<Uint8Array>,
     options: { size: number; digest: string; signal?: AbortSignal | undefined },
@@ -120,7 +120,7 @@ export class WorkerClient {
     const response = await this.#request(
       `send segment ${index} of "${name}"`,
       "PUT",
-      `${sessionPath(name, uploadId)}/segments/${index}`,
+      `${sessionPath(name, sessionId)}/segments/${index}`,
       {
         body,
         headers: {
@@ -134,12 +134,12 @@ export class WorkerClient {
     return (await response.json()) as SegmentReceipt;
   }
 
-  /** Completes session `uploadId` as a file of `segments` segments; resolves with the manifest. */
-  async completeSession(name: string, uploadId: string, segments: number): Promise<Manifest> {
+  /** Completes session `sessionId` as a file of `segments` segments; resolves with the manifest. */
+  async completeSession(name: string, sessionId: string, segments: number): Promise<Manifest> {
     const response = await this.#request(
       `complete the upload of "${name}"`,
       "POST",
-      `${sessionPath(name, uploadId)}/complete`,
+      `${sessionPath(name, sessionId)}/complete`,
       {
         body: new Response(JSON.stringify({ segments } satisfies CompleteSessionRequest)).body!,
         headers: { "Content-Type": "application/json" },
@@ -148,9 +148,9 @@ export class WorkerClient {
     return (await response.json()) as Manifest;
   }
 
-  /** Aborts session `uploadId`: the worker removes everything it wrote. */
-  async abortSession(name: string, uploadId: string): Promise<void> {
-    await this.#request(`abort upload session ${uploadId}`, "DELETE", sessionPath(name, uploadId));
+  /** Aborts session `sessionId`: the worker removes everything it wrote. */
+  async abortSession(name: string, sessionId: string): Promise<void> {
+    await this.#request(`abort upload session ${sessionId}`, "DELETE", sessionPath(name, sessionId));
   }
 
   /** The uploads of `name` in flight (`GET /files/:name/uploads`). */
@@ -247,8 +247,8 @@ function sessionsPath(name: string): string {
   return `${filePath(name)}/uploads`;
 }
 
-function sessionPath(name: string, uploadId: string): string {
-  return `${sessionsPath(name)}/${encodeURIComponent(uploadId)}`;
+function sessionPath(name: string, sessionId: string): string {
+  return `${sessionsPath(name)}/${encodeURIComponent(sessionId)}`;
 }
 
 /** Error codes that mean the worker could not be reached at all. */

@@ -16,8 +16,8 @@ export interface StoreNumbersOptions {
   name: string;
   /** Size limit of one part in bytes. */
   maxPartBytes: number;
-  /** Multipart segment size (see `PartSplitter`). */
-  segmentBytes?: number;
+  /** Multipart chunk size (see `PartSplitter`). */
+  chunkBytes?: number;
   /** Uploads in flight at once (see `PartSplitter`). */
   maxInFlight?: number;
   /** Most numbers accepted (see `PartSplitter`). */
@@ -85,8 +85,8 @@ export async function storeNumbers<T extends NumberChunk>(
   const { store, maxPartBytes } = options;
   const name = assertValidName(options.name);
   const uploadId = options.uploadId ?? newUploadId();
-  const { segmentBytes, maxInFlight, maxNumbers, publish = (manifest) => publishManifest(store, manifest) } = options;
-  const splitter = new PartSplitter({ store, name, uploadId, maxPartBytes, segmentBytes, maxInFlight, maxNumbers });
+  const { chunkBytes, maxInFlight, maxNumbers, publish = (manifest) => publishManifest(store, manifest) } = options;
+  const splitter = new PartSplitter({ store, name, uploadId, maxPartBytes, chunkBytes, maxInFlight, maxNumbers });
   try {
     const sink = new SplitWritableStream<T>(splitter, options.highWaterMark);
     await numbers.pipeTo(sink);

@@ -1,6 +1,6 @@
 /**
  * The split layer: numbers rotated into newline-aligned parts of at most `maxPartBytes`, each written to an
- * `ObjectStore` as it fills (one `put`, or a multipart upload of equal segments), with a bounded number
+ * `ObjectStore` as it fills (one `put`, or a multipart upload of equal chunks), with a bounded number
  * of writes in flight, and the object keys every part and manifest lives under.
  *
  * @module
@@ -15,9 +15,9 @@ export {
   parseMaxPartBytes,
 } from "./part-size.ts";
 export {
+  DEFAULT_CHUNK_BYTES,
   DEFAULT_MAX_IN_FLIGHT,
-  DEFAULT_SEGMENT_BYTES,
-  MIN_SEGMENT_BYTES,
+  MIN_CHUNK_BYTES,
   NumberLimitError,
   type PartRecord,
   PartSplitter,

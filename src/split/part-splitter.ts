@@ -1,15 +1,15 @@
 import { encodedLineLength, encodeNumbersInto } from "../numbers/number-encoder.ts";
 import type { ObjectStore } from "../store/object-store.ts";
+import { ChunkBuffers } from "./chunk-buffers.ts";
 import { partKey } from "./object-keys.ts";
 import { checkMaxPartBytes } from "./part-size.ts";
 import { PartUpload } from "./part-upload.ts";
-import { SegmentBuffers } from "./segment-buffers.ts";
 import { UploadSlots } from "./upload-slots.ts";
 
-/** The smallest segment R2 and S3 accept for a multipart write (all segments but the last): 5 MiB. */
-export const MIN_SEGMENT_BYTES = 5 * 1024 * 1024;
-/** Default segment size: parts up to 10 MiB are single `put`s, larger ones multipart writes of 10 MiB segments. */
-export const DEFAULT_SEGMENT_BYTES = 10 * 1024 * 1024;
+/** The smallest chunk R2 and S3 accept for a multipart write (all chunks but the last): 5 MiB. */
+export const MIN_CHUNK_BYTES = 5 * 1024 * 1024;
+/** Default chunk size: parts up to 10 MiB are single `put`s, larger ones multipart writes of 10 MiB chunks. */
+export const DEFAULT_CHUNK_BYTES = 10 * 1024 * 1024;
 /** Default number of uploads in flight at once. */
 export const DEFAULT_MAX_IN_FLIGHT = 2;
 
@@ -41,8 +41,8 @@ export interface PartSplitterOptions {
   uploadId: string;
   /** Size limit of one part in bytes; lines are never split across parts. */
   maxPartBytes: number;
-  /** Segment size of multipart writes, at least 5 MiB (default {@linkcode DEFAULT_SEGMENT_BYTES}). */
-  segmentBytes?: number;
+  /** Chunk size of multipart writes, at least 5 MiB (default {@linkcode DEFAULT_CHUNK_BYTES}). */
+  chunkBytes?: number;
   /** Uploads in flight at once (default {@linkcode DEFAULT_MAX_IN_FLIGHT}). */
   maxInFlight?: number;
   /** Most numbers accepted; a write past it throws {@linkcode NumberLimitError} (default: no limit). */
@@ -81,7 +81,7 @@ export class PartSplitter {
   readonly #name: string;
   readonly #uploadId: string;
   readonly #maxPartBytes: number;
-  readonly #buffers: SegmentBuffers;
+  readonly #buffers: ChunkBuffers;
   readonly #slots: UploadSlots;
   readonly #maxNumbers: number;
   readonly #parts: Promise<PartRecord>[] = [];
@@ -103,16 +103,16 @@ export class PartSplitter {
     this.#name = options.name;
     this.#uploadId = options.uploadId;
     this.#maxPartBytes = checkMaxPartBytes(options.maxPartBytes);
-    const segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
-    if (!Number.isSafeInteger(segmentBytes) || segmentBytes < MIN_SEGMENT_BYTES) {
+    const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+    if (!Number.isSafeInteger(chunkBytes) || chunkBytes < MIN_CHUNK_BYTES) {
       throw new RangeError(
-        `Cannot use segmentBytes ${segmentBytes}: expected a whole number of at least ${MIN_SEGMENT_BYTES}`,
+        `Cannot use chunkBytes ${chunkBytes}: expected a whole number of at least ${MIN_CHUNK_BYTES}`,
       );
     }
     this.#maxNumbers = options.maxNumbers ?? Number.POSITIVE_INFINITY;
     const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.#slots = new UploadSlots(maxInFlight);
-    this.#buffers = new SegmentBuffers(Math.min(segmentBytes, this.#maxPartBytes), maxInFlight + 1);
+    this.#buffers = new ChunkBuffers(Math.min(chunkBytes, this.#maxPartBytes), maxInFlight + 1);
   }
 
   /** Numbers written so far. */
@@ -170,7 +170,7 @@ export class PartSplitter {
       let window = part.window();
       if (carrying) {
         if (window.length === 0) {
-          const wait = part.flushSegment();
+          const wait = part.flushChunk();
           if (wait) return wait.then(() => this.#writeFrom(numbers, i));
           continue;
         }

@@ -1,11 +1,11 @@
-import type { MultipartWrite, ObjectStore, StoredObject, UploadedSegment } from "../store/object-store.ts";
-import type { SegmentBuffers } from "./segment-buffers.ts";
+import type { MultipartWrite, ObjectStore, StoredObject, UploadedPart } from "../store/object-store.ts";
+import type { ChunkBuffers } from "./chunk-buffers.ts";
 import type { UploadSlots } from "./upload-slots.ts";
 
 /**
- * One output part being written. Bytes go into a segment buffer from the shared {@linkcode SegmentBuffers};
- * a part that ends within one segment is stored with a single `put`, a larger one becomes a multipart write
- * whose segments are all exactly one buffer long except the last. Every upload runs in a slot of the shared
+ * One output part being written. Bytes go into a chunk buffer from the shared {@linkcode ChunkBuffers};
+ * a part that ends within one chunk is stored with a single `put`, a larger one becomes a multipart write
+ * whose chunks are all exactly one buffer long except the last. Every upload runs in a slot of the shared
  * {@linkcode UploadSlots}, which bounds the bytes held in memory, and gives its buffer back once settled.
  */
 export class PartUpload {
@@ -15,15 +15,15 @@ export class PartUpload {
   result: Promise<StoredObject> | undefined;
   readonly #store: ObjectStore;
   readonly #slots: UploadSlots;
-  readonly #buffers: SegmentBuffers;
+  readonly #buffers: ChunkBuffers;
   #buffer: Uint8Array;
   #used = 0;
   #shipped = 0;
   #multipart: Promise<MultipartWrite> | undefined;
-  readonly #segments: Promise<UploadedSegment>[] = [];
+  readonly #chunks: Promise<UploadedPart>[] = [];
 
   /** Starts an empty part under `key`. */
-  constructor(store: ObjectStore, slots: UploadSlots, key: string, buffers: SegmentBuffers) {
+  constructor(store: ObjectStore, slots: UploadSlots, key: string, buffers: ChunkBuffers) {
     this.key = key;
     this.#store = store;
     this.#slots = slots;
@@ -36,7 +36,7 @@ export class PartUpload {
     return this.#shipped + this.#used;
   }
 
-  /** The free space of the current segment, to write into before calling {@linkcode commit}; empty when full. */
+  /** The free space of the current chunk, to write into before calling {@linkcode commit}; empty when full. */
   window(): Uint8Array {
     return this.#buffer.subarray(this.#used);
   }
@@ -47,13 +47,13 @@ export class PartUpload {
   }
 
   /**
-   * Uploads the full current segment as the next part of a multipart write. Returns a promise only when it
+   * Uploads the full current chunk as the next part of a multipart write. Returns a promise only when it
    * has to wait for an upload slot; the caller must wait for it before writing on.
    */
-  flushSegment(): Promise<void> | undefined {
+  flushChunk(): Promise<void> | undefined {
     const wait = this.#slots.acquire();
-    if (wait) return wait.then(() => this.#shipSegment());
-    this.#shipSegment();
+    if (wait) return wait.then(() => this.#shipChunk());
+    this.#shipChunk();
     return undefined;
   }
 
@@ -76,7 +76,7 @@ export class PartUpload {
   async abort(): Promise<void> {
     const multipart = this.#multipart;
     if (!multipart) return;
-    await Promise.allSettled(this.#segments);
+    await Promise.allSettled(this.#chunks);
     const write = await multipart;
     await write.abort();
   }
@@ -90,23 +90,23 @@ export class PartUpload {
     return { buffer, data };
   }
 
-  #shipSegment(): void {
-    this.#uploadSegment(this.#takeBuffer());
+  #shipChunk(): void {
+    this.#uploadChunk(this.#takeBuffer());
     this.#buffer = this.#buffers.take();
   }
 
-  #uploadSegment({ buffer, data }: { buffer: Uint8Array; data: Uint8Array }): void {
+  #uploadChunk({ buffer, data }: { buffer: Uint8Array; data: Uint8Array }): void {
     this.#multipart ??= quiet(this.#store.createMultipartWrite(this.key));
     const multipart = this.#multipart;
-    const partNumber = this.#segments.length + 1;
+    const partNumber = this.#chunks.length + 1;
     const uploaded = this.#slots.run(async () => (await multipart).uploadPart(partNumber, data));
-    this.#segments.push(quiet(this.#recycle(uploaded, buffer)));
+    this.#chunks.push(quiet(this.#recycle(uploaded, buffer)));
   }
 
   #shipLast(): void {
     const taken = this.#takeBuffer();
     if (this.#multipart) {
-      this.#uploadSegment(taken);
+      this.#uploadChunk(taken);
       this.#complete();
     } else {
       this.result = quiet(
@@ -122,7 +122,7 @@ export class PartUpload {
     const multipart = this.#multipart!;
     this.#buffers.give(this.#buffer);
     this.#buffer = EMPTY;
-    this.result = quiet(Promise.all(this.#segments).then(async (uploaded) => (await multipart).complete(uploaded)));
+    this.result = quiet(Promise.all(this.#chunks).then(async (uploaded) => (await multipart).complete(uploaded)));
   }
 
   /** Gives `buffer` back to the free list once `upload` has settled, whatever its outcome. */

@@ -1,6 +1,6 @@
 /**
  * A counting semaphore for uploads: at most `limit` writes are in flight at once, so the bytes a split holds
- * in memory are bounded by a constant (`(limit + 1) × segment size`) whatever the input's size. The first
+ * in memory are bounded by a constant (`(limit + 1) × chunk size`) whatever the input's size. The first
  * failure of any upload is remembered so that writers stop early.
  *
  * @example

@@ -14,7 +14,7 @@ export type {
   ObjectStore,
   StoredObject,
   StoredObjectBody,
-  UploadedSegment,
+  UploadedPart,
 } from "./object-store.ts";
 export { type R2BucketLike, R2Store } from "./r2-store.ts";
 export { StoreError, type StoreOperation } from "./store-error.ts";

@@ -5,7 +5,7 @@ import type {
   ObjectStore,
   StoredObject,
   StoredObjectBody,
-  UploadedSegment,
+  UploadedPart,
 } from "./object-store.ts";
 
 const LIST_PAGE_SIZE = 1000;
@@ -53,7 +53,7 @@ export class MemoryStore implements ObjectStore {
   }
 
   async createMultipartWrite(key: string): Promise<MultipartWrite> {
-    const segments = new Map<number, { data: Uint8Array; etag: string }>();
+    const received = new Map<number, { data: Uint8Array; etag: string }>();
     let state: "open" | "completed" | "aborted" = "open";
     const assertOpen = (action: string) => {
       if (state !== "open") throw new Error(`Cannot ${action} multipart write of "${key}": it is ${state}`);
@@ -61,26 +61,26 @@ export class MemoryStore implements ObjectStore {
     const id = `multipart-${this.#nextEtag()}`;
     const abort = (): void => {
       if (state === "open") state = "aborted";
-      segments.clear();
+      received.clear();
       this.#multiparts.delete(id);
     };
     this.#multiparts.set(id, abort);
     return {
       id,
-      uploadPart: async (partNumber: number, data: Uint8Array): Promise<UploadedSegment> => {
+      uploadPart: async (partNumber: number, data: Uint8Array): Promise<UploadedPart> => {
         assertOpen("upload a part of");
         const etag = this.#nextEtag();
-        segments.set(partNumber, { data: data.slice(), etag });
+        received.set(partNumber, { data: data.slice(), etag });
         return { partNumber, etag };
       },
-      complete: async (uploaded: UploadedSegment[]): Promise<StoredObject> => {
+      complete: async (uploaded: UploadedPart[]): Promise<StoredObject> => {
         assertOpen("complete");
         const parts = uploaded.map(({ partNumber, etag }) => {
-          const segment = segments.get(partNumber);
-          if (segment?.etag !== etag) {
+          const stored = received.get(partNumber);
+          if (stored?.etag !== etag) {
             throw new Error(`Cannot complete multipart write of "${key}": part ${partNumber} is unknown`);
           }
-          return segment.data;
+          return stored.data;
         });
         state = "completed";
         this.#multiparts.delete(id);

@@ -43,7 +43,7 @@ export interface ObjectListing {
 }
 
 /** A part already uploaded to a {@linkcode MultipartWrite}. */
-export interface UploadedSegment {
+export interface UploadedPart {
   /** The 1-based part number. */
   partNumber: number;
   /** The etag the store gave the part. */
@@ -51,17 +51,17 @@ export interface UploadedSegment {
 }
 
 /**
- * A multipart write in progress: every segment but the last must have the same size (R2 and S3 require
+ * A multipart write in progress: every part but the last must have the same size (R2 and S3 require
  * at least 5 MiB), the last may be smaller.
  */
 export interface MultipartWrite {
   /** The store's id of this multipart upload: with the key, what {@linkcode ObjectStore.abortMultipart} needs. */
   readonly id: string;
-  /** Uploads segment `partNumber` (1-based). */
-  uploadPart(partNumber: number, data: Uint8Array): Promise<UploadedSegment>;
-  /** Assembles the object from the given segments, in part-number order. */
-  complete(segments: UploadedSegment[]): Promise<StoredObject>;
-  /** Abandons the write and releases every uploaded segment. */
+  /** Uploads part `partNumber` (1-based). */
+  uploadPart(partNumber: number, data: Uint8Array): Promise<UploadedPart>;
+  /** Assembles the object from the given parts, in part-number order. */
+  complete(parts: UploadedPart[]): Promise<StoredObject>;
+  /** Abandons the write and releases every uploaded part. */
   abort(): Promise<void>;
 }
 
@@ -88,7 +88,7 @@ export interface ObjectStore {
   createMultipartWrite(key: string): Promise<MultipartWrite>;
   /**
    * Aborts the multipart upload `id` of `key`, started earlier (perhaps by another process): its uploaded
-   * segments are released. Resolves also when the upload is already gone.
+   * parts are released. Resolves also when the upload is already gone.
    */
   abortMultipart(key: string, id: string): Promise<void>;
   /** Opens the object under `key`, or resolves `null` when there is none. */

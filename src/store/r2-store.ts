@@ -5,7 +5,7 @@ import type {
   ObjectStore,
   StoredObject,
   StoredObjectBody,
-  UploadedSegment,
+  UploadedPart,
 } from "./object-store.ts";
 import { StoreError } from "./store-error.ts";
 
@@ -88,10 +88,10 @@ export class R2Store implements ObjectStore {
     const upload = await attempt("create", key, () => this.#bucket.createMultipartUpload(key));
     return {
       id: upload.uploadId,
-      uploadPart: (partNumber: number, data: Uint8Array): Promise<UploadedSegment> =>
+      uploadPart: (partNumber: number, data: Uint8Array): Promise<UploadedPart> =>
         attempt("uploadPart", `${key}#${partNumber}`, () => upload.uploadPart(partNumber, data)),
-      complete: async (segments: UploadedSegment[]): Promise<StoredObject> =>
-        describe(await attempt("complete", key, () => upload.complete(segments))),
+      complete: async (parts: UploadedPart[]): Promise<StoredObject> =>
+        describe(await attempt("complete", key, () => upload.complete(parts))),
       abort: (): Promise<void> => attempt("abort", key, () => upload.abort()),
     };
   }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
-import type { MultipartWrite, ObjectStore, StoredObject, UploadedSegment } from "../store/object-store.ts";
+import type { MultipartWrite, ObjectStore, StoredObject, UploadedPart } from "../store/object-store.ts";
 import type { Heartbeat } from "./heartbeat.ts";
 import { HttpError } from "./http-error.ts";
 
@@ -76,13 +76,13 @@ export class LeasedStore implements ObjectStore {
     }
     return {
       id: write.id,
-      uploadPart: (partNumber: number, data: Uint8Array): Promise<UploadedSegment> => {
+      uploadPart: (partNumber: number, data: Uint8Array): Promise<UploadedPart> => {
         this.#assertLeased();
         return write.uploadPart(partNumber, data);
       },
-      complete: async (segments: UploadedSegment[]): Promise<StoredObject> => {
+      complete: async (parts: UploadedPart[]): Promise<StoredObject> => {
         this.#assertLeased();
-        const stored = await write.complete(segments);
+        const stored = await write.complete(parts);
         await coordinator.completedMultipart(write.id);
         return stored;
       },

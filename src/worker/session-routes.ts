@@ -86,9 +86,9 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
     {
       method: "GET",
       pattern: "/files/:name/uploads/:uploadId",
-      handler: async (_request, { name, uploadId }) => {
-        const session = await coordinatorOf(name!).session(uploadId!);
-        if (!session) throw noSession(name!, uploadId!);
+      handler: async (_request, { name, uploadId: sessionId }) => {
+        const session = await coordinatorOf(name!).session(sessionId!);
+        if (!session) throw noSession(name!, sessionId!);
         const body: SessionWithSegments = { ...describe(name!, session), segments: session.segments.map(receipt) };
         return Response.json(body);
       },
@@ -96,19 +96,19 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
     {
       method: "PUT",
       pattern: "/files/:name/uploads/:uploadId/segments/:index",
-      handler: async (request, { name, uploadId, index }) => {
+      handler: async (request, { name, uploadId: sessionId, index }) => {
         const position = segmentIndex(index!);
         const expected = expectedDigest(request.headers.get("Content-Digest"));
         const coordinator = coordinatorOf(name!);
-        const session = await openSession(name!, uploadId!);
+        const session = await openSession(name!, sessionId!);
         const digest = new BodyDigest();
         let summary: SegmentSummary | undefined;
         const admission: Admission = {
-          admit: async () => (await coordinator.beginSegment(uploadId!, position, leaseMs))?.uploadId ?? null,
+          admit: async () => (await coordinator.beginSegment(sessionId!, position, leaseMs))?.uploadId ?? null,
           finish: async (writeId, manifest) => {
             const sha256 = await digest.check(expected);
             summary = summarizeSegment(position, manifest, sha256, digest.endsWithLineBreak);
-            const result = await coordinator.acceptSegment(uploadId!, position, writeId, summary);
+            const result = await coordinator.acceptSegment(sessionId!, position, writeId, summary);
             if (!result.accepted) throw leaseLost(writeId);
           },
         };
@@ -123,7 +123,7 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
               through: digest.stage,
             }),
           );
-          if (stored === null) throw noSession(name!, uploadId!);
+          if (stored === null) throw noSession(name!, sessionId!);
         } catch (error) {
           const refused = toHttpError(error);
           throw new HttpError(refused.status, refused.code, refused.message, {
@@ -138,12 +138,12 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
     {
       method: "POST",
       pattern: "/files/:name/uploads/:uploadId/complete",
-      handler: async (request, { name, uploadId }) => {
+      handler: async (request, { name, uploadId: sessionId }) => {
         const count = await segmentCount(request);
         const limits = { maxBytes: maxUploadBytes, maxNumbers: maxUploadNumbers };
-        const result = await coordinatorOf(name!).completeSession(uploadId!, count, limits);
+        const result = await coordinatorOf(name!).completeSession(sessionId!, count, limits);
         if (result.completed) return Response.json(result.manifest, { status: 201, headers: JSON_HEADERS });
-        if (result.reason === "not-found") throw noSession(name!, uploadId!);
+        if (result.reason === "not-found") throw noSession(name!, sessionId!);
         if (result.reason === "incomplete") {
           const what = result.code === "missing-segments" ? "are missing" : "do not end with a line break";
           throw new HttpError(409, result.code, `Cannot complete "${name}": segments ${result.indexes} ${what}`, {
@@ -157,8 +157,8 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
     {
       method: "DELETE",
       pattern: "/files/:name/uploads/:uploadId",
-      handler: async (_request, { name, uploadId }) => {
-        if (!(await coordinatorOf(name!).abortSession(uploadId!))) throw noSession(name!, uploadId!);
+      handler: async (_request, { name, uploadId: sessionId }) => {
+        if (!(await coordinatorOf(name!).abortSession(sessionId!))) throw noSession(name!, sessionId!);
         return new Response(null, { status: 204 });
       },
     },

@@ -102,7 +102,7 @@ describe("PartSplitter", () => {
     await splitter.close();
     expect(() => splitter.write([1])).toThrow(/Cannot write: the splitter is closed/);
     expect(() => new PartSplitter({ ...options(), maxPartBytes: 10 })).toThrow(RangeError);
-    expect(() => new PartSplitter({ ...options(), segmentBytes: 1024 })).toThrow(/segmentBytes/);
+    expect(() => new PartSplitter({ ...options(), chunkBytes: 1024 })).toThrow(/chunkBytes/);
     expect(() => new PartSplitter({ ...options(), maxInFlight: 0 })).toThrow(/uploads in flight/);
   });
 

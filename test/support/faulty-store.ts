@@ -57,9 +57,9 @@ export class FaultyStore implements ObjectStore {
         this.#maybeFail("uploadPart", `${key}#${partNumber}`);
         return write.uploadPart(partNumber, data);
       },
-      complete: async (segments) => {
+      complete: async (parts) => {
         this.#maybeFail("complete", key);
-        return write.complete(segments);
+        return write.complete(parts);
       },
       abort: () => write.abort(),
     };

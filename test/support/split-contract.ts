@@ -110,7 +110,7 @@ export function describeSplitContract(label: string, createStore: () => Promise<
       expect(await keysUnder(store, "empty/")).toEqual([manifestKey("empty")]);
     });
 
-    test("parts larger than a segment are multipart writes of equal segments", HEAVY, async () => {
+    test("parts larger than a chunk are multipart writes of equal chunks", HEAVY, async () => {
       const store = await createStore();
       const numbers = sampleNumbers(1_600_000, 7);
       const expected = encodeNumbers(numbers);
@@ -119,7 +119,7 @@ export function describeSplitContract(label: string, createStore: () => Promise<
         store,
         name: "big",
         maxPartBytes: 11 * MiB,
-        segmentBytes: 5 * MiB,
+        chunkBytes: 5 * MiB,
         source,
       });
       expect(manifest.parts.length).toBe(2);
@@ -130,7 +130,7 @@ export function describeSplitContract(label: string, createStore: () => Promise<
     const faults: [string, FaultRule[], number][] = [
       ["the second part's put", [{ operation: "put", nth: 2 }], 1024],
       ["the manifest write", [{ operation: "manifest", nth: 1 }], 1024],
-      ["a multipart segment", [{ operation: "uploadPart", nth: 2 }], 6 * MiB],
+      ["a multipart chunk", [{ operation: "uploadPart", nth: 2 }], 6 * MiB],
       ["completing a multipart write", [{ operation: "complete", nth: 1 }], 6 * MiB],
     ];
     for (const [what, rules, maxPartBytes] of faults) {
@@ -149,7 +149,7 @@ export function describeSplitContract(label: string, createStore: () => Promise<
           store,
           name: "f",
           maxPartBytes,
-          segmentBytes: 5 * MiB,
+          chunkBytes: 5 * MiB,
           source,
         });
         await expect(attempt).rejects.toBeInstanceOf(StoreNumbersError);

@@ -6,14 +6,14 @@
  * @example
  * ```ts
  * const store = new MemoryStore();
- * const buffers = new SegmentBuffers(10 * 1024 * 1024, 3);
+ * const buffers = new ChunkBuffers(10 * 1024 * 1024, 3);
  * const buffer = buffers.take();
  * const used = buffer.length; // the bytes filled
  * await store.put("primes/part-0", buffer.subarray(0, used));
  * buffers.give(buffer);
  * ```
  */
-export class SegmentBuffers {
+export class ChunkBuffers {
   /** The size of every buffer, in bytes. */
   readonly size: number;
   readonly #spares: Uint8Array[] = [];
