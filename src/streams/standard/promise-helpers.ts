@@ -217,15 +217,18 @@ export function callForCompletion(fn: (...args: never[]) => unknown, thisArg: un
   }
 }
 
-/** {@link callForCompletion} for callbacks that take two arguments. */
-export function callForCompletion2(
+/**
+ * {@link callForCompletion} for the callbacks that take a chunk and the controller: a sink's `write` and
+ * `writev`, a transformer's `transform`.
+ */
+export function callWithChunkForCompletion(
   fn: (...args: never[]) => unknown,
   thisArg: unknown,
-  arg1: unknown,
-  arg2: unknown,
+  chunk: unknown,
+  controller: unknown,
 ): Completion {
   try {
-    const result = Reflect.apply(fn, thisArg, [arg1, arg2]);
+    const result = Reflect.apply(fn, thisArg, [chunk, controller]);
     return result === undefined ? undefined : promiseResolvedWith(result);
   } catch (error) {
     return promiseReject(error);

@@ -5,7 +5,7 @@
 
 import {
   type Completion,
-  callForCompletion2,
+  callWithChunkForCompletion,
   completionToPromise,
   type Deferred,
   promiseCall,
@@ -145,7 +145,7 @@ export function SetUpTransformStreamDefaultControllerFromTransformer<I, O>(
             return promiseRejectedWith(error);
           }
         }
-      : (chunk) => callForCompletion2(transform, transformer, chunk, controller);
+      : (chunk) => callWithChunkForCompletion(transform, transformer, chunk, controller);
   const flushAlgorithm =
     flush === undefined ? () => resolvedUndefined : () => promiseCall(flush, transformer, controller as never);
   const cancelAlgorithm =

@@ -6,7 +6,7 @@
 import { WritableStreamDefaultControllerProcessWritev, type WritevAlgorithm } from "../extensions/writev.ts";
 import {
   type Completion,
-  callForCompletion2,
+  callWithChunkForCompletion,
   LazyDeferred,
   promiseCall,
   promiseResolvedWith,
@@ -199,12 +199,14 @@ export function SetUpWritableStreamDefaultControllerFromUnderlyingSink<W>(
     start === undefined ? () => undefined : () => Reflect.apply(start, underlyingSink, [controller]);
   const writeAlgorithm: WriteAlgorithm<W> =
     write !== undefined
-      ? (chunk) => callForCompletion2(write, underlyingSink, chunk, controller)
+      ? (chunk) => callWithChunkForCompletion(write, underlyingSink, chunk, controller)
       : writev !== undefined
-        ? (chunk) => callForCompletion2(writev, underlyingSink, [chunk], controller)
+        ? (chunk) => callWithChunkForCompletion(writev, underlyingSink, [chunk], controller)
         : () => undefined;
   const writevAlgorithm: WritevAlgorithm<W> | undefined =
-    writev === undefined ? undefined : (chunks) => callForCompletion2(writev, underlyingSink, chunks, controller);
+    writev === undefined
+      ? undefined
+      : (chunks) => callWithChunkForCompletion(writev, underlyingSink, chunks, controller);
   const closeAlgorithm = close === undefined ? () => resolvedUndefined : () => promiseCall(close, underlyingSink);
   const abortAlgorithm =
     abort === undefined
