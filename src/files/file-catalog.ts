@@ -18,6 +18,14 @@ export interface FileSummary {
 /** How many manifests {@linkcode FileCatalog.list} reads at once. */
 const LIST_CONCURRENCY = 8;
 
+/** One page of {@linkcode FileCatalog.listPage}. */
+export interface FilePage {
+  /** The complete files of the page, in name order. */
+  files: FileSummary[];
+  /** Continues the listing from the next page; absent on the last page. */
+  cursor?: string;
+}
+
 /**
  * Reading and removing stored files: the read side of the split layer. Only files with a manifest exist;
  * an upload in progress or one that failed is invisible.
@@ -43,12 +51,19 @@ export class FileCatalog {
   async list(): Promise<FileSummary[]> {
     const names: string[] = [];
     for await (const prefix of listPrefixes(this.#store, "", "/")) names.push(prefix.slice(0, -1));
-    const summaries: (FileSummary | null)[] = [];
-    for (let start = 0; start < names.length; start += LIST_CONCURRENCY) {
-      const batch = names.slice(start, start + LIST_CONCURRENCY);
-      summaries.push(...(await Promise.all(batch.map((name) => this.#summary(name)))));
-    }
-    return summaries.filter((summary) => summary !== null);
+    return this.#summaries(names);
+  }
+
+  /**
+   * One page of complete files in name order: the next `limit` names after `cursor` (a previous page's), each
+   * with its summary. Names whose manifest is missing (an upload still in flight) are left out, so a page may
+   * hold fewer. The page's `cursor` continues the listing; it is absent on the last page.
+   */
+  async listPage(options: { limit: number; cursor?: string }): Promise<FilePage> {
+    const { limit, cursor } = options;
+    const page = await this.#store.list("", { delimiter: "/", limit, ...(cursor === undefined ? {} : { cursor }) });
+    const files = await this.#summaries(page.prefixes.map((prefix) => prefix.slice(0, -1)));
+    return page.cursor === undefined ? { files } : { files, cursor: page.cursor };
   }
 
   /** The manifest of `name`, or `null` when there is no such file. */
@@ -113,6 +128,16 @@ export class FileCatalog {
     await this.#store.delete([manifestKey(name)]);
     await deleteAll(this.#store, filePrefix(name));
     return existed;
+  }
+
+  /** The summaries of the complete files among `names`, {@linkcode LIST_CONCURRENCY} manifests at a time. */
+  async #summaries(names: string[]): Promise<FileSummary[]> {
+    const summaries: (FileSummary | null)[] = [];
+    for (let start = 0; start < names.length; start += LIST_CONCURRENCY) {
+      const batch = names.slice(start, start + LIST_CONCURRENCY);
+      summaries.push(...(await Promise.all(batch.map((name) => this.#summary(name)))));
+    }
+    return summaries.filter((summary) => summary !== null);
   }
 
   async #summary(name: string): Promise<FileSummary | null> {

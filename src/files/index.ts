@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { FileCatalog, type FileSummary } from "./file-catalog.ts";
+export { FileCatalog, type FilePage, type FileSummary } from "./file-catalog.ts";
 export { assertValidName, InvalidNameError, MAX_NAME_LENGTH } from "./file-name.ts";
 export {
   buildManifest,

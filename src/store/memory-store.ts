@@ -126,7 +126,7 @@ export class MemoryStore implements ObjectStore {
       if (group !== undefined && entries.at(-1)?.prefix === group) continue;
       entries.push(group === undefined ? { key } : { key: group, prefix: group });
     }
-    const page = entries.slice(0, LIST_PAGE_SIZE);
+    const page = entries.slice(0, Math.min(LIST_PAGE_SIZE, options.limit ?? LIST_PAGE_SIZE));
     const objects = page
       .filter((entry) => entry.prefix === undefined)
       .map(({ key }) => ({ key, size: this.#objects.get(key)!.data.byteLength, etag: this.#objects.get(key)!.etag }));

@@ -30,6 +30,8 @@ export interface ListOptions {
    * (up to and including the delimiter) instead of listing its objects.
    */
   delimiter?: string;
+  /** Most entries (objects and prefixes together) in the page; the store's own page size when absent or larger. */
+  limit?: number;
 }
 
 /** One page of a listing. */

@@ -13,8 +13,10 @@ export type { FileSummary, Manifest };
 
 /** `GET /files`: the complete files, in name order. */
 export interface FileList {
-  /** One entry per file. */
+  /** One entry per file of the page. */
   files: FileSummary[];
+  /** Pass back as `?cursor=` for the next page; `null` on the last page. */
+  cursor: string | null;
 }
 
 /** A single upload in flight, as `GET /files/:name/uploads` lists it. */
@@ -73,6 +75,8 @@ export interface SweepResult {
   names: number;
   /** Objects removed in all. */
   removed: number;
+  /** Pass back as `?cursor=` to sweep on; `null` once the whole bucket is swept. */
+  cursor: string | null;
 }
 
 /** An upload session, as `POST /files/:name/uploads` answers it (`201`). */

@@ -12,6 +12,7 @@ import type { ObjectStore } from "../store/object-store.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { HttpError } from "./http-error.ts";
 import { LeasedStore, leaseLost } from "./leased-store.ts";
+import type { RequestBudget } from "./request-budget.ts";
 
 /** How an upload is admitted and what ends it: a whole file, or one segment of a session. */
 export interface Admission {
@@ -36,6 +37,11 @@ export interface CoordinatedUploadOptions {
   store: ObjectStore;
   /** Admission and publication (default: {@linkcode wholeFile} with no client token). */
   admission?: Admission;
+  /**
+   * The request's budget, when the caller reserved the clean-up call on it: released before abandoning a failed
+   * upload, so that the clean-up runs even when the upload used up every other subrequest.
+   */
+  budget?: RequestBudget;
 }
 
 /** What the upload runs with, once admitted: pass them to `storeNumbers`. */
@@ -103,6 +109,7 @@ export async function coordinatedUpload(
   try {
     return await upload({ uploadId, store, publish });
   } catch (error) {
+    options.budget?.release();
     await coordinator.abandonUpload(uploadId).catch(() => undefined);
     throw error;
   } finally {

@@ -1,8 +1,9 @@
 import { type CoordinatorEnv, FileCoordinator } from "../coordinator/file-coordinator.ts";
-import { authorize } from "./authorize.ts";
+import { type Access, authorize } from "./authorize.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { fileRoutes } from "./file-routes.ts";
 import { errorResponse, HttpError } from "./http-error.ts";
+import { type RequestScope, requestScope } from "./request-scope.ts";
 import { createRouter } from "./router.ts";
 import { readSettings, type Settings } from "./settings.ts";
 
@@ -46,10 +47,11 @@ export interface DrainpipeWorker {
   readonly FileCoordinator: FileCoordinatorClass;
 }
 
-/** What the API builds from one environment: its settings and its router. */
+/** What the API builds from one environment: its settings, its bindings and its router. */
 interface Configured {
   settings: Settings;
-  handle: (request: Request, ctx: ExecutionContext) => Promise<Response>;
+  bindings: Pick<DrainpipeEnv, "BUCKET" | "COORDINATOR">;
+  handle: (request: Request, ctx: ExecutionContext, scope: RequestScope) => Promise<Response>;
 }
 
 /**
@@ -93,7 +95,8 @@ export function createWorker(options: WorkerOptions = {}): DrainpipeWorker {
     if (found === undefined) {
       const mapped = drainpipeEnv(env);
       const settings = readSettings(mapped);
-      found = { settings, handle: createRouter(fileRoutes(mapped, settings)) };
+      const bindings = { BUCKET: mapped.BUCKET, COORDINATOR: mapped.COORDINATOR };
+      found = { settings, bindings, handle: createRouter(fileRoutes(settings)) };
       configured.set(env, found);
     }
     return found;
@@ -104,9 +107,9 @@ export function createWorker(options: WorkerOptions = {}): DrainpipeWorker {
   const fetch = async (request: Request, env: MountedEnv, ctx: ExecutionContext): Promise<Response> => {
     try {
       const inner = prefix === "" ? request : withoutPrefix(request, prefix);
-      const { settings, handle } = configure(env);
-      await authorize(inner, settings, inner.method === "GET" || inner.method === "HEAD" ? "read" : "write");
-      return await handle(inner, ctx);
+      const { settings, bindings, handle } = configure(env);
+      await authorize(inner, settings, access(inner));
+      return await handle(inner, ctx, requestScope(bindings, settings.subrequests));
     } catch (error) {
       return errorResponse(error);
     }
@@ -122,6 +125,15 @@ export function createWorker(options: WorkerOptions = {}): DrainpipeWorker {
         };
 
   return { prefix, matches, fetch, FileCoordinator: Coordinator };
+}
+
+/**
+ * What `request` does: reading files, or writing. The listing of uploads in flight shows attempt and session ids,
+ * which a client can act on, so it needs the token even when reads are public.
+ */
+function access(request: Request): Access {
+  if (request.method !== "GET" && request.method !== "HEAD") return "write";
+  return /^\/files\/[^/]+\/uploads(\/|$)/.test(new URL(request.url).pathname) ? "write" : "read";
 }
 
 /** `"/numbers/"` and `"numbers"` become `"/numbers"`; `"/"` becomes `""`. */

@@ -28,4 +28,8 @@ export interface DrainpipeEnv {
   MAX_SEGMENT_BYTES?: string;
   /** Seconds an upload session stays open before it is removed. */
   UPLOAD_TTL?: string;
+  /** `"paid"` (default) or `"free"`: the Workers plan, whose per-request subrequest limit the worker keeps. */
+  PLAN?: string;
+  /** Subrequests one request may make, when not the plan's (e.g. a raised Paid limit), up to 10,000. */
+  SUBREQUEST_LIMIT?: string;
 }

@@ -1,25 +1,29 @@
-import { FileCatalog } from "../files/file-catalog.ts";
-import { assertValidName } from "../files/file-name.ts";
 import type { Manifest } from "../files/manifest.ts";
 import { storeNumbers } from "../files/store-numbers.ts";
 import { primeBatchStream } from "../numbers/prime-batch-stream.ts";
 import { MAX_PRIME_COUNT } from "../numbers/prime-batches.ts";
 import { parseMaxPartBytes } from "../split/part-size.ts";
-import { R2Store } from "../store/r2-store.ts";
+import type { ReadableStream } from "../streams/standard/readable-stream.ts";
+import { TransformStream } from "../streams/standard/transform-stream.ts";
 import type { FileList, RemnantsRemoved, UploadsListing } from "./api-types.ts";
 import { BodyDigest, expectedDigest } from "./body-digest.ts";
 import { CoordinatedRead } from "./coordinated-read.ts";
 import { type AdmittedUpload, coordinatedUpload, wholeFile } from "./coordinated-upload.ts";
-import type { DrainpipeEnv } from "./env.ts";
 import { HttpError } from "./http-error.ts";
+import { planContentRead, planListing, planSweep, planUpload, primeTextBytes, READ_CALLS } from "./request-plans.ts";
+import type { RequestScope } from "./request-scope.ts";
 import type { Route } from "./router.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import type { Settings } from "./settings.ts";
 import { storeRequestBody } from "./store-request-body.ts";
 import { sweepBucket } from "./sweep-bucket.ts";
+import { declaredLength } from "./upload-limits.ts";
 
 /** The request header in which a client names its attempt, to find it again in `GET /files/:name/uploads`. */
 export const ATTEMPT_HEADER = "Drainpipe-Attempt";
+
+/** Longest accepted {@linkcode ATTEMPT_HEADER}: it is stored with the attempt and shown in listings. */
+export const MAX_ATTEMPT_LENGTH = 128;
 
 /**
  * The worker's HTTP API over the files in `env.BUCKET`:
@@ -36,52 +40,55 @@ export const ATTEMPT_HEADER = "Drainpipe-Attempt";
  *
  * @example
  * ```ts
- * import { CoordinatedRead } from "./coordinated-read.ts";
-import { type AdmittedUpload, coordinatedUpload, wholeFile } from "./coordinated-upload.ts";
-import type { DrainpipeEnv } from "./env.ts";
+ * import type { DrainpipeEnv } from "./env.ts";
+ * import { requestScope } from "./request-scope.ts";
  * import { createRouter } from "./router.ts";
  * import { readSettings } from "./settings.ts";
  * declare const env: DrainpipeEnv;
- * const handle = createRouter(fileRoutes(env, readSettings(env)));
+ * declare const ctx: ExecutionContext;
+ * const settings = readSettings(env);
+ * const handle = createRouter(fileRoutes(settings));
+ * const response = await handle(new Request("https://example.com/files"), ctx, requestScope(env, settings.subrequests));
  * ```
  */
-export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
-  const store = new R2Store(env.BUCKET);
-  const catalog = new FileCatalog(store);
+export function fileRoutes(settings: Settings): Route<RequestScope>[] {
   const { defaultMaxPartBytes, maxUploadBytes, maxUploadNumbers, leaseMs } = settings;
 
   /** The request's `maxPartBytes` query parameter, or the configured default. */
   const maxPartBytes = (url: URL): number =>
     parseMaxPartBytes(url.searchParams.get("maxPartBytes"), defaultMaxPartBytes);
 
-  /** The coordinator of a valid file name. */
-  const coordinators = env.COORDINATOR;
-  const coordinatorOf = (name: string) => coordinators.getByName(assertValidName(name));
-
   /** Admits an upload of `name` with the coordinator and runs it. */
-  const upload = async (request: Request, name: string, run: (admitted: AdmittedUpload) => Promise<Manifest>) => {
-    const coordinator = coordinatorOf(name);
-    const clientToken = request.headers.get(ATTEMPT_HEADER) ?? "";
+  const upload = async (
+    request: Request,
+    name: string,
+    scope: RequestScope,
+    run: (admitted: AdmittedUpload) => Promise<Manifest>,
+  ) => {
+    const coordinator = scope.coordinatorOf(name);
+    const clientToken = attemptToken(request);
     const admission = wholeFile(coordinator, name, leaseMs, clientToken);
-    return (await coordinatedUpload({ coordinator, name, leaseMs, store, admission }, run))!;
+    const { store, budget } = scope;
+    return (await coordinatedUpload({ coordinator, name, leaseMs, store, budget, admission }, run))!;
   };
 
   /** Opens a read of the current version of `name`, or answers 404. */
-  const openRead = async (name: string): Promise<CoordinatedRead> => {
-    const read = await CoordinatedRead.open(coordinatorOf(name), leaseMs);
+  const openRead = async (name: string, scope: RequestScope): Promise<CoordinatedRead> => {
+    const read = await CoordinatedRead.open(scope.coordinatorOf(name), leaseMs);
     if (!read) throw new HttpError(404, "not-found", `No file named "${name}"`);
     return read;
   };
 
-  const routes: Route[] = [
+  const routes: Route<RequestScope>[] = [
     {
       method: "POST",
       pattern: "/files/:name",
-      handler: async (request, { name }, url) => {
+      handler: async (request, { name }, url, _ctx, scope) => {
         const partBytes = maxPartBytes(url);
         const expected = expectedDigest(request.headers.get("Content-Digest"));
+        planUpload(scope.budget, declaredLength(request, maxUploadBytes), partBytes);
         const digest = expected === undefined ? undefined : new BodyDigest();
-        const manifest = await upload(request, name!, (admitted) =>
+        const manifest = await upload(request, name!, scope, (admitted) =>
           storeRequestBody(request, {
             ...admitted,
             publish: async (complete) => {
@@ -101,11 +108,12 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
     {
       method: "POST",
       pattern: "/files/:name/primes",
-      handler: async (request, { name }, url) => {
+      handler: async (request, { name }, url, _ctx, scope) => {
         const partBytes = maxPartBytes(url);
         const count = parseCount(url.searchParams.get("count"), Math.min(MAX_PRIME_COUNT, maxUploadNumbers));
-        const manifest = await upload(request, name!, (admitted) =>
-          storeNumbers(primeBatchStream(count), {
+        planUpload(scope.budget, primeTextBytes(count), partBytes);
+        const manifest = await upload(request, name!, scope, (admitted) =>
+          storeNumbers(untilAborted(primeBatchStream(count), request.signal), {
             ...admitted,
             highWaterMark: 2,
             name: name!,
@@ -119,13 +127,18 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
     {
       method: "GET",
       pattern: "/files",
-      handler: async () => Response.json({ files: await catalog.list() } satisfies FileList),
+      handler: async (_request, _params, url, _ctx, scope) => {
+        const limit = planListing(scope.budget, url.searchParams.get("limit"));
+        const cursor = url.searchParams.get("cursor") ?? undefined;
+        const page = await scope.catalog.listPage({ limit, ...(cursor === undefined ? {} : { cursor }) });
+        return Response.json({ files: page.files, cursor: page.cursor ?? null } satisfies FileList);
+      },
     },
     {
       method: "GET",
       pattern: "/files/:name",
-      handler: async (_request, { name }) => {
-        const manifest = await catalog.manifest(name!);
+      handler: async (_request, { name }, _url, _ctx, scope) => {
+        const manifest = await scope.catalog.manifest(name!);
         if (!manifest) throw new HttpError(404, "not-found", `No file named "${name}"`);
         return Response.json(manifest);
       },
@@ -133,8 +146,9 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
     {
       method: "GET",
       pattern: "/files/:name/uploads",
-      handler: async (_request, { name }) => {
-        const status = await coordinatorOf(name!).status();
+      handler: async (_request, { name }, _url, _ctx, scope) => {
+        const coordinator = scope.coordinatorOf(name!);
+        const status = await coordinator.status();
         // A segment's write in flight shows under its session.
         const uploads = status.uploads
           .filter((attempt) => attempt.sessionId === null)
@@ -145,7 +159,7 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
             leaseExpiresAt: new Date(attempt.leaseUntil).toISOString(),
             attempt: attempt.clientToken === "" ? null : attempt.clientToken,
           }));
-        const sessions = (await coordinatorOf(name!).openSessions()).map((session) => ({
+        const sessions = (await coordinator.openSessions()).map((session) => ({
           uploadId: session.sessionId,
           createdAt: new Date(session.createdAt).toISOString(),
           expiresAt: new Date(session.expiresAt).toISOString(),
@@ -164,8 +178,9 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
     {
       method: "GET",
       pattern: "/files/:name/parts/:index",
-      handler: async (_request, { name, index }, _url, ctx) => {
-        const read = await openRead(name!);
+      handler: async (_request, { name, index }, _url, ctx, scope) => {
+        scope.budget.plan(READ_CALLS + 1, `read part ${index} of "${name}"`, "try again in a new request");
+        const read = await openRead(name!, scope);
         try {
           const { manifest } = read;
           const position = /^[0-9]+$/.test(index!) ? Number(index) : Number.NaN;
@@ -177,7 +192,7 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
               `No part "${index}" in "${name}": it has ${manifest.parts.length} parts (0-based)`,
             );
           }
-          const part = await store.get(record.key);
+          const part = await scope.store.get(record.key);
           if (!part) throw new Error(`Cannot read part ${position} of "${name}": its object is missing`);
           const { readable, writable } = new FixedLengthStream(part.size);
           ctx.waitUntil(
@@ -202,12 +217,18 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
     {
       method: "GET",
       pattern: "/files/:name/content",
-      handler: async (_request, { name }, _url, ctx) => {
-        const read = await openRead(name!);
+      handler: async (_request, { name }, _url, ctx, scope) => {
+        const read = await openRead(name!, scope);
         const { manifest } = read;
+        try {
+          planContentRead(scope.budget, manifest);
+        } catch (error) {
+          ctx.waitUntil(read.release());
+          throw error;
+        }
         const { readable, writable } = new FixedLengthStream(manifest.totals.bytes);
         ctx.waitUntil(
-          catalog
+          scope.catalog
             .pipeContent(manifest, writable)
             .catch(() => undefined)
             .finally(() => read.release()),
@@ -224,8 +245,8 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
     {
       method: "DELETE",
       pattern: "/files/:name",
-      handler: async (_request, { name }) => {
-        const { existed, remnants } = await coordinatorOf(name!).remove();
+      handler: async (_request, { name }, _url, _ctx, scope) => {
+        const { existed, remnants } = await scope.coordinatorOf(name!).remove();
         if (existed) return new Response(null, { status: 204 });
         if (remnants > 0) return Response.json({ name: name!, removed: false, remnants } satisfies RemnantsRemoved);
         throw new HttpError(404, "not-found", `No file named "${name}"`);
@@ -234,10 +255,39 @@ export function fileRoutes(env: DrainpipeEnv, settings: Settings): Route[] {
     {
       method: "POST",
       pattern: "/sweep",
-      handler: async () => Response.json(await sweepBucket(store, (name) => coordinatorOf(name).sweep())),
+      handler: async (_request, _params, url, _ctx, { store, coordinatorOf, budget }) => {
+        const limit = planSweep(budget);
+        const cursor = url.searchParams.get("cursor") ?? undefined;
+        return Response.json(await sweepBucket(store, (name) => coordinatorOf(name).sweep(), { cursor, limit }));
+      },
     },
   ];
-  return [...routes, ...sessionRoutes({ store, coordinatorOf, maxPartBytes, settings })];
+  return [...routes, ...sessionRoutes({ maxPartBytes, settings })];
+}
+
+/**
+ * The client's attempt token from {@linkcode ATTEMPT_HEADER}, or `""`.
+ *
+ * @throws {HttpError} `431 header-too-large` past {@linkcode MAX_ATTEMPT_LENGTH} characters.
+ */
+function attemptToken(request: Request): string {
+  const token = request.headers.get(ATTEMPT_HEADER) ?? "";
+  if (token.length > MAX_ATTEMPT_LENGTH) {
+    throw new HttpError(
+      431,
+      "header-too-large",
+      `Cannot accept ${ATTEMPT_HEADER}: it has ${token.length} characters, at most ${MAX_ATTEMPT_LENGTH} are stored`,
+    );
+  }
+  return token;
+}
+
+/**
+ * `stream`, errored with `signal`'s reason once the client that asked for it goes away, so that generated work
+ * stops with the request (and its upload is cleaned up) instead of running on for nobody.
+ */
+function untilAborted<T>(stream: ReadableStream<T>, signal: AbortSignal): ReadableStream<T> {
+  return stream.pipeThrough(new TransformStream<T, T>(), { signal });
 }
 
 function parseCount(text: string | null, max: number): number {

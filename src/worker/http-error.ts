@@ -5,6 +5,7 @@ import { PartSizeError } from "../split/part-size.ts";
 import { NumberLimitError } from "../split/part-splitter.ts";
 import { StoreError } from "../store/store-error.ts";
 import type { ErrorBody } from "./api-types.ts";
+import { SubrequestLimitError } from "./subrequest-limit-error.ts";
 
 /**
  * An error with an HTTP status, rendered as `{ "error": code, "detail": message, ...extra }`.
@@ -57,9 +58,29 @@ export function toHttpError(error: unknown): HttpError {
   if (root instanceof PartSizeError)
     return new HttpError(400, "invalid-max-part-bytes", root.message, { cause: error });
   if (root instanceof NumberLimitError) return new HttpError(413, "too-many-numbers", root.message, { cause: error });
+  const overBudget = causedBy(root, SubrequestLimitError);
+  if (overBudget) {
+    return new HttpError(
+      422,
+      "over-budget",
+      `${overBudget.message}; send less per request (smaller uploads, larger parts)`,
+      {
+        cause: error,
+        extra: { limit: overBudget.limit },
+      },
+    );
+  }
   if (root instanceof StoreError) return new HttpError(502, "storage-failed", root.message, { cause: error });
   const detail = root instanceof Error ? root.message : String(root);
   return new HttpError(500, "internal", detail, { cause: error });
+}
+
+/** `error` or the first of its causes that is a `type`, if any. */
+function causedBy<T extends Error>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if (current instanceof type) return current;
+  }
+  return undefined;
 }
 
 /** Renders an error as a JSON response. */

@@ -1,28 +1,31 @@
 import { HttpError } from "./http-error.ts";
 
 /**
- * A request handler given the route's named parameters and the request's execution context (for work that
- * outlives the response, such as releasing a read once its body is sent).
+ * A request handler given the route's named parameters, the request's execution context (for work that
+ * outlives the response, such as releasing a read once its body is sent) and `scope`, what the caller of the
+ * router made for this one request (its metered bindings, say).
  */
-export type RouteHandler = (
+export type RouteHandler<S = undefined> = (
   request: Request,
   params: Record<string, string>,
   url: URL,
   ctx: ExecutionContext,
+  scope: S,
 ) => Promise<Response>;
 
 /** One route: a method, a path pattern with `:name` segments, and its handler. */
-export interface Route {
+export interface Route<S = undefined> {
   /** HTTP method, upper case. */
   method: string;
   /** Path pattern, e.g. `/files/:name/parts/:index`. */
   pattern: string;
   /** Handles a matching request. */
-  handler: RouteHandler;
+  handler: RouteHandler<S>;
 }
 
 /**
- * Finds the route for a request. A path that matches no pattern is a 404; a path that matches with another
+ * Builds, once, the function that finds the route for a request and calls its handler with the request's
+ * `scope`. A path that matches no pattern is a 404; a path that matches with another
  * method is a 405 listing the allowed methods in `Allow`. `HEAD` works wherever `GET` does (RFC 9110): the
  * `GET` handler runs and its body is cancelled, so the headers (`Content-Length` included) are the same.
  *
@@ -31,21 +34,23 @@ export interface Route {
  * declare const getManifest: RouteHandler;
  * declare const ctx: ExecutionContext;
  * const handle = createRouter([{ method: "GET", pattern: "/files/:name", handler: getManifest }]);
- * const response = await handle(new Request("https://example.com/files/primes"), ctx);
+ * const response = await handle(new Request("https://example.com/files/primes"), ctx, undefined);
  * ```
  */
-export function createRouter(routes: Route[]): (request: Request, ctx: ExecutionContext) => Promise<Response> {
+export function createRouter<S = undefined>(
+  routes: Route<S>[],
+): (request: Request, ctx: ExecutionContext, scope: S) => Promise<Response> {
   const compiled = routes.map((route) => ({ ...route, segments: route.pattern.split("/") }));
-  return async (request, ctx) => {
+  return async (request, ctx, scope) => {
     const url = new URL(request.url);
     const segments = url.pathname.split("/");
     const allowed: string[] = [];
     for (const route of compiled) {
       const params = match(route.segments, segments);
       if (!params) continue;
-      if (route.method === request.method) return route.handler(request, params, url, ctx);
+      if (route.method === request.method) return route.handler(request, params, url, ctx, scope);
       if (route.method === "GET" && request.method === "HEAD") {
-        return withoutBody(await route.handler(request, params, url, ctx));
+        return withoutBody(await route.handler(request, params, url, ctx, scope));
       }
       allowed.push(route.method);
       if (route.method === "GET") allowed.push("HEAD");

@@ -12,28 +12,29 @@
  *
  * @module
  */
-import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
 import type { SessionView } from "../coordinator/sessions.ts";
 import { type SegmentSummary, summarizeSegment } from "../files/segment-summary.ts";
-import type { ObjectStore } from "../store/object-store.ts";
 import type { CompleteSessionRequest, SegmentReceipt, SessionDescription, SessionWithSegments } from "./api-types.ts";
 import { BodyDigest, expectedDigest } from "./body-digest.ts";
 import { type Admission, coordinatedUpload } from "./coordinated-upload.ts";
 import { HttpError, toHttpError } from "./http-error.ts";
+import { readJsonBody } from "./json-body.ts";
 import { leaseLost } from "./leased-store.ts";
+import { planUpload } from "./request-plans.ts";
+import type { RequestScope } from "./request-scope.ts";
 import type { Route } from "./router.ts";
 import type { Settings } from "./settings.ts";
 import { storeRequestBody } from "./store-request-body.ts";
+import { declaredLength } from "./upload-limits.ts";
 
 /** Most segments in one session. */
 export const MAX_SEGMENTS = 10_000;
 
+/** Largest accepted body of a completion (`{ "segments": N }`), in bytes. */
+export const MAX_COMPLETION_BYTES = 1024;
+
 /** What the session routes share with the file routes. */
 export interface SessionRouteContext {
-  /** The bucket's store. */
-  store: ObjectStore;
-  /** The coordinator of a name (validated). */
-  coordinatorOf: (name: string) => DurableObjectStub<FileCoordinator>;
   /** The request's `maxPartBytes` query parameter, or the configured default. */
   maxPartBytes: (url: URL) => number;
   /** The worker's settings. */
@@ -50,15 +51,15 @@ export interface SessionRouteContext {
  * const handle = createRouter(sessionRoutes(context));
  * ```
  */
-export function sessionRoutes(context: SessionRouteContext): Route[] {
-  const { store, coordinatorOf, settings } = context;
+export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>[] {
+  const { settings } = context;
   const { leaseMs, maxSegmentBytes, maxUploadBytes, maxUploadNumbers, uploadTtlMs } = settings;
 
   const noSession = (name: string, sessionId: string) =>
     new HttpError(404, "no-such-upload", `No open upload session "${sessionId}" of "${name}"`);
 
-  const openSession = async (name: string, sessionId: string): Promise<SessionView> => {
-    const session = await coordinatorOf(name).session(sessionId);
+  const openSession = async (scope: RequestScope, name: string, sessionId: string): Promise<SessionView> => {
+    const session = await scope.coordinatorOf(name).session(sessionId);
     if (session?.state !== "open") throw noSession(name, sessionId);
     return session;
   };
@@ -77,17 +78,17 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
     {
       method: "POST",
       pattern: "/files/:name/uploads",
-      handler: async (_request, { name }, url) => {
+      handler: async (_request, { name }, url, _ctx, scope) => {
         const maxPartBytes = context.maxPartBytes(url);
-        const session = await coordinatorOf(name!).openSession(maxPartBytes, uploadTtlMs);
+        const session = await scope.coordinatorOf(name!).openSession(maxPartBytes, uploadTtlMs);
         return Response.json(describe(name!, session), { status: 201 });
       },
     },
     {
       method: "GET",
       pattern: "/files/:name/uploads/:uploadId",
-      handler: async (_request, { name, uploadId: sessionId }) => {
-        const session = await coordinatorOf(name!).session(sessionId!);
+      handler: async (_request, { name, uploadId: sessionId }, _url, _ctx, scope) => {
+        const session = await scope.coordinatorOf(name!).session(sessionId!);
         if (!session) throw noSession(name!, sessionId!);
         const body: SessionWithSegments = { ...describe(name!, session), segments: session.segments.map(receipt) };
         return Response.json(body);
@@ -96,11 +97,13 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
     {
       method: "PUT",
       pattern: "/files/:name/uploads/:uploadId/segments/:index",
-      handler: async (request, { name, uploadId: sessionId, index }) => {
+      handler: async (request, { name, uploadId: sessionId, index }, _url, _ctx, scope) => {
         const position = segmentIndex(index!);
         const expected = expectedDigest(request.headers.get("Content-Digest"));
-        const coordinator = coordinatorOf(name!);
-        const session = await openSession(name!, sessionId!);
+        const { store, budget } = scope;
+        const coordinator = scope.coordinatorOf(name!);
+        const session = await openSession(scope, name!, sessionId!);
+        planUpload(budget, declaredLength(request, maxSegmentBytes), session.maxPartBytes);
         const digest = new BodyDigest();
         let summary: SegmentSummary | undefined;
         const admission: Admission = {
@@ -113,7 +116,8 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
           },
         };
         try {
-          const stored = await coordinatedUpload({ coordinator, name: name!, leaseMs, store, admission }, (admitted) =>
+          const options = { coordinator, name: name!, leaseMs, store, budget, admission };
+          const stored = await coordinatedUpload(options, (admitted) =>
             storeRequestBody(request, {
               ...admitted,
               name: name!,
@@ -138,10 +142,10 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
     {
       method: "POST",
       pattern: "/files/:name/uploads/:uploadId/complete",
-      handler: async (request, { name, uploadId: sessionId }) => {
+      handler: async (request, { name, uploadId: sessionId }, _url, _ctx, scope) => {
         const count = await segmentCount(request);
         const limits = { maxBytes: maxUploadBytes, maxNumbers: maxUploadNumbers };
-        const result = await coordinatorOf(name!).completeSession(sessionId!, count, limits);
+        const result = await scope.coordinatorOf(name!).completeSession(sessionId!, count, limits);
         if (result.completed) return Response.json(result.manifest, { status: 201, headers: JSON_HEADERS });
         if (result.reason === "not-found") throw noSession(name!, sessionId!);
         if (result.reason === "incomplete") {
@@ -157,8 +161,8 @@ export function sessionRoutes(context: SessionRouteContext): Route[] {
     {
       method: "DELETE",
       pattern: "/files/:name/uploads/:uploadId",
-      handler: async (_request, { name, uploadId: sessionId }) => {
-        if (!(await coordinatorOf(name!).abortSession(sessionId!))) throw noSession(name!, sessionId!);
+      handler: async (_request, { name, uploadId: sessionId }, _url, _ctx, scope) => {
+        if (!(await scope.coordinatorOf(name!).abortSession(sessionId!))) throw noSession(name!, sessionId!);
         return new Response(null, { status: 204 });
       },
     },
@@ -188,14 +192,7 @@ function segmentIndex(text: string): number {
 
 /** The `{ "segments": N }` body of a completion. */
 async function segmentCount(request: Request): Promise<number> {
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch (error) {
-    throw new HttpError(400, "invalid-body", `Cannot read the completion: expected JSON { "segments": N }`, {
-      cause: error,
-    });
-  }
+  const body = await readJsonBody(request, MAX_COMPLETION_BYTES, 'the completion: expected JSON { "segments": N }');
   const count = (body as Partial<Record<keyof CompleteSessionRequest, unknown>> | null)?.segments;
   if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > MAX_SEGMENTS) {
     throw new HttpError(

@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_PART_BYTES, parseMaxPartBytes } from "../split/part-size.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { HttpError } from "./http-error.ts";
+import { MAX_SUBREQUEST_LIMIT, PLAN_SUBREQUESTS, type Plan } from "./request-budget.ts";
 
 /** Default `MAX_UPLOAD_BYTES`: 4 GiB, past any plan's request body limit, so the plan's limit applies. */
 export const DEFAULT_MAX_UPLOAD_BYTES = 4 * 1024 * 1024 * 1024;
@@ -35,6 +36,10 @@ export interface Settings {
   maxSegmentBytes: number;
   /** How long an upload session stays open, in milliseconds. */
   uploadTtlMs: number;
+  /** The Workers plan the worker is deployed on: it sets the default of {@linkcode Settings.subrequests}. */
+  plan: Plan;
+  /** Subrequests (binding calls) one request may make: the plan's, or `SUBREQUEST_LIMIT`. */
+  subrequests: number;
 }
 
 /**
@@ -47,7 +52,14 @@ export interface Settings {
  * ```
  */
 export function readSettings(env: Omit<DrainpipeEnv, "BUCKET" | "COORDINATOR">): Settings {
+  const plan = oneOf("PLAN", env.PLAN, ["free", "paid"], "paid");
   return {
+    plan,
+    subrequests: atMost(
+      "SUBREQUEST_LIMIT",
+      positive("SUBREQUEST_LIMIT", env.SUBREQUEST_LIMIT, PLAN_SUBREQUESTS[plan]),
+      MAX_SUBREQUEST_LIMIT,
+    ),
     authMode: oneOf("AUTH_MODE", env.AUTH_MODE, ["token", "open"], "token"),
     apiToken: env.API_TOKEN === undefined || env.API_TOKEN === "" ? undefined : env.API_TOKEN,
     publicReads: oneOf("PUBLIC_READS", env.PUBLIC_READS, ["true", "false"], "false") === "true",

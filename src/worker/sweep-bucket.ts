@@ -6,29 +6,47 @@
  * @module
  */
 import { assertValidName, InvalidNameError } from "../files/file-name.ts";
-import { deleteAll, listPages } from "../store/list-all.ts";
+import { deleteAll } from "../store/list-all.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import type { SweepResult } from "./api-types.ts";
 
+/** Options of {@linkcode sweepBucket}. */
+export interface SweepOptions {
+  /** Where to start: a previous step's `cursor`; the start of the bucket when absent. */
+  cursor?: string | undefined;
+  /** Most top-level entries (file names and loose objects) this step sweeps; all of them when absent. */
+  limit?: number | undefined;
+}
+
 /**
- * Sweeps the whole bucket behind `store`, asking `sweepName` to sweep each file name (it resolves with the
- * objects it removed).
+ * Sweeps the bucket behind `store`, or the `limit` top-level entries after `cursor` (a bounded step, for a
+ * request with a subrequest budget), asking `sweepName` to sweep each file name (it resolves with the objects it
+ * removed).
  *
  * @example
  * ```ts
  * import { MemoryStore } from "../store/memory-store.ts";
  * const store = new MemoryStore();
  * await store.put("stray.txt", new Uint8Array([1]));
- * await sweepBucket(store, async () => 0); // { names: 0, removed: 1 }
+ * const result = await sweepBucket(store, async () => 0);
+ * if (result.removed !== 1 || result.cursor !== null) throw new Error("not swept");
  * ```
  */
 export async function sweepBucket(
   store: ObjectStore,
   sweepName: (name: string) => Promise<number>,
+  options: SweepOptions = {},
 ): Promise<SweepResult> {
+  const { limit } = options;
+  let cursor = options.cursor;
   let names = 0;
   let removed = 0;
-  for await (const page of listPages(store, "", { delimiter: "/" })) {
+  do {
+    const page = await store.list("", {
+      delimiter: "/",
+      ...(cursor === undefined ? {} : { cursor }),
+      ...(limit === undefined ? {} : { limit }),
+    });
     const loose = page.objects.map((object) => object.key);
     if (loose.length > 0) {
       await store.delete(loose);
@@ -43,8 +61,9 @@ export async function sweepBucket(
         removed += await deleteAll(store, prefix);
       }
     }
-  }
-  return { names, removed };
+    cursor = page.cursor;
+  } while (cursor !== undefined && limit === undefined);
+  return { names, removed, cursor: cursor ?? null };
 }
 
 function isValidName(name: string): boolean {

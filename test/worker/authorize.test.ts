@@ -68,7 +68,14 @@ describe("readSettings", () => {
       apiToken: undefined,
       publicReads: false,
       defaultMaxPartBytes: 10 * 1024 * 1024,
+      plan: "paid",
+      subrequests: 1000,
     });
+  });
+
+  test("the plan sets the subrequests per request; SUBREQUEST_LIMIT overrides it", () => {
+    expect(readSettings({ PLAN: "free" })).toMatchObject({ plan: "free", subrequests: 50 });
+    expect(readSettings({ PLAN: "paid", SUBREQUEST_LIMIT: "10000" })).toMatchObject({ subrequests: 10_000 });
   });
 
   test.each([
@@ -76,6 +83,8 @@ describe("readSettings", () => {
     ["PUBLIC_READS", "yes"],
     ["MAX_UPLOAD_BYTES", "-1"],
     ["DEFAULT_MAX_PART_BYTES", "10"],
+    ["PLAN", "enterprise"],
+    ["SUBREQUEST_LIMIT", "10001"],
   ])("a malformed %s is a 500 misconfigured naming it", (variable, value) => {
     let caught: unknown;
     try {

@@ -207,7 +207,7 @@ describe("leftovers of dead uploads", () => {
     await env.BUCKET.put("..not-a-name/x", "6\n");
     const response = await call("POST", "/sweep");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ names: 2, removed: 4 });
+    expect(await response.json()).toEqual({ names: 2, removed: 4, cursor: null });
     expect(await bucketKeys()).toEqual(live);
     expect(new Uint8Array(await (await call("GET", "/files/live/content")).arrayBuffer())).toEqual(input);
   });

@@ -1,0 +1,93 @@
+/**
+ * The platform's per-request limit on subrequests, kept by the worker itself. Cloudflare counts every call a
+ * request makes to a binding (each R2 operation, each Durable Object call, each `uploadPart`) as a subrequest
+ * and refuses calls past the plan's limit; local workerd counts nothing. Every binding call of a request is
+ * charged here (see `metered-bindings.ts`), and a route plans its work against what is left before it starts, so
+ * a request that cannot fit is refused up front instead of failing halfway.
+ *
+ * @module
+ */
+import { HttpError } from "./http-error.ts";
+import { SubrequestLimitError } from "./subrequest-limit-error.ts";
+
+/** The Workers plans whose limits the settings know. */
+export type Plan = "free" | "paid";
+
+/** Subrequests per request on each plan: 50 on Workers Free, 1,000 on Workers Paid (raisable to 10,000). */
+export const PLAN_SUBREQUESTS: Readonly<Record<Plan, number>> = { free: 50, paid: 1000 };
+
+/** Most subrequests `SUBREQUEST_LIMIT` may allow: the largest limit the platform grants. */
+export const MAX_SUBREQUEST_LIMIT = 10_000;
+
+/**
+ * What one request may still call. Charged by the metered bindings, consulted by routes before they start.
+ *
+ * @example
+ * ```ts
+ * const budget = new RequestBudget(50);
+ * budget.charge("R2 get");
+ * budget.plan(3, "read 3 parts", "read fewer parts"); // fits: 49 left
+ * budget.remaining; // 49
+ * ```
+ */
+export class RequestBudget {
+  /** Most subrequests the request may make in all. */
+  readonly limit: number;
+  #used = 0;
+  #reserved = 0;
+
+  /** A budget of `limit` subrequests, none used yet. */
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  /** Subrequests made so far. */
+  get used(): number {
+    return this.#used;
+  }
+
+  /** Subrequests the request may still make, not counting those {@linkcode reserve}d. */
+  get remaining(): number {
+    return this.limit - this.#used - this.#reserved;
+  }
+
+  /**
+   * Counts one binding call named `what` (e.g. `"R2 put"`).
+   *
+   * @throws {SubrequestLimitError} when the request has no subrequest left: the call is not made.
+   */
+  charge(what: string): void {
+    if (this.remaining <= 0) throw new SubrequestLimitError(what, this.limit);
+    this.#used += 1;
+  }
+
+  /**
+   * Sets `count` subrequests aside for the clean-up after a failure: no call may use them until
+   * {@linkcode release}, so work that runs out of subrequests can still undo itself.
+   */
+  reserve(count: number): void {
+    this.#reserved += count;
+  }
+
+  /** Makes every reserved subrequest available again, for the clean-up that needs them. */
+  release(): void {
+    this.#reserved = 0;
+  }
+
+  /**
+   * Checks, before any of it starts, that work needing `count` more subrequests fits what is left.
+   *
+   * @throws {HttpError} `422 over-budget` naming `action`, what it needs and what is left, and `advice`: what
+   * the client can ask for instead.
+   */
+  plan(count: number, action: string, advice: string): void {
+    if (count <= this.remaining) return;
+    throw new HttpError(
+      422,
+      "over-budget",
+      `Cannot ${action}: it needs ${count} subrequests and this request may make ${this.remaining} more ` +
+        `(the worker's limit is ${this.limit} per request); ${advice}`,
+      { extra: { needed: count, available: this.remaining, limit: this.limit } },
+    );
+  }
+}

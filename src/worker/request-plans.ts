@@ -1,0 +1,136 @@
+/**
+ * How many subrequests each kind of request needs, worked out before it starts, so that a request that cannot
+ * fit its budget is refused up front (`422 over-budget`, saying what to ask for instead) rather than cut short.
+ *
+ * @module
+ */
+import type { Manifest } from "../files/manifest.ts";
+import { DEFAULT_CHUNK_BYTES } from "../split/part-splitter.ts";
+import { HttpError } from "./http-error.ts";
+import type { RequestBudget } from "./request-budget.ts";
+
+/**
+ * Lease renewals a request plans for beside its own work: one every quarter lease (15 s by default), so a
+ * minute of streaming.
+ */
+export const PLANNED_RENEWALS = 4;
+
+/** Coordinator calls around a read: `beginRead`, `endRead` and the planned renewals. */
+export const READ_CALLS = 2 + PLANNED_RENEWALS;
+
+/**
+ * Coordinator calls around an upload: `beginUpload`, `publish`, the planned renewals, and `abandonUpload`,
+ * which is held back (reserved) for the clean-up after a failure.
+ */
+export const UPLOAD_CALLS = 3 + PLANNED_RENEWALS;
+
+/** The longest line a stored file holds: 16 digits (2^53 − 1) and a line break. */
+const MAX_LINE_BYTES = 17;
+
+/** Most file summaries `GET /files` answers per page. */
+export const MAX_LIST_PAGE = 100;
+
+/**
+ * Subrequests that writing one part of `partBytes` bytes takes: one `put`, or for a part larger than a multipart
+ * chunk, `createMultipartUpload`, the coordinator's `recordMultipart`, one `uploadPart` per chunk, `complete` and
+ * the coordinator's `completedMultipart`.
+ */
+export function partWriteCalls(partBytes: number): number {
+  return partBytes <= DEFAULT_CHUNK_BYTES ? 1 : 4 + Math.ceil(partBytes / DEFAULT_CHUNK_BYTES);
+}
+
+/**
+ * Most parts `bytes` of numbers text can make in parts of at most `maxPartBytes`: a part ends at a line break,
+ * so it may be up to one line short of full.
+ */
+export function mostParts(bytes: number, maxPartBytes: number): number {
+  return Math.max(1, Math.ceil(bytes / Math.max(1, maxPartBytes - MAX_LINE_BYTES)));
+}
+
+/** Subrequests an upload of `bytes` in parts of at most `maxPartBytes` needs, clean-up included. */
+export function uploadCalls(bytes: number, maxPartBytes: number): number {
+  return UPLOAD_CALLS + mostParts(bytes, maxPartBytes) * partWriteCalls(Math.min(bytes, maxPartBytes));
+}
+
+/**
+ * Checks that storing `bytes` (or, when the length is not declared, whatever arrives) in parts of at most
+ * `maxPartBytes` fits `budget`, then reserves the clean-up call. A body of unknown length is checked as it
+ * arrives: the part that would not fit fails the upload, which is cleaned up.
+ *
+ * @throws {HttpError} `422 over-budget`, naming the smallest `maxPartBytes` that fits, or upload sessions when
+ * none does.
+ */
+export function planUpload(budget: RequestBudget, bytes: number | undefined, maxPartBytes: number): void {
+  if (bytes !== undefined) {
+    const needed = uploadCalls(bytes, maxPartBytes);
+    if (needed > budget.remaining) {
+      budget.plan(
+        needed,
+        `store ${bytes} bytes in parts of at most ${maxPartBytes} bytes`,
+        uploadAdvice(budget, bytes),
+      );
+    }
+  }
+  budget.reserve(1);
+}
+
+/** What to ask for instead of an upload that does not fit. */
+function uploadAdvice(budget: RequestBudget, bytes: number): string {
+  for (let size = 1 << 20; size <= 4 * 1024 ** 3; size *= 2) {
+    if (uploadCalls(bytes, size) <= budget.remaining) return `send it with maxPartBytes=${size} or more`;
+  }
+  return "send it as an upload session of smaller segments (POST /files/:name/uploads)";
+}
+
+/**
+ * Checks that reading every part of `manifest` fits what the request has left after opening the read.
+ *
+ * @throws {HttpError} `422 over-budget`, pointing to part reads (`GET /files/:name/parts/:index`).
+ */
+export function planContentRead(budget: RequestBudget, manifest: Manifest): void {
+  const parts = manifest.parts.length;
+  budget.plan(
+    parts + READ_CALLS - 1,
+    `read the ${parts} parts of "${manifest.name}" in one request`,
+    `read them one request per part: GET /files/${encodeURIComponent(manifest.name)}/parts/0 to ${parts - 1}`,
+  );
+}
+
+/**
+ * The page size of a `GET /files` with `?limit=` `text` (default and most: as many as fit, at most
+ * {@linkcode MAX_LIST_PAGE}): one listing call and one manifest read per file.
+ *
+ * @throws {HttpError} `400 invalid-limit` for a limit that is not a whole number from 1.
+ */
+export function planListing(budget: RequestBudget, text: string | null): number {
+  const fits = Math.min(MAX_LIST_PAGE, budget.remaining - 1);
+  if (text === null) {
+    budget.plan(2, "list files", "try again in a new request");
+    return fits;
+  }
+  const limit = /^[0-9]{1,6}$/.test(text) ? Number(text) : 0;
+  if (limit < 1) {
+    throw new HttpError(400, "invalid-limit", `Cannot list "${text}" files: expected a whole number from 1`);
+  }
+  budget.plan(limit + 1, `list ${limit} files in one request`, `ask for at most ${fits} (limit=${fits})`);
+  return limit;
+}
+
+/**
+ * The entries one `POST /sweep` step sweeps: one listing call, one deletion of the loose objects, then one
+ * coordinator call per file name, as many as fit (a name outside drainpipe's layout costs a listing and a
+ * deletion of its own).
+ */
+export function planSweep(budget: RequestBudget): number {
+  budget.plan(3, "sweep the bucket", "try again in a new request");
+  return Math.min(1000, budget.remaining - 2);
+}
+
+/**
+ * Most bytes the first `count` primes take as text: the `count`-th prime is below n (ln n + ln ln n) for
+ * n ≥ 6 (Rosser's bound), and no line is longer than that prime's digits and a line break.
+ */
+export function primeTextBytes(count: number): number {
+  const bound = count < 6 ? 13 : count * (Math.log(count) + Math.log(Math.log(count)));
+  return count * (String(Math.ceil(bound)).length + 1);
+}

@@ -1,0 +1,274 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, test } from "vitest";
+import type { Manifest } from "../../src/files/manifest.ts";
+import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
+import { listAll } from "../../src/store/list-all.ts";
+import { R2Store } from "../../src/store/r2-store.ts";
+import type { DrainpipeEnv } from "../../src/worker/env.ts";
+import worker from "../../src/worker/index.ts";
+import { meteredBucket, meteredNamespace } from "../../src/worker/metered-bindings.ts";
+import { PLAN_SUBREQUESTS, RequestBudget } from "../../src/worker/request-budget.ts";
+import { emptyR2Store } from "../support/empty-r2-store.ts";
+import { sampleNumbers } from "../support/split-contract.ts";
+
+// Local workerd enforces no per-request limit, so these tests do: every request runs with its bindings behind a
+// meter of the test's own that refuses calls past the plan's limit, as the platform does. A worker that planned
+// wrongly would meet a refused call and fail; a worker that answers 2xx here made every call within budget.
+
+const origin = "http://drainpipe.test";
+const auth = { Authorization: "Bearer test-token" };
+const FREE = PLAN_SUBREQUESTS.free;
+
+/** One request to the worker on `plan`, with the bindings metered by the test; the calls it made, counted. */
+async function call(
+  method: string,
+  path: string,
+  options: { body?: BodyInit; headers?: Record<string, string>; plan?: "free" | "paid"; vars?: object } = {},
+): Promise<{ response: Response; calls: () => number }> {
+  const plan = options.plan ?? "free";
+  const budget = new RequestBudget(PLAN_SUBREQUESTS[plan]);
+  const metered = {
+    ...env,
+    PLAN: plan,
+    ...options.vars,
+    BUCKET: meteredBucket(env.BUCKET, budget),
+    COORDINATOR: meteredNamespace(env.COORDINATOR, budget),
+  } as DrainpipeEnv;
+  const request = new Request(`${origin}${path}`, {
+    method,
+    headers: { ...auth, ...options.headers },
+    ...(options.body === undefined ? {} : { body: options.body }),
+  });
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request, metered, ctx);
+  const body = await response.arrayBuffer();
+  await waitOnExecutionContext(ctx);
+  return { response: new Response(body, response), calls: () => budget.used };
+}
+
+/** Stores `numbers` as `name` on the Paid plan, in parts of `maxPartBytes`. */
+async function stored(name: string, numbers: Float64Array, maxPartBytes: number): Promise<Manifest> {
+  const { response } = await call("POST", `/files/${name}?maxPartBytes=${maxPartBytes}`, {
+    body: encodeNumbers(numbers),
+    plan: "paid",
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as Manifest;
+}
+
+async function bucketKeys(): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const object of listAll(new R2Store(env.BUCKET), "")) keys.push(object.key);
+  return keys.sort();
+}
+
+beforeEach(async () => {
+  await emptyR2Store();
+});
+
+describe("content reads on the Free plan (50 subrequests)", () => {
+  test("a 40-part file is read whole within budget", async () => {
+    const numbers = sampleNumbers(4_000, 1);
+    const manifest = await stored("forty", numbers, 1024);
+    expect(manifest.parts.length).toBeLessThanOrEqual(44);
+    const { response, calls } = await call("GET", "/files/forty/content");
+    expect(response.status).toBe(200);
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(encodeNumbers(numbers));
+    // beginRead, one get per part, endRead.
+    expect(calls()).toBe(manifest.parts.length + 2);
+  });
+
+  test("a 100-part file is refused up front with 422, never a short 200, and the read is released", async () => {
+    const manifest = await stored("hundred", sampleNumbers(14_000, 2), 1024);
+    expect(manifest.parts.length).toBeGreaterThanOrEqual(100);
+    const { response, calls } = await call("GET", "/files/hundred/content");
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { error: string; detail: string };
+    expect(body.error).toBe("over-budget");
+    expect(body.detail).toContain("/files/hundred/parts/0");
+    expect(calls()).toBe(2); // beginRead and endRead
+    const { response: status } = await call("GET", "/files/hundred/uploads");
+    expect(((await status.json()) as { reads: number }).reads).toBe(0);
+  });
+
+  test("every part of a 100-part file is read within budget, 3 subrequests each", async () => {
+    const manifest = await stored("parts", sampleNumbers(14_000, 3), 1024);
+    for (const part of [0, 57, manifest.parts.length - 1]) {
+      const { response, calls } = await call("GET", `/files/parts/parts/${part}`);
+      expect(response.status).toBe(200);
+      expect((await response.arrayBuffer()).byteLength).toBe(manifest.parts[part]!.bytes);
+      expect(calls()).toBe(3);
+    }
+  });
+});
+
+describe("uploads on the Free plan", () => {
+  test("a body whose declared length needs too many parts is refused before anything is written", async () => {
+    const body = encodeNumbers(sampleNumbers(20_000, 4));
+    const headers = { "Content-Length": String(body.length) };
+    const { response, calls } = await call("POST", "/files/small-parts?maxPartBytes=1024", { body, headers });
+    expect(response.status).toBe(422);
+    const error = (await response.json()) as { error: string; detail: string };
+    expect(error.error).toBe("over-budget");
+    expect(error.detail).toMatch(/maxPartBytes=\d+ or more/);
+    expect(calls()).toBe(0);
+    expect(await bucketKeys()).toEqual([]);
+  });
+
+  test("the part size the refusal names is accepted", async () => {
+    const body = encodeNumbers(sampleNumbers(20_000, 4));
+    const headers = { "Content-Length": String(body.length) };
+    const refused = await call("POST", "/files/advised?maxPartBytes=1024", { body, headers });
+    const size = /maxPartBytes=(\d+)/.exec(((await refused.response.json()) as { detail: string }).detail)![1];
+    const { response, calls } = await call("POST", `/files/advised?maxPartBytes=${size}`, { body, headers });
+    expect(response.status).toBe(201);
+    expect(calls()).toBeLessThanOrEqual(FREE);
+  });
+
+  test("a chunked body that outgrows the budget fails with 422 and leaves nothing behind", async () => {
+    const bytes = encodeNumbers(sampleNumbers(20_000, 5));
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 4096) controller.enqueue(bytes.slice(at, at + 4096));
+        controller.close();
+      },
+    });
+    const { response, calls } = await call("POST", "/files/chunked?maxPartBytes=1024", { body });
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { error: string }).error).toBe("over-budget");
+    expect(calls()).toBe(FREE);
+    expect(await bucketKeys()).toEqual([]);
+  });
+
+  test("POST /files/:name/primes with a count past the budget is refused up front", async () => {
+    const { response, calls } = await call("POST", "/files/p/primes?count=1000000&maxPartBytes=1024");
+    expect(response.status).toBe(422);
+    expect(calls()).toBe(0);
+  });
+
+  test("POST /files/:name/primes stops when the client goes away, leaving nothing", async () => {
+    // The client leaves as soon as the first part is stored: the worker writes at most the parts in flight.
+    const controller = new AbortController();
+    let puts = 0;
+    const bucket = new Proxy(env.BUCKET, {
+      get(target, property) {
+        const value = Reflect.get(target, property);
+        if (property !== "put") return typeof value === "function" ? value.bind(target) : value;
+        return async (...args: Parameters<R2Bucket["put"]>) => {
+          const stored = await target.put(...args);
+          if (++puts === 1) controller.abort(new Error("client went away"));
+          return stored;
+        };
+      },
+    });
+    const request = new Request(`${origin}/files/gone/primes?count=5000000&maxPartBytes=1048576`, {
+      method: "POST",
+      headers: auth,
+      signal: controller.signal,
+    });
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(request, { ...env, PLAN: "paid", BUCKET: bucket }, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(puts).toBeLessThan(5); // of the 45 parts the file would have had
+    expect(await bucketKeys()).toEqual([]);
+  });
+});
+
+describe("listing on the Free plan", () => {
+  test("GET /files pages through 60 files, each page within budget", async () => {
+    for (let index = 0; index < 60; index++) {
+      await stored(`f${String(index).padStart(2, "0")}`, Float64Array.of(index), 1024);
+    }
+    const names: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor === null ? "" : `?cursor=${encodeURIComponent(cursor)}`;
+      const { response, calls } = await call("GET", `/files${query}`);
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as { files: { name: string }[]; cursor: string | null };
+      names.push(...page.files.map((file) => file.name));
+      cursor = page.cursor;
+      expect(calls()).toBeLessThanOrEqual(FREE);
+      pages += 1;
+    } while (cursor !== null);
+    expect(pages).toBe(2);
+    expect(names).toEqual(Array.from({ length: 60 }, (_, index) => `f${String(index).padStart(2, "0")}`));
+  });
+
+  test("a limit past the budget is refused, naming the largest that fits", async () => {
+    const { response } = await call("GET", "/files?limit=80");
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { detail: string }).detail).toContain("limit=49");
+  });
+});
+
+describe("the subrequests of each route, pinned", () => {
+  test("a one-part file: stored in 3, its manifest in 1, its uploads listing in 2, deleted in 1", async () => {
+    const upload = await call("POST", "/files/one", { body: "1\n2\n" });
+    expect(upload.response.status).toBe(201);
+    expect(upload.calls()).toBe(3); // beginUpload, put, publish
+    const manifest = await call("GET", "/files/one");
+    expect([manifest.response.status, manifest.calls()]).toEqual([200, 1]);
+    const uploads = await call("GET", "/files/one/uploads");
+    expect([uploads.response.status, uploads.calls()]).toEqual([200, 2]);
+    const removal = await call("DELETE", "/files/one");
+    expect([removal.response.status, removal.calls()]).toEqual([204, 1]);
+  });
+});
+
+describe("maintenance on the Free plan", () => {
+  test("POST /sweep sweeps 60 names in steps within budget, following the cursor", async () => {
+    for (let index = 0; index < 60; index++) await env.BUCKET.put(`n${index}/uploads/dead/part-00000000`, "1\n");
+    let cursor: string | null = null;
+    let steps = 0;
+    let names = 0;
+    do {
+      const query: string = cursor === null ? "" : `?cursor=${encodeURIComponent(cursor)}`;
+      const { response, calls } = await call("POST", `/sweep${query}`);
+      expect(response.status).toBe(200);
+      const step = (await response.json()) as { names: number; removed: number; cursor: string | null };
+      names += step.names;
+      cursor = step.cursor;
+      expect(calls()).toBeLessThanOrEqual(FREE);
+      steps += 1;
+    } while (cursor !== null);
+    expect({ steps, names }).toEqual({ steps: 2, names: 60 });
+    expect(await bucketKeys()).toEqual([]);
+  });
+});
+
+describe("bounded input", () => {
+  test("a Drainpipe-Attempt header past 128 characters is refused with 431", async () => {
+    const { response, calls } = await call("POST", "/files/long", {
+      body: "1\n",
+      headers: { "Drainpipe-Attempt": "x".repeat(129) },
+    });
+    expect(response.status).toBe(431);
+    expect(calls()).toBe(0);
+  });
+
+  test("a session completion body past 1 KiB is refused with 413 without being read whole", async () => {
+    const opened = await call("POST", "/files/json/uploads");
+    const { uploadId } = (await opened.response.json()) as { uploadId: string };
+    for (const body of [`{"segments": 1, "pad": "${"x".repeat(2000)}"}`, "[".repeat(10_000_000)]) {
+      const { response } = await call("POST", `/files/json/uploads/${uploadId}/complete`, { body });
+      expect(response.status).toBe(413);
+      expect(((await response.json()) as { error: string }).error).toBe("body-too-large");
+    }
+  });
+
+  test("with public reads, the uploads listing still needs the token", async () => {
+    const request = new Request(`${origin}/files/any/uploads`);
+    const response = await worker.fetch(request, { ...env, PUBLIC_READS: "true" }, createExecutionContext());
+    expect(response.status).toBe(401);
+    const read = await worker.fetch(
+      new Request(`${origin}/files`),
+      { ...env, PUBLIC_READS: "true" },
+      createExecutionContext(),
+    );
+    expect(read.status).toBe(200);
+  });
+});
