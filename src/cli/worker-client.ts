@@ -42,6 +42,9 @@ export interface RemoveOutcome {
   remnants: number;
 }
 
+/** What a whole sweep removed: the sum of its steps. */
+export type SweepTotal = Omit<SweepResult, "cursor">;
+
 /**
  * The drainpipe worker's HTTP API, seen from Node: one method per route, bearer-token authentication when a
  * token is given, and every failure turned into a {@linkcode CliError} (a {@linkcode WorkerError} for an
@@ -66,8 +69,15 @@ export class WorkerClient {
 
   /** Lists the complete files (`GET /files`). */
   async list(): Promise<FileSummary[]> {
-    const response = await this.#request("list files", "GET", "files");
-    return ((await response.json()) as FileList).files;
+    const files: FileSummary[] = [];
+    let cursor: string | null = null;
+    do {
+      const path: string = cursor === null ? "files" : `files?cursor=${encodeURIComponent(cursor)}`;
+      const page = (await (await this.#request("list files", "GET", path)).json()) as FileList;
+      files.push(...page.files);
+      cursor = page.cursor;
+    } while (cursor !== null);
+    return files;
   }
 
   /** The manifest of `name` (`GET /files/:name`). */
@@ -160,15 +170,33 @@ export class WorkerClient {
   }
 
   /** Removes every object in the bucket that nothing refers to (`POST /sweep`). */
-  async sweep(): Promise<SweepResult> {
-    const response = await this.#request("sweep the bucket", "POST", "sweep");
-    return (await response.json()) as SweepResult;
+  async sweep(): Promise<SweepTotal> {
+    const total = { names: 0, removed: 0 };
+    let cursor: string | null = null;
+    do {
+      const path: string = cursor === null ? "sweep" : `sweep?cursor=${encodeURIComponent(cursor)}`;
+      const step = (await (await this.#request("sweep the bucket", "POST", path)).json()) as SweepResult;
+      total.names += step.names;
+      total.removed += step.removed;
+      cursor = step.cursor;
+    } while (cursor !== null);
+    return total;
   }
 
-  /** The reassembled content of `name` (`GET /files/:name/content`), streamed. */
+  /**
+   * The reassembled content of `name` (`GET /files/:name/content`), streamed. When the file has more parts than
+   * one request to the worker may read (`422 over-budget`), it is read one request per part instead, each part
+   * checked against the manifest's etag, so a file replaced meanwhile fails rather than mixing two versions.
+   */
   async content(name: string): Promise<FileContent> {
     const action = `read the content of "${name}"`;
-    const response = await this.#request(action, "GET", `${filePath(name)}/content`);
+    let response: Response;
+    try {
+      response = await this.#request(action, "GET", `${filePath(name)}/content`);
+    } catch (error) {
+      if (error instanceof WorkerError && error.body.error === "over-budget") return this.#contentByParts(name);
+      throw error;
+    }
     const length = response.headers.get("Content-Length");
     const body = response.body ? failingClearly(response.body, action, this.url) : new Response("").body!;
     return { body, size: length === null ? undefined : Number(length) };
@@ -183,6 +211,37 @@ export class WorkerClient {
     if (response.status === 204) return { existed: true, remnants: 0 };
     const { remnants } = (await response.json()) as RemnantsRemoved;
     return { existed: false, remnants };
+  }
+
+  /** The content of `name` read one part per request, in order. */
+  async #contentByParts(name: string): Promise<FileContent> {
+    const manifest = await this.manifest(name);
+    let index = 0;
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      // Each pull enqueues a chunk or closes: a pull that did neither would not be called again.
+      pull: async (controller) => {
+        for (;;) {
+          if (reader === undefined) {
+            const record = manifest.parts[index];
+            if (record === undefined) return controller.close();
+            const action = `read part ${index} of "${name}"`;
+            const response = await this.#request(action, "GET", `${filePath(name)}/parts/${index}`);
+            if (response.headers.get("ETag") !== `"${record.etag}"`) {
+              await response.body?.cancel();
+              throw new CliError(`Cannot ${action}: "${name}" was replaced while it was read; run the command again`);
+            }
+            reader = failingClearly(response.body ?? new Response("").body!, action, this.url).getReader();
+          }
+          const next = await reader.read();
+          if (!next.done) return controller.enqueue(next.value);
+          reader = undefined;
+          index += 1;
+        }
+      },
+      cancel: (reason) => reader?.cancel(reason),
+    });
+    return { body, size: manifest.totals.bytes };
   }
 
   async #request(

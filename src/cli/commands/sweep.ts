@@ -5,10 +5,10 @@
  * @module
  */
 import type { Command } from "commander";
-import type { SweepResult } from "../../worker/api-types.ts";
 import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
 import { formatCount } from "../format.ts";
 import { printJson, printLines } from "../output.ts";
+import type { SweepTotal } from "../worker-client.ts";
 
 /**
  * What `sweep` says it did.
@@ -18,7 +18,7 @@ import { printJson, printLines } from "../output.ts";
  * describeSweep({ names: 3, removed: 12 }); // "swept 3 file names: removed 12 objects nothing referred to"
  * ```
  */
-export function describeSweep(outcome: SweepResult): string {
+export function describeSweep(outcome: SweepTotal): string {
   const names = outcome.names === 1 ? "1 file name" : `${formatCount(outcome.names)} file names`;
   const objects = outcome.removed === 1 ? "1 object" : `${formatCount(outcome.removed)} objects`;
   return `swept ${names}: removed ${objects} nothing referred to`;
