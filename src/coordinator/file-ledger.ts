@@ -75,6 +75,10 @@ export interface SegmentRecord {
 
 type Row = Record<string, SqlStorageValue>;
 
+/** Finds any table of the ledger's, of any schema version. */
+const LEDGER_TABLES_EXIST =
+  "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN ('schema_version', 'meta', 'versions') LIMIT 1";
+
 /**
  * The coordinator's records over a Durable Object's SQL storage.
  *
@@ -88,16 +92,35 @@ type Row = Record<string, SqlStorageValue>;
  * ```
  */
 export class FileLedger {
-  readonly #sql: SqlStorage;
+  readonly #storage: DurableObjectStorage;
+  /** Whether the tables exist: a ledger nothing was ever written to has none, and reads find it empty. */
+  #created: boolean;
 
-  /** Opens the ledger in `storage`, creating or migrating its tables first (see `migrateLedger`). */
+  /**
+   * Opens the ledger in `storage`, migrating its tables if it has any (see `migrateLedger`). A ledger that has
+   * none stays untouched until its first write, so that a coordinator asked only about a name nobody uploaded
+   * (a read, a refused request) writes no storage at all. That first write also marks the ledger initialised:
+   * it comes after the take-over (`Versions.takeOver`), which found no version to take over.
+   */
   constructor(storage: DurableObjectStorage) {
-    migrateLedger(storage);
-    this.#sql = storage.sql;
+    this.#storage = storage;
+    this.#created = storage.sql.exec(LEDGER_TABLES_EXIST).toArray().length > 0;
+    if (this.#created) migrateLedger(storage);
+  }
+
+  /** The database, for a write: its tables are created first if need be. */
+  get #sql(): SqlStorage {
+    if (!this.#created) {
+      migrateLedger(this.#storage);
+      this.#created = true;
+      this.#storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('initialised', '1')");
+    }
+    return this.#storage.sql;
   }
 
   #rows<T extends Row>(query: string, ...bindings: SqlStorageValue[]): T[] {
-    return this.#sql.exec<T>(query, ...bindings).toArray();
+    if (!this.#created) return [];
+    return this.#storage.sql.exec<T>(query, ...bindings).toArray();
   }
 
   /** Whether the ledger has taken over the file's state from the bucket yet. */

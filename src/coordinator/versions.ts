@@ -35,7 +35,9 @@ export class Versions {
     const { ledger } = this.#file;
     if (ledger.initialised()) return;
     const manifest = await this.storedManifest();
-    if (manifest !== "") ledger.makeCurrent(parseManifest(manifest).uploadId, manifest);
+    // With nothing to take over, nothing is written: the ledger's first write marks it initialised.
+    if (manifest === "") return;
+    ledger.makeCurrent(parseManifest(manifest).uploadId, manifest);
     ledger.markInitialised();
   }
 

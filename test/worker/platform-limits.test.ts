@@ -1,4 +1,4 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
 import type { Manifest } from "../../src/files/manifest.ts";
@@ -237,6 +237,30 @@ describe("maintenance on the Free plan", () => {
     } while (cursor !== null);
     expect({ steps, names }).toEqual({ steps: 2, names: 60 });
     expect(await bucketKeys()).toEqual([]);
+  });
+});
+
+describe("names nobody uploaded", () => {
+  test("100 of them read, deleted and asked about write no Durable Object storage", async () => {
+    const names = Array.from({ length: 100 }, (_, index) => `unknown-${index}`);
+    for (const name of names) {
+      const answers = [
+        await call("GET", `/files/${name}`),
+        await call("GET", `/files/${name}/content`),
+        await call("GET", `/files/${name}/parts/0`),
+        await call("DELETE", `/files/${name}`),
+        await call("GET", `/files/${name}/uploads/no-such-session`),
+        await call("DELETE", `/files/${name}/uploads/no-such-session`),
+      ].map(({ response }) => response.status);
+      expect(answers).toEqual([404, 404, 404, 404, 404, 404]);
+      expect((await call("GET", `/files/${name}/uploads`)).response.status).toBe(200);
+    }
+    for (const name of names) {
+      const tables = await runInDurableObject(env.COORDINATOR.getByName(name), (_instance, state) =>
+        state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table'").toArray(),
+      );
+      expect(tables.filter((table) => !String(table.name).startsWith("_cf_"))).toEqual([]);
+    }
   });
 });
 
