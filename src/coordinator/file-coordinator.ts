@@ -190,8 +190,11 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
     });
   }
 
-  /** Opens an upload session, open for `ttlMs`; every segment is split into parts of `maxPartBytes`. */
-  openSession(maxPartBytes: number, ttlMs: number): Promise<SessionView> {
+  /**
+   * Opens an upload session, open for `ttlMs`; every segment is split into parts of `maxPartBytes`. `null` when
+   * the name has as many open sessions as it may (`MAX_OPEN_SESSIONS`).
+   */
+  openSession(maxPartBytes: number, ttlMs: number): Promise<SessionView | null> {
     return this.#thenAlarm(this.#named.sessions.open(maxPartBytes, ttlMs));
   }
 

@@ -65,12 +65,15 @@ export interface FileLimits {
  * declare const summary: SegmentSummary;
  * const versions = new Versions(file);
  * const sessions = new Sessions(file, new Uploads(file, versions), versions);
- * const { sessionId } = sessions.open(1 << 20, 86_400_000);
+ * const { sessionId } = sessions.open(1 << 20, 86_400_000)!;
  * const write = sessions.beginSegment(sessionId, 0, 60_000)!;
  * await sessions.accept(sessionId, 0, write.uploadId, summary);
  * await sessions.complete(sessionId, 1, { maxBytes: 1e9, maxNumbers: 1e8 });
  * ```
  */
+/** Most sessions one name may have open at once. */
+export const MAX_OPEN_SESSIONS = 16;
+
 export class Sessions {
   readonly #file: CoordinatedFile;
   readonly #uploads: Uploads;
@@ -83,8 +86,12 @@ export class Sessions {
     this.#versions = versions;
   }
 
-  /** Opens a session, open for `ttlMs`; every segment is split into parts of `maxPartBytes`. */
-  open(maxPartBytes: number, ttlMs: number): SessionView {
+  /**
+   * Opens a session, open for `ttlMs`; every segment is split into parts of `maxPartBytes`. `null` when the name
+   * already has {@linkcode MAX_OPEN_SESSIONS} open sessions.
+   */
+  open(maxPartBytes: number, ttlMs: number): SessionView | null {
+    if (this.listOpen().length >= MAX_OPEN_SESSIONS) return null;
     const createdAt = Date.now();
     const session = {
       sessionId: newUploadId(),
@@ -166,7 +173,11 @@ export class Sessions {
       if (error instanceof SegmentsIncompleteError) {
         return { completed: false, reason: "incomplete", code: error.code, indexes: error.indexes };
       }
-      if (error instanceof FileLimitError) return { completed: false, reason: "too-large", detail: error.message };
+      if (error instanceof FileLimitError) {
+        // The session can never complete: what it wrote goes now, not when it expires.
+        await this.#remove(sessionId);
+        return { completed: false, reason: "too-large", detail: `${error.message}; the session was removed` };
+      }
       throw error;
     }
     const text = JSON.stringify(manifest, null, 2);

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { SessionView } from "../coordinator/sessions.ts";
+import { MAX_OPEN_SESSIONS, type SessionView } from "../coordinator/sessions.ts";
 import { type SegmentSummary, summarizeSegment } from "../files/segment-summary.ts";
 import type { CompleteSessionRequest, SegmentReceipt, SessionDescription, SessionWithSegments } from "./api-types.ts";
 import { BodyDigest, expectedDigest } from "./body-digest.ts";
@@ -81,6 +81,14 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
       handler: async (_request, { name }, url, _ctx, scope) => {
         const maxPartBytes = context.maxPartBytes(url);
         const session = await scope.coordinatorOf(name!).openSession(maxPartBytes, uploadTtlMs);
+        if (session === null) {
+          throw new HttpError(
+            429,
+            "too-many-sessions",
+            `Cannot open an upload session of "${name}": it has ${MAX_OPEN_SESSIONS} open already; ` +
+              "complete or abort one (DELETE /files/:name/uploads/:uploadId), or wait for it to expire",
+          );
+        }
         return Response.json(describe(name!, session), { status: 201 });
       },
     },
@@ -103,7 +111,9 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
         const { store, budget } = scope;
         const coordinator = scope.coordinatorOf(name!);
         const session = await openSession(scope, name!, sessionId!);
-        planUpload(budget, declaredLength(request, maxSegmentBytes), session.maxPartBytes);
+        const length = declaredLength(request, maxSegmentBytes);
+        if (length !== undefined) refuseOverLimit(name!, session, position, length, maxUploadBytes);
+        planUpload(budget, length, session.maxPartBytes);
         const digest = new BodyDigest();
         let summary: SegmentSummary | undefined;
         const admission: Admission = {
@@ -170,6 +180,23 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
 }
 
 const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8" };
+
+/**
+ * Refuses, before it is written, a segment `index` of `length` bytes that would take the session past
+ * `maxUploadBytes` (a session could otherwise store any number of segments it can never complete).
+ *
+ * @throws {HttpError} `413 file-too-large`.
+ */
+function refuseOverLimit(name: string, session: SessionView, index: number, length: number, maxUploadBytes: number) {
+  const others = session.segments.reduce((sum, segment) => sum + (segment.index === index ? 0 : segment.bytes), 0);
+  if (others + length <= maxUploadBytes) return;
+  throw new HttpError(
+    413,
+    "file-too-large",
+    `Cannot store segment ${index} of "${name}": the session would hold ${others + length} bytes, ` +
+      `more than the ${maxUploadBytes} a file may have`,
+  );
+}
 
 /** A segment's summary as clients see it: the part count instead of the part records. */
 function receipt(summary: SegmentSummary): SegmentReceipt {

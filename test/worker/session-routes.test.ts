@@ -205,6 +205,50 @@ describe("upload sessions", () => {
     expect(await a.json()).toEqual(await b.json());
   });
 
+  test("a name holds at most 16 open sessions; the 17th is refused with 429 until one ends", async () => {
+    const sessions = [];
+    for (let index = 0; index < 16; index++) sessions.push(await open("crowded"));
+    const refused = await call("POST", "/files/crowded/uploads");
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: string }).error).toBe("too-many-sessions");
+    expect((await call("DELETE", `/files/crowded/uploads/${sessions[0]}`)).status).toBe(204);
+    await open("crowded");
+  });
+
+  test("a segment that would take its session past MAX_UPLOAD_BYTES is refused before it is stored", async () => {
+    const small = { ...env, MAX_UPLOAD_BYTES: "10" };
+    // As over HTTP, the segments declare their length.
+    const request = (method: string, path: string, body?: string) => {
+      const headers = body ? { ...auth, "Content-Length": String(body.length) } : auth;
+      return callWorker(new Request(`${origin}${path}`, { method, headers, ...(body ? { body } : {}) }), small);
+    };
+    const opened = await request("POST", "/files/capped/uploads");
+    const { uploadId } = (await opened.json()) as { uploadId: string };
+    expect((await request("PUT", `/files/capped/uploads/${uploadId}/segments/0`, "1\n2\n3\n")).status).toBe(201);
+    const refused = await request("PUT", `/files/capped/uploads/${uploadId}/segments/1`, "4\n5\n6\n");
+    expect(refused.status).toBe(413);
+    expect(((await refused.json()) as { error: string }).error).toBe("file-too-large");
+    // Replacing a segment counts it once.
+    expect((await request("PUT", `/files/capped/uploads/${uploadId}/segments/0`, "10\n20\n30\n")).status).toBe(201);
+    expect((await bucketKeys("capped/")).length).toBe(1);
+  });
+
+  test("a completion refused as too large removes the session and everything it wrote", async () => {
+    const uploadId = await open("toolarge");
+    await put("toolarge", uploadId, 0, new TextEncoder().encode("1\n2\n3\n"));
+    expect((await bucketKeys("toolarge/")).length).toBe(1);
+    const small = { ...env, MAX_UPLOAD_NUMBERS: "2" };
+    const completion = new Request(`${origin}/files/toolarge/uploads/${uploadId}/complete`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ segments: 1 }),
+    });
+    const refused = await callWorker(completion, small);
+    expect(refused.status).toBe(413);
+    expect(await bucketKeys("toolarge/")).toEqual([]);
+    expect((await call("GET", `/files/toolarge/uploads/${uploadId}`)).status).toBe(404);
+  });
+
   test("replacing a file through a session is atomic for a reader that started before", async () => {
     expect((await call("POST", "/files/swap?maxPartBytes=4096", input)).status).toBe(201);
     const reading = await call("GET", "/files/swap/content");
