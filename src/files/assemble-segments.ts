@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { MAX_PARTS } from "../split/part-splitter.ts";
 import { buildManifest, type Manifest } from "./manifest.ts";
 import type { SegmentSummary } from "./segment-summary.ts";
 
@@ -54,7 +55,7 @@ export interface AssembleOptions {
  * The manifest of the file made of segments 0 … count − 1: their parts in order, numbered across the file.
  *
  * @throws {SegmentsIncompleteError} when a segment is missing, or one but the last does not end with a line break.
- * @throws {FileLimitError} when the segments together exceed `maxBytes` or `maxNumbers`.
+ * @throws {FileLimitError} when the segments together exceed `maxBytes`, `maxNumbers` or `MAX_PARTS` parts.
  * @example
  * ```ts
  * import type { SegmentSummary } from "./segment-summary.ts";
@@ -94,6 +95,12 @@ export function assembleSegments(options: AssembleOptions): Manifest {
     );
   }
   const parts = ordered.flatMap((segment) => segment.parts).map((part, index) => ({ ...part, index }));
+  if (parts.length > MAX_PARTS) {
+    throw new FileLimitError(
+      `Cannot accept more than ${MAX_PARTS} parts in one file (the segments hold ${parts.length}): ` +
+        "send it again in a session with a larger maxPartBytes",
+    );
+  }
   return buildManifest({
     name: options.name,
     uploadId: options.uploadId,

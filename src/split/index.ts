@@ -17,8 +17,10 @@ export {
 export {
   DEFAULT_CHUNK_BYTES,
   DEFAULT_MAX_IN_FLIGHT,
+  MAX_PARTS,
   MIN_CHUNK_BYTES,
   NumberLimitError,
+  PartLimitError,
   type PartRecord,
   PartSplitter,
   type PartSplitterOptions,

@@ -49,6 +49,25 @@ export interface PartSplitterOptions {
   maxNumbers?: number;
 }
 
+/**
+ * Most parts one file may have: its manifest (about 250 bytes a part) stays near 1 MB, well inside the 2 MB a
+ * Durable Object's stored row may hold. With the default 10 MiB parts that is a file of 40 GB.
+ */
+export const MAX_PARTS = 4000;
+
+/** A split would need more than {@linkcode MAX_PARTS} parts. */
+export class PartLimitError extends RangeError {
+  override name = "PartLimitError";
+
+  /** Builds the error for a file whose parts are at most `maxPartBytes`. */
+  constructor(maxPartBytes: number) {
+    super(
+      `Cannot store more than ${MAX_PARTS} parts in one file: with parts of at most ${maxPartBytes} bytes ` +
+        "the file needs more; use larger parts (maxPartBytes)",
+    );
+  }
+}
+
 /** A split was given more numbers than its `maxNumbers` allows. */
 export class NumberLimitError extends RangeError {
   override name = "NumberLimitError";
@@ -216,6 +235,7 @@ export class PartSplitter {
   }
 
   #openPart(): PartUpload {
+    if (this.#uploads.length >= MAX_PARTS) throw new PartLimitError(this.#maxPartBytes);
     const key = partKey(this.#name, this.#uploadId, this.#parts.length);
     const part = new PartUpload(this.#store, this.#slots, key, this.#buffers);
     this.#part = part;

@@ -2,7 +2,7 @@ import { InvalidNameError } from "../files/file-name.ts";
 import { StoreNumbersError } from "../files/store-numbers.ts";
 import { NumberParseError } from "../numbers/number-parse-error.ts";
 import { PartSizeError } from "../split/part-size.ts";
-import { NumberLimitError } from "../split/part-splitter.ts";
+import { NumberLimitError, PartLimitError } from "../split/part-splitter.ts";
 import { StoreError } from "../store/store-error.ts";
 import type { ErrorBody } from "./api-types.ts";
 import { SubrequestLimitError } from "./subrequest-limit-error.ts";
@@ -58,6 +58,7 @@ export function toHttpError(error: unknown): HttpError {
   if (root instanceof PartSizeError)
     return new HttpError(400, "invalid-max-part-bytes", root.message, { cause: error });
   if (root instanceof NumberLimitError) return new HttpError(413, "too-many-numbers", root.message, { cause: error });
+  if (root instanceof PartLimitError) return new HttpError(413, "too-many-parts", root.message, { cause: error });
   const overBudget = causedBy(root, SubrequestLimitError);
   if (overBudget) {
     return new HttpError(

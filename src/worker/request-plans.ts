@@ -5,7 +5,7 @@
  * @module
  */
 import type { Manifest } from "../files/manifest.ts";
-import { DEFAULT_CHUNK_BYTES } from "../split/part-splitter.ts";
+import { DEFAULT_CHUNK_BYTES, MAX_PARTS, PartLimitError } from "../split/part-splitter.ts";
 import { HttpError } from "./http-error.ts";
 import type { RequestBudget } from "./request-budget.ts";
 
@@ -57,10 +57,12 @@ export function uploadCalls(bytes: number, maxPartBytes: number): number {
  * `maxPartBytes` fits `budget`, then reserves the clean-up call. A body of unknown length is checked as it
  * arrives: the part that would not fit fails the upload, which is cleaned up.
  *
+ * @throws {PartLimitError} when the body cannot but make more than `MAX_PARTS` parts (`413 too-many-parts`).
  * @throws {HttpError} `422 over-budget`, naming the smallest `maxPartBytes` that fits, or upload sessions when
  * none does.
  */
 export function planUpload(budget: RequestBudget, bytes: number | undefined, maxPartBytes: number): void {
+  if (bytes !== undefined && Math.ceil(bytes / maxPartBytes) > MAX_PARTS) throw new PartLimitError(maxPartBytes);
   if (bytes !== undefined) {
     const needed = uploadCalls(bytes, maxPartBytes);
     if (needed > budget.remaining) {

@@ -6,7 +6,7 @@ import { LineToNumberBatchStream } from "../../src/numbers/line-to-number-batch-
 import { LineToNumberStream } from "../../src/numbers/line-to-number-stream.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { newUploadId } from "../../src/split/object-keys.ts";
-import { NumberLimitError, PartSplitter } from "../../src/split/part-splitter.ts";
+import { MAX_PARTS, NumberLimitError, PartLimitError, PartSplitter } from "../../src/split/part-splitter.ts";
 import { MemoryStore } from "../../src/store/memory-store.ts";
 import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/index.ts";
 import { chunkedStream, readBytes } from "../support/bytes.ts";
@@ -90,6 +90,21 @@ describe("PartSplitter", () => {
     expect(splitter.write([1, 2, 3])).toBeUndefined();
     expect(() => splitter.write([4, 5, 6])).toThrow(NumberLimitError);
     expect(splitter.numbers).toBe(3);
+  });
+
+  test(`refuses to open part ${MAX_PARTS + 1} with PartLimitError`, async () => {
+    const splitter = new PartSplitter(options());
+    // Lines of 8 bytes: 128 of them fill a 1,024-byte part.
+    const part = Array.from({ length: 128 }, () => 1_234_567);
+    let error: unknown;
+    let written = 0;
+    try {
+      for (; written <= MAX_PARTS; written++) await splitter.write(part);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(PartLimitError);
+    expect(written).toBe(MAX_PARTS);
   });
 
   test("refuses values that are not safe integers", () => {

@@ -116,6 +116,19 @@ describe("uploads on the Free plan", () => {
     expect(await bucketKeys()).toEqual([]);
   });
 
+  test("a body that cannot but make more than 4,000 parts is refused with 413 before anything is written", async () => {
+    const headers = { "Content-Length": String(4_100_000) };
+    const body = new Uint8Array(4_100_000).fill(10);
+    const { response, calls } = await call("POST", "/files/too-many-parts?maxPartBytes=1024", {
+      body,
+      headers,
+      plan: "paid",
+    });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: string }).error).toBe("too-many-parts");
+    expect(calls()).toBe(0);
+  });
+
   test("the part size the refusal names is accepted", async () => {
     const body = encodeNumbers(sampleNumbers(20_000, 4));
     const headers = { "Content-Length": String(body.length) };
@@ -142,7 +155,7 @@ describe("uploads on the Free plan", () => {
   });
 
   test("POST /files/:name/primes with a count past the budget is refused up front", async () => {
-    const { response, calls } = await call("POST", "/files/p/primes?count=1000000&maxPartBytes=1024");
+    const { response, calls } = await call("POST", "/files/p/primes?count=100000&maxPartBytes=1024");
     expect(response.status).toBe(422);
     expect(calls()).toBe(0);
   });
