@@ -69,7 +69,7 @@ const STANDALONE_BUNDLE_NOTE =
 
 /** One runtime's measurements, as its table needs them. */
 interface ChunkPipesRun {
-  /** The runtime. */
+  /** Where the samples ran: Node under `vitest bench`, Bun or Deno with the standalone runner. */
   runtime: Runtime;
   /** The runtime column: name, version and how it ran. */
   label: string;

@@ -145,7 +145,7 @@ export function shapesFor(implementation: StreamsImplementation): PipeShape[] {
 
 /** One benchmark of a shape's comparison: an implementation and the shape it runs. */
 export interface ShapeEntry {
-  /** The implementation. */
+  /** Whose streams the benchmark moves the chunks with. */
   implementation: StreamsImplementation;
   /** The shape it runs: `shape` itself, or for native in an extension shape's comparison, its stand-in. */
   runs: PipeShape;

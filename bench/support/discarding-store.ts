@@ -15,9 +15,9 @@ import type {
 
 /** What a {@linkcode DiscardingStore} saw of one stored object. */
 export interface DiscardedObject {
-  /** The object's key. */
+  /** The key it was stored under. */
   key: string;
-  /** Its size in bytes. */
+  /** How many bytes were written to it. */
   bytes: number;
   /** The SHA-256 of its content (hex), when the store was asked to compute digests. */
   sha256?: string;

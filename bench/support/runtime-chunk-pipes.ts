@@ -40,7 +40,7 @@ import {
 export interface RuntimeBenchmark {
   /** The shape compared (for native in an extension shape's comparison, it ran the stand-in). */
   shape: string;
-  /** The implementation. */
+  /** The name of the streams implementation that ran (`native`, or one of drainpipe's two rows). */
   implementation: string;
   /** Every sample's time in ms; empty when a run failed. */
   samplesMs: number[];

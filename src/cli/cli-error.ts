@@ -11,7 +11,8 @@ export const EXIT_INTERRUPTED = 130;
  *
  * @example
  * ```ts
- * throw new CliError(`Cannot read "primes.txt": no such file`);
+ * const error = new CliError(`Cannot read "primes.txt": no such file`);
+ * error.exitCode; // EXIT_FAILURE
  * ```
  */
 export class CliError extends Error {
@@ -32,7 +33,7 @@ export class CliError extends Error {
  *
  * @example
  * ```ts
- * throw new UsageError(`Cannot use --name "../x": it contains '..'`);
+ * new UsageError(`Cannot use --name "../x": it contains '..'`).exitCode; // EXIT_USAGE
  * ```
  */
 export class UsageError extends CliError {

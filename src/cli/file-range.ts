@@ -40,7 +40,8 @@ async function eachChunk(path: string, start: number, end: number, chunk: (bytes
  *
  * @example
  * ```ts
- * const ranges = await planSegments("primes.txt", 1_000_000_000, 95_000_000);
+ * declare const path: string; // a file of 1 GB, say "primes.txt"
+ * const ranges = await planSegments(path, 1_000_000_000, 95_000_000);
  * ranges.length; // 11
  * ```
  */
@@ -77,7 +78,8 @@ export async function planSegments(path: string, size: number, segmentBytes: num
  *
  * @example
  * ```ts
- * const body = readRange("primes.txt", 0, 95_000_012);
+ * declare const path: string; // a file of numbers, say "primes.txt"
+ * const body = readRange(path, 0, 95_000_012);
  * ```
  */
 export function readRange(path: string, start: number, end: number): ReadableStream<Uint8Array> {
@@ -111,7 +113,8 @@ export function readRange(path: string, start: number, end: number): ReadableStr
  *
  * @example
  * ```ts
- * const digest = await digestOfRange("primes.txt", 0, 1024);
+ * declare const path: string; // a file of numbers, say "primes.txt"
+ * const digest = await digestOfRange(path, 0, 1024);
  * ```
  */
 export async function digestOfRange(path: string, start: number, end: number): Promise<string> {
@@ -125,7 +128,8 @@ export async function digestOfRange(path: string, start: number, end: number): P
  *
  * @example
  * ```ts
- * const linesBefore = await countLineBreaks("primes.txt", 95_000_012);
+ * declare const path: string; // a file of numbers, say "primes.txt"
+ * const linesBefore = await countLineBreaks(path, 95_000_012);
  * ```
  */
 export async function countLineBreaks(path: string, end: number): Promise<number> {

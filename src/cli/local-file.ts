@@ -36,7 +36,8 @@ export interface FileStream {
  *
  * @example
  * ```ts
- * const { stream, size } = await openFileStream("primes.txt");
+ * declare const path: string; // a file of numbers, say "primes.txt"
+ * const { stream, size } = await openFileStream(path);
  * ```
  */
 export async function openFileStream(path: string): Promise<FileStream> {
@@ -81,7 +82,8 @@ export async function openFileStream(path: string): Promise<FileStream> {
  * @example
  * ```ts
  * import { primeTextStream } from "../numbers/prime-text-stream.ts";
- * await writeStream(primeTextStream(1000), "primes.txt");
+ * declare const path: string; // where to write, say "primes.txt"
+ * await writeStream(primeTextStream(1000), path);
  * ```
  */
 export async function writeStream(stream: ReadableStream<Uint8Array>, path: string | undefined): Promise<void> {

@@ -52,7 +52,9 @@ export function addProgressOptions(command: Command): Command {
  *
  * @example
  * ```ts
- * progressEnabled(undefined); // true in a terminal, false in a pipe or a test
+ * progressEnabled(false); // false
+ * // Unset: a bar when stderr is a terminal, none in a pipe.
+ * progressEnabled(undefined) === (process.stderr.isTTY === true); // true
  * ```
  */
 export function progressEnabled(flag: boolean | undefined): boolean {

@@ -5,7 +5,8 @@ import { randomBytes } from "node:crypto";
  *
  * @example
  * ```ts
- * randomToken(); // "q3Jx0…"
+ * // 32 random bytes in base64url, say "q3Jx0…":
+ * randomToken().length; // 43
  * ```
  */
 export function randomToken(): string {

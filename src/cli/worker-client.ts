@@ -52,7 +52,8 @@ export type SweepTotal = Omit<SweepResult, "cursor">;
  *
  * @example
  * ```ts
- * const client = new WorkerClient("http://127.0.0.1:8787", process.env.DRAINPIPE_TOKEN);
+ * declare const token: string; // the worker's API_TOKEN
+ * const client = new WorkerClient("http://127.0.0.1:8787", token);
  * for (const file of await client.list()) console.log(file.name, file.totals.numbers);
  * ```
  */

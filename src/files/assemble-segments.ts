@@ -12,7 +12,7 @@ export class SegmentsIncompleteError extends Error {
   override name = "SegmentsIncompleteError";
   /** `missing-segments` or `cut-lines`. */
   readonly code: "missing-segments" | "cut-lines";
-  /** The indexes concerned. */
+  /** The segments missing, or those whose body does not end with a line break, in index order. */
   readonly indexes: number[];
 
   /** Builds the error for `indexes`. */

@@ -7,11 +7,11 @@ import { readManifest } from "./read-manifest.ts";
 
 /** A file as listed by {@linkcode FileCatalog.list}. */
 export interface FileSummary {
-  /** The file name. */
+  /** The name it is stored under: its folder in the bucket. */
   name: string;
   /** When its manifest was written. */
   createdAt: string;
-  /** The manifest's totals. */
+  /** Parts, bytes and numbers over the whole file. */
   totals: Manifest["totals"];
 }
 

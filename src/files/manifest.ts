@@ -60,7 +60,7 @@ export type ManifestSource =
 export interface Manifest {
   /** Format version ({@linkcode MANIFEST_VERSION}). */
   version: number;
-  /** The file name. */
+  /** The name the file is stored under: its folder in the bucket. */
   name: string;
   /** The upload attempt whose parts this manifest lists. */
   uploadId: string;
@@ -72,14 +72,14 @@ export interface Manifest {
   source: ManifestSource;
   /** Totals over all parts. */
   totals: {
-    /** Number of parts. */
+    /** How many parts the file was split into (the length of {@linkcode Manifest.parts}). */
     parts: number;
     /** Bytes of all parts together (the size of the reassembled content). */
     bytes: number;
     /** Numbers of all parts together. */
     numbers: number;
   };
-  /** The parts, in order. */
+  /** Each part's key, size and first and last number, in file order (index 0 first). */
   parts: PartRecord[];
 }
 

@@ -23,7 +23,7 @@ export interface SegmentSummary {
   bytes: number;
   /** Lines of the body, blank ones included. */
   lines: number;
-  /** Numbers stored. */
+  /** Numbers parsed from the body and stored in the segment's parts. */
   numbers: number;
   /** The first number, or `null` for a segment without numbers. */
   first: number | null;

@@ -29,7 +29,8 @@ export const DIGIT_PAIRS: Readonly<Uint8Array> = Uint8Array.from(
  * @example
  * ```ts
  * const target = new Uint8Array(8);
- * encodeNumbersInto([2, 3, 5, -7, 11], 0, 5, target, 0); // { read: 3, written: 6 }: "-7\n" would not fit
+ * // "-7\n" would not fit in the 2 bytes left:
+ * encodeNumbersInto([2, 3, 5, -7, 11], 0, 5, target, 0); // { read: 3, written: 6 }
  * ```
  */
 export function encodeNumbersInto(
@@ -90,7 +91,7 @@ export function encodeNumbersInto(
  *
  * @example
  * ```ts
- * encodedLineLength(-120); // 5 ("-120\n")
+ * encodedLineLength(-120); // "-120\n".length
  * ```
  */
 export function encodedLineLength(value: number): number {

@@ -50,9 +50,9 @@ const EXPECTED: Record<LineState, string> = {
  * @example
  * ```ts
  * const parser = new NumberParser();
- * parser.push(new TextEncoder().encode("2\n3\n1")); // Float64Array [2, 3]
- * parser.push(new TextEncoder().encode("1\n13")); // Float64Array [11]
- * parser.end(); // Float64Array [13]
+ * parser.push(new TextEncoder().encode("2\n3\n1")); // new Float64Array([2, 3])
+ * parser.push(new TextEncoder().encode("1\n13")); // new Float64Array([11])
+ * parser.end(); // new Float64Array([13])
  * parser.stats; // { bytes: 9, lines: 4, numbers: 4, canonical: false }
  * ```
  */
@@ -95,7 +95,8 @@ export class NumberParser {
    * ```ts
    * const parser = new NumberParser();
    * let sum = 0;
-   * for (const n of parser.pushView(new TextEncoder().encode("2\n3\n5\n"))) sum += n; // 10
+   * for (const n of parser.pushView(new TextEncoder().encode("2\n3\n5\n"))) sum += n;
+   * sum; // 10
    * ```
    */
   pushView(chunk: Uint8Array): Float64Array {

@@ -10,7 +10,8 @@ import { type PrimeBatchOptions, primeBatches } from "./prime-batches.ts";
  * @example
  * ```ts
  * let total = 0;
- * for await (const batch of primeBatchStream(1_000_000)) total += batch.length; // 1,000,000 in the end
+ * for await (const batch of primeBatchStream(1_000_000)) total += batch.length;
+ * total; // 1_000_000
  * ```
  */
 export function primeBatchStream(count: number, options?: PrimeBatchOptions): ReadableStream<Float64Array> {

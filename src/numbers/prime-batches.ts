@@ -25,7 +25,8 @@ export interface PrimeBatchOptions {
  *
  * @example
  * ```ts
- * nthPrimeUpperBound(100_000_000); // 2_133_415_474 (p_n is 2_038_074_743)
+ * // The 100,000,000th prime is 2_038_074_743; the bound:
+ * nthPrimeUpperBound(100_000_000); // 2_133_415_474
  * ```
  */
 export function nthPrimeUpperBound(n: number): number {
@@ -50,7 +51,8 @@ export function nthPrimeUpperBound(n: number): number {
  *
  * @example
  * ```ts
- * [...primeBatches(5, { batchSize: 2 })]; // [Float64Array [2, 3], Float64Array [5, 7], Float64Array [11]]
+ * const batches = [...primeBatches(5, { batchSize: 2 })];
+ * batches.map((batch) => [...batch]); // [[2, 3], [5, 7], [11]]
  * ```
  */
 export function primeBatches(count: number, options: PrimeBatchOptions = {}): Generator<Float64Array> {

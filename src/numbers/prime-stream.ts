@@ -12,7 +12,9 @@ const HIGH_WATER_MARK = 4096;
  *
  * @example
  * ```ts
- * for await (const prime of primeStream(5)) console.log(prime); // 2, 3, 5, 7, 11
+ * const primes: number[] = [];
+ * for await (const prime of primeStream(5)) primes.push(prime);
+ * primes; // [2, 3, 5, 7, 11]
  * ```
  */
 export function primeStream(count: number): ReadableStream<number> {

@@ -45,7 +45,8 @@ export function partKey(name: string, uploadId: string, index: number): string {
  *
  * @example
  * ```ts
- * newUploadId(); // e.g. "mgx3k2p1-9f1c04ab"
+ * // The time in base 36, a dash, 8 random hex digits, say "mgx3k2p1-9f1c04ab":
+ * /^[0-9a-z]+-[0-9a-f]{8}$/.test(newUploadId()); // true
  * ```
  */
 export function newUploadId(): string {

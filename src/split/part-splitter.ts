@@ -92,7 +92,8 @@ export class NumberLimitError extends RangeError {
  * const store = new MemoryStore();
  * const splitter = new PartSplitter({ store, name: "primes", uploadId: newUploadId(), maxPartBytes: 1 << 20 });
  * await splitter.write(new Float64Array([2, 3, 5, 7]));
- * const parts = await splitter.close(); // [{ index: 0, bytes: 8, numbers: 4, first: 2, last: 7, ... }]
+ * const [part] = await splitter.close();
+ * [part!.index, part!.bytes, part!.numbers, part!.first, part!.last]; // [0, 8, 4, 2, 7]
  * ```
  */
 export class PartSplitter {

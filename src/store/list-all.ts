@@ -45,7 +45,10 @@ export async function* listAll(store: ObjectStore, prefix: string): AsyncGenerat
  * ```ts
  * import { MemoryStore } from "./memory-store.ts";
  * const store = new MemoryStore();
- * for await (const name of listPrefixes(store, "", "/")) console.log(name); // "primes/"
+ * await store.put("primes/manifest.json", new TextEncoder().encode("{}"));
+ * const names: string[] = [];
+ * for await (const name of listPrefixes(store, "", "/")) names.push(name);
+ * names; // ["primes/"]
  * ```
  */
 export async function* listPrefixes(store: ObjectStore, prefix: string, delimiter: string): AsyncGenerator<string> {

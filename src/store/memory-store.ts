@@ -19,7 +19,7 @@ const LIST_PAGE_SIZE = 1000;
  * const store = new MemoryStore();
  * await store.put("greeting", new TextEncoder().encode("hello\n"));
  * const object = await store.get("greeting");
- * console.log(await new Response(object!.body).text()); // "hello\n"
+ * await new Response(object!.body).text(); // "hello\n"
  * ```
  */
 export class MemoryStore implements ObjectStore {

@@ -7,9 +7,9 @@
 
 /** What a store reports about one stored object. */
 export interface StoredObject {
-  /** The object's key. */
+  /** Where the object lives in the store, e.g. `primes/manifest.json`. */
   key: string;
-  /** Its size in bytes. */
+  /** Content length in bytes. */
   size: number;
   /** The store's entity tag for this version of the object. */
   etag: string;

@@ -34,9 +34,13 @@ export const MAX_ATTEMPT_LENGTH = 128;
  * | `POST /files/:name/primes?count=N` | generates the first N primes and stores them; 201 with the manifest |
  * | `GET /files` | lists complete files |
  * | `GET /files/:name` | the manifest |
+ * | `GET /files/:name/uploads` | the name's uploads in flight, open sessions and reads |
  * | `GET /files/:name/parts/:index` | one part |
  * | `GET /files/:name/content` | all parts reassembled, streamed |
- * | `DELETE /files/:name` | removes the file; 204 |
+ * | `DELETE /files/:name` | removes the file; 204 (a name with only leftovers of dead uploads: 200 `{ remnants }`) |
+ * | `POST /sweep` | removes every object in the bucket that nothing refers to; `{ names, removed }` |
+ *
+ * and the upload-session routes of {@linkcode sessionRoutes} (`/files/:name/uploads…`).
  *
  * @example
  * ```ts

@@ -12,7 +12,8 @@ import { SubrequestLimitError } from "./subrequest-limit-error.ts";
  *
  * @example
  * ```ts
- * throw new HttpError(404, "not-found", `No file named "primes"`);
+ * const error = new HttpError(404, "not-found", `No file named "primes"`);
+ * error.status; // 404
  * ```
  */
 export class HttpError extends Error {

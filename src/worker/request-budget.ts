@@ -26,7 +26,8 @@ export const MAX_SUBREQUEST_LIMIT = 10_000;
  * ```ts
  * const budget = new RequestBudget(50);
  * budget.charge("R2 get");
- * budget.plan(3, "read 3 parts", "read fewer parts"); // fits: 49 left
+ * // 3 fit in the 49 left, so this returns (50 would throw an HttpError):
+ * budget.plan(3, "read 3 parts", "read fewer parts");
  * budget.remaining; // 49
  * ```
  */

@@ -1,11 +1,13 @@
 /**
  * Extracts the `@example` blocks of the TSDoc comments under `src/` into standalone modules, so that the
- * type checker can hold every example to the code it documents.
+ * type checker can hold every example to the code it documents, and turns the examples that can run into checks
+ * of the values their comments promise.
  *
  * @module
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { transformSync } from "esbuild";
 
 /** One `@example` block, with where it came from. */
 export interface DocExample {
@@ -34,6 +36,99 @@ const DECLARATION = new RegExp(
   "gm",
 );
 const EXPORT_LIST = /^export\s+(type\s+)?\{([^}]*)\}\s+from\s+"[^"]+";/gm;
+
+/**
+ * The 1-based lines inside a multi-line `/** … *\/` comment that do not start with `*` (say, a line of code pasted
+ * into the comment). A comment opens on a line that starts with `/**` and closes at the first `*\/`.
+ *
+ * @example
+ * ```ts
+ * unprefixedCommentLines("/**\n * Docs.\nconst x = 1;\n *\/"); // [3]
+ * ```
+ */
+export function unprefixedCommentLines(source: string): number[] {
+  const found: number[] = [];
+  let inside = false;
+  source.split("\n").forEach((line, index) => {
+    if (inside) {
+      if (!/^\s*\*/.test(line)) found.push(index + 1);
+      if (line.includes("*/")) inside = false;
+    } else if (/^\s*\/\*\*/.test(line) && !line.includes("*/")) {
+      inside = true;
+    }
+  });
+  return found;
+}
+
+/**
+ * Whether an example runs as a test: it does unless it declares what it needs from outside (`declare const
+ * client: WorkerClient;`, a file, a worker, a network) or is a module of its own (`export default`, a Worker's
+ * entry point, which only its runtime runs).
+ */
+export function isRunnable(example: DocExample): boolean {
+  return !/^\s*declare\s/m.test(example.code) && !/^\s*export\s+default\b/m.test(example.code);
+}
+
+/** Whether `code` parses as one JavaScript or TypeScript expression. */
+function isExpression(code: string): boolean {
+  try {
+    transformSync(`(${code}\n);`, { loader: "ts", format: "esm" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The example's code with every `expression; // value` line turned into a check that the expression equals the
+ * value (`expect(expression).toEqual(value)`), and every `expression; // throws ErrorClass` line into a check that
+ * it throws (or rejects with) that class; `throws ErrorClass "message"` checks the message too, its start when it
+ * ends with ` …`. Other lines, and comments after statements that are not expressions, stay as they are.
+ *
+ * @throws {Error} when the comment after an expression is neither a value nor `throws ErrorClass`: an example's
+ * claim the test cannot check.
+ *
+ * @example
+ * ```ts
+ * checkedCode({ file: "src/x.ts", line: 3, code: "double(2); // 4" }); // "expect(double(2)).toEqual(4);"
+ * ```
+ */
+export function checkedCode(example: DocExample): string {
+  return example.code
+    .split("\n")
+    .map((line) => {
+      const match = /^(\s*)(.*);\s*\/\/ (.*)$/.exec(line);
+      if (!match) return line;
+      const [, indent, expression, comment] = match as unknown as [string, string, string, string];
+      if (!isExpression(expression)) return line;
+      const thrown = /^throws (\w+)(?: ("(?:[^"\\]|\\.)*"))?$/.exec(comment.trim());
+      if (thrown) return indent + thrownCheck(expression, thrown[1] as string, thrown[2]);
+      if (isExpression(comment)) return `${indent}expect(${expression}).toEqual(${comment});`;
+      throw new Error(
+        `Cannot check ${example.file}:${example.line} (@example): in "${line.trim()}", the comment after the ` +
+          "expression is neither a value nor `throws ErrorClass`",
+      );
+    })
+    .join("\n");
+}
+
+/**
+ * The check of a `// throws ErrorClass ["message"]` comment, on one line: `expression` throws or rejects with an
+ * instance of `errorClass` whose message is `message` (a string literal), or starts with it when it ends with ` …`.
+ */
+function thrownCheck(expression: string, errorClass: string, message: string | undefined): string {
+  const run = `(async () => ${expression})()`;
+  const caught = `const error = await ${run}.then(() => undefined, (thrown: unknown) => thrown);`;
+  const isInstance = `expect(error).toBeInstanceOf(${errorClass});`;
+  if (message === undefined) return `{ ${caught} ${isInstance} }`;
+  const text = JSON.parse(message) as string;
+  const prefix = text.endsWith(" …") ? text.slice(0, -2) : undefined;
+  const isMessage =
+    prefix === undefined
+      ? `expect((error as Error).message).toBe(${message});`
+      : `expect((error as Error).message.slice(0, ${prefix.length})).toBe(${JSON.stringify(prefix)});`;
+  return `{ ${caught} ${isInstance} ${isMessage} }`;
+}
 
 /**
  * Every `@example` block of one source text. A block runs from the line after `@example` to the next tag or the
@@ -128,6 +223,17 @@ export function exampleModule(root: string, example: DocExample, moduleDirectory
     for (const library of LIBRARY_LAYERS) importFrom(`src/${library}/index.ts`);
   }
   return [`// ${example.file}:${example.line}`, ...imports, "", own.code, "", "export {};", ""].join("\n");
+}
+
+/**
+ * The module that runs one example as a test: {@linkcode exampleModule} of its {@linkcode checkedCode}, with
+ * vitest's `expect` imported for the checks.
+ */
+export function runnableModule(root: string, example: DocExample, moduleDirectory: string): string {
+  const [location, ...rest] = exampleModule(root, { ...example, code: checkedCode(example) }, moduleDirectory).split(
+    "\n",
+  );
+  return [location, 'import { expect } from "vitest";', ...rest].join("\n");
 }
 
 /** A relative import specifier from `moduleDirectory` to `file` (both relative to `root`). */

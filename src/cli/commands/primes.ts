@@ -27,7 +27,8 @@ export interface PrimesResult {
  *
  * @example
  * ```ts
- * const { bytes } = await writePrimes(1_000_000, "primes.txt", { progress: false }); // 8,245,905 bytes
+ * declare const path: string; // where to write, say "primes.txt"
+ * const { bytes } = await writePrimes(1_000_000, path, { progress: false }); // 8,245,905 bytes
  * ```
  */
 export async function writePrimes(

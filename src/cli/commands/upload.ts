@@ -62,9 +62,7 @@ export interface UploadResult {
  * @example
  * ```ts
  * import { openFileStream } from "../local-file.ts";
- * import { randomToken } from "../random-token.ts";
-import { uploadInSegments } from "../segmented-upload.ts";
-import type { WorkerClient } from "../worker-client.ts";
+ * import type { WorkerClient } from "../worker-client.ts";
  * declare const client: WorkerClient;
  * const { manifest } = await uploadFile(client, await openFileStream("primes.txt"), {
  *   name: "primes",
