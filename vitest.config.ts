@@ -16,7 +16,8 @@ export default defineConfig({
         test: {
           name: "node",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/worker/**", "test/coordinator/**", "test/**/*.workerd.test.ts"],
+          // One rule decides where a test runs: `*.workerd.test.ts` inside workerd, every other test in Node.
+          exclude: ["test/**/*.workerd.test.ts"],
           environment: "node",
           testTimeout: TEST_TIMEOUT_MS,
         },
@@ -31,7 +32,7 @@ export default defineConfig({
         ],
         test: {
           name: "workerd",
-          include: ["test/worker/**/*.test.ts", "test/coordinator/**/*.test.ts", "test/**/*.workerd.test.ts"],
+          include: ["test/**/*.workerd.test.ts"],
           testTimeout: TEST_TIMEOUT_MS,
         },
       },

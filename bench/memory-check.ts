@@ -21,8 +21,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Manifest } from "../src/files/manifest.ts";
 import { primeTextStream } from "../src/numbers/prime-text-stream.ts";
+import type { DiscardedObject } from "../test/support/discarding-store.ts";
 import { type RunningWorker, resetPeakRss, startIngestWorker, startRealWorker } from "./support/bench-worker.ts";
-import type { DiscardedObject } from "./support/discarding-store.ts";
 import { memoryOf } from "./support/workerd-memory.ts";
 
 const COUNT = Number(process.env.CHECK_PRIMES ?? 100_000_000);

@@ -22,6 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "simple-statistics";
 import type { Manifest } from "../../src/files/manifest.ts";
+import { type DiscardedObject, discardedEqual } from "../../test/support/discarding-store.ts";
 import {
   measureRequest,
   postJson,
@@ -30,7 +31,6 @@ import {
   startRealWorker,
 } from "../support/bench-worker.ts";
 import { countLines, sameBytes } from "../support/byte-chunks.ts";
-import { type DiscardedObject, discardedEqual } from "../support/discarding-store.ts";
 import { primesTextOfSize } from "../support/primes-file.ts";
 import { runAlone } from "../support/run-alone.ts";
 import { defineScenario } from "../support/scenario.ts";

@@ -88,7 +88,7 @@ export class DiscardingStore implements ObjectStore {
 
   async abortMultipart(): Promise<void> {}
 
-  async get(): Promise<null> {
+  async get(_key: string): Promise<null> {
     return null;
   }
 
