@@ -80,7 +80,7 @@ function rewriteDeclarationSpecifiers(dir: string): void {
     if (!entry.isFile() || !entry.name.endsWith(".d.ts")) continue;
     const file = join(entry.parentPath, entry.name);
     const text = readFileSync(file, "utf8");
-    const rewritten = text.replace(/(from\s+|import\()(["'])(\.\.?\/[^"']*)\.ts\2/g, "$1$2$3.js$2");
+    const rewritten = text.replace(/(from\s+|import\(|import\s+)(["'])(\.\.?\/[^"']*)\.ts\2/g, "$1$2$3.js$2");
     if (rewritten !== text) writeFileSync(file, rewritten);
   }
 }

@@ -1,3 +1,4 @@
+import "../streams/platform-types.ts";
 import { filePrefix, manifestKey } from "../split/object-keys.ts";
 import { deleteAll, listPrefixes } from "../store/list-all.ts";
 import type { ObjectStore, StoredObjectBody } from "../store/object-store.ts";

@@ -1,3 +1,4 @@
+import "../streams/platform-types.ts";
 import { encodeNumbersInto } from "./number-encoder.ts";
 import { primeBatches } from "./prime-batches.ts";
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import "../streams/platform-types.ts";
 
 /** What a store reports about one stored object. */
 export interface StoredObject {

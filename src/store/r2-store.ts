@@ -1,3 +1,4 @@
+import "../streams/platform-types.ts";
 import type {
   ListOptions,
   MultipartWrite,

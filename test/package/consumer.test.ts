@@ -274,6 +274,38 @@ describe.each(["nodenext", "bundler"])("type-checked with moduleResolution %s", 
     await expect(run(join(BIN, "tsc"), ["-p", config], { cwd: project })).resolves.toBeDefined();
   });
 
+  /** A module re-exporting each of `subpaths`, one file each; returns the files. */
+  const reexports = (subpaths: readonly (typeof SUBPATHS)[number][]): string[] =>
+    subpaths.map((subpath) => {
+      const file = `reexport-${subpath === "." ? "root" : subpath.slice(2)}.ts`;
+      const specifier = subpath === "." ? PACKAGE.name : `${PACKAGE.name}/${subpath.slice(2)}`;
+      writeFileSync(join(project, file), `export * from "${specifier}";\n`);
+      return file;
+    });
+
+  // What the README's "Types" paragraph promises: the declarations name no platform global the consumer may lack.
+  test.each([
+    ["ES2022 alone", ["ES2022"], []],
+    ["the DOM library", ["ES2022", "DOM"], []],
+    ["@types/node", ["ES2022"], ["node"]],
+    ["@cloudflare/workers-types alone", ["ES2022"], ["@cloudflare/workers-types"]],
+  ])("every subpath but ./worker type-checks with %s", async (label, lib, types) => {
+    const config = `tsconfig.subpaths.${label.replace(/\W+/g, "-")}.${resolution}.json`;
+    const files = reexports(SUBPATHS.filter((subpath) => subpath !== "./worker"));
+    writeFileSync(
+      join(project, config),
+      JSON.stringify({ compilerOptions: { ...compilerOptions, lib, types }, files }),
+    );
+    await expect(run(join(BIN, "tsc"), ["-p", config], { cwd: project })).resolves.toBeDefined();
+  });
+
+  test("./worker type-checks with @cloudflare/workers-types alone", async () => {
+    const config = `tsconfig.subpath-worker.${resolution}.json`;
+    const compiler = { ...compilerOptions, lib: ["ES2022"], types: ["@cloudflare/workers-types"] };
+    writeFileSync(join(project, config), JSON.stringify({ compilerOptions: compiler, files: reexports(["./worker"]) }));
+    await expect(run(join(BIN, "tsc"), ["-p", config], { cwd: project })).resolves.toBeDefined();
+  });
+
   test("the README's worker, with the Workers types", async () => {
     const worker = examples.find((e) => e.worker)!;
     const config = `tsconfig.worker.${resolution}.json`;

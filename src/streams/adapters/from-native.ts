@@ -4,6 +4,7 @@
  * @module
  */
 
+import "../platform-types.ts";
 import type { ReadableStream as DrainpipeReadableStream } from "../standard/readable-stream.ts";
 import type { BufferPool } from "./buffer-pool.ts";
 import { type FillResult, type SizedByteSource, sizedByteStream } from "./sized-byte-stream.ts";

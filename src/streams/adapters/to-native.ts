@@ -4,6 +4,7 @@
  * @module
  */
 
+import "../platform-types.ts";
 import type { ReadableStream as DrainpipeReadableStream } from "../standard/readable-stream.ts";
 
 interface FixedLengthStreamLike {

@@ -3,6 +3,7 @@
  * @module
  */
 
+import "../platform-types.ts";
 import {
   type Completion,
   promiseRejectedWith,

@@ -3,6 +3,7 @@
  * @module
  */
 
+import "../platform-types.ts";
 import { WritableStreamDefaultControllerProcessWritev, type WritevAlgorithm } from "../extensions/writev.ts";
 import {
   type Completion,
