@@ -1,6 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { bundledDrainpipe } from "./bench/support/bundled-drainpipe.ts";
+import { bundledDrainpipe } from "./tools/bundled-drainpipe.ts";
 
 /**
  * How long a test may run before it counts as hung. Tests assert no durations, but on a loaded two-core machine
@@ -15,8 +15,9 @@ export default defineConfig({
       {
         test: {
           name: "node",
-          include: ["test/**/*.test.ts"],
-          // One rule decides where a test runs: `*.workerd.test.ts` inside workerd, every other test in Node.
+          // The tests of src/ (test/) and of the benchmarks' own code (bench/test/). One rule decides where a test
+          // runs: `*.workerd.test.ts` inside workerd, every other test in Node.
+          include: ["test/**/*.test.ts", "bench/test/**/*.test.ts"],
           exclude: ["test/**/*.workerd.test.ts"],
           environment: "node",
           testTimeout: TEST_TIMEOUT_MS,
@@ -38,7 +39,7 @@ export default defineConfig({
       },
       // Benchmarks (`npm run bench` runs them with `vitest bench`): no regular tests, only `bench/**/*.bench.ts`,
       // once in Node and once inside workerd, on drainpipe's streams bundled as users run them (see
-      // bench/support/bundled-drainpipe.ts).
+      // tools/bundled-drainpipe.ts).
       {
         plugins: [bundledDrainpipe()],
         test: {
@@ -52,7 +53,7 @@ export default defineConfig({
       {
         plugins: [
           bundledDrainpipe(),
-          cloudflareTest({ main: "./bench/support/ingest-worker.ts", wrangler: { configPath: "./wrangler.toml" } }),
+          cloudflareTest({ main: "./bench/workers/ingest-worker.ts", wrangler: { configPath: "./wrangler.toml" } }),
         ],
         test: {
           name: "bench-workerd",

@@ -22,8 +22,8 @@ import { join } from "node:path";
 import type { Manifest } from "../src/files/manifest.ts";
 import { primeTextStream } from "../src/numbers/prime-text-stream.ts";
 import type { DiscardedObject } from "../test/support/discarding-store.ts";
-import { type RunningWorker, resetPeakRss, startIngestWorker, startRealWorker } from "./support/bench-worker.ts";
-import { memoryOf } from "./support/workerd-memory.ts";
+import { memoryOf } from "./harness/workerd-memory.ts";
+import { type RunningWorker, resetPeakRss, startIngestWorker, startRealWorker } from "./workers/bench-worker.ts";
 
 const COUNT = Number(process.env.CHECK_PRIMES ?? 100_000_000);
 const WARM_UP = Math.min(COUNT, 20_000_000);

@@ -1,5 +1,5 @@
 /**
- * CPU profile of one of scenario 1's per-chunk pipe shapes (`bench/support/chunk-pipe-shapes.ts`) with one stream
+ * CPU profile of one of scenario 1's per-chunk pipe shapes (`bench/workloads/chunk-pipe-shapes.ts`) with one stream
  * implementation, in Node or inside workerd, as the performance work uses them: writes the `.cpuprofile` (open it in
  * Chrome DevTools or VS Code) to `bench/.cache/profiles/` and prints the functions with the most self time.
  *
@@ -16,10 +16,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { type CpuProfile, profileOverInspector, profileThisProcess, selfTimeTable } from "./harness/cpu-profile.ts";
+import { implementationsFor } from "./implementations/registry.ts";
 import { startChunkPipeWorker } from "./scenarios/08-chunk-pipes-in-worker.ts";
-import { expectedTally, PIPE_SHAPES, shapesFor } from "./support/chunk-pipe-shapes.ts";
-import { type CpuProfile, profileOverInspector, profileThisProcess, selfTimeTable } from "./support/cpu-profile.ts";
-import { implementationsFor } from "./support/implementations.ts";
+import { expectedTally, PIPE_SHAPES, shapesFor } from "./workloads/chunk-pipe-shapes.ts";
 
 const { values: args } = parseArgs({
   options: {

@@ -14,13 +14,13 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { describeMachine } from "./harness/machine.ts";
+import { runMarkdown } from "./harness/markdown-report.ts";
+import { benchmarksSection, type RunRecord, replaceReadmeSection } from "./harness/readme-section.ts";
+import { runScenario } from "./harness/scenario.ts";
+import type { ScenarioResult } from "./harness/scenario-result.ts";
+import { speedupChart } from "./harness/speedup-chart.ts";
 import { loadScenarios } from "./scenarios/index.ts";
-import { describeMachine } from "./support/machine.ts";
-import { runMarkdown } from "./support/markdown-report.ts";
-import { benchmarksSection, type RunRecord, replaceReadmeSection } from "./support/readme-section.ts";
-import { runScenario } from "./support/scenario.ts";
-import type { ScenarioResult } from "./support/scenario-result.ts";
-import { speedupChart } from "./support/speedup-chart.ts";
 
 const PROJECT_ROOT = resolve(import.meta.dirname, "..");
 const README = resolve(PROJECT_ROOT, "README.md");

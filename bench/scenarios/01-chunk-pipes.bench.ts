@@ -1,16 +1,16 @@
 /**
  * The benchmarks of scenario 1 (registered and run by `01-chunk-pipes.ts`): per-chunk pipes of small value
  * chunks (`pipeTo`, a reader loop, one `TransformStream`, `for await`, and the draining shapes for
- * implementations with the extension), for every implementation of `implementations.ts`, in Node and inside
- * workerd (chunks per sample: see `chunkCount`).
+ * implementations with the extension), for every implementation of `bench/implementations/registry.ts`, in Node
+ * and inside workerd (chunks per sample: see `chunkCount`).
  *
  * @module
  */
 import { inject, test } from "vitest";
-import { resultPath, TEST_TIMEOUT_MS } from "../support/bench-files.ts";
-import { chunkCount, expectedTally, PIPE_SHAPES, sampling, shapeEntries } from "../support/chunk-pipe-shapes.ts";
-import { implementationsFor } from "../support/implementations.ts";
-import { currentRuntime, NATIVE } from "../support/streams-implementation.ts";
+import { resultPath, TEST_TIMEOUT_MS } from "../harness/bench-files.ts";
+import { implementationsFor } from "../implementations/registry.ts";
+import { currentRuntime, NATIVE } from "../implementations/streams-implementation.ts";
+import { chunkCount, expectedTally, PIPE_SHAPES, sampling, shapeEntries } from "../workloads/chunk-pipe-shapes.ts";
 
 const runtime = currentRuntime();
 const quick = inject("benchQuick");

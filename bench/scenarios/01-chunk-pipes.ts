@@ -1,9 +1,9 @@
 /**
  * Scenario 1: per-chunk pipes of small value chunks (`pipeTo`, a reader loop, one `TransformStream`, `for
  * await`, and the draining shapes for implementations with the extension), for every implementation of
- * `bench/support/implementations.ts`, in Node and inside workerd, then in Bun and Deno. In Node and workerd the
+ * `bench/implementations/registry.ts`, in Node and inside workerd, then in Bun and Deno. In Node and workerd the
  * benchmarks are `01-chunk-pipes.bench.ts`, run by `vitest bench`; vitest does not run on Bun or Deno, so there
- * the project's binaries run the standalone runner `bench/support/runtime-chunk-pipes.ts`, which prints its
+ * the project's binaries run the standalone runner `bench/scenarios/01-chunk-pipes.runtimes.ts`, which prints its
  * samples as JSON. This file starts both and builds the tables from what they leave (chunks per sample: see
  * `chunkCount`).
  *
@@ -15,15 +15,10 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { median } from "simple-statistics";
-import { bundleDrainpipeStreams } from "../support/bundled-drainpipe.ts";
-import { chunkCount, expectedTally, type Sampling, sampling, shapesFor } from "../support/chunk-pipe-shapes.ts";
-import { chunkPipeTable, shapeComparisons } from "../support/chunk-pipe-table.ts";
-import { implementationsFor } from "../support/implementations.ts";
-import { runAlone } from "../support/run-alone.ts";
-import type { RuntimeReport } from "../support/runtime-chunk-pipes.ts";
-import { defineScenario } from "../support/scenario.ts";
-import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
-import type { Runtime } from "../support/streams-implementation.ts";
+import { bundleDrainpipeStreams } from "../../tools/bundled-drainpipe.ts";
+import { runAlone } from "../harness/run-alone.ts";
+import { defineScenario } from "../harness/scenario.ts";
+import type { OutputCheck, ScenarioResult } from "../harness/scenario-result.ts";
 import {
   BUNDLE_NOTE,
   implementationsIn,
@@ -33,7 +28,12 @@ import {
   runtimeLabel,
   runVitestBench,
   type VitestRuntime,
-} from "../support/vitest-bench.ts";
+} from "../harness/vitest-bench.ts";
+import { implementationsFor } from "../implementations/registry.ts";
+import type { Runtime } from "../implementations/streams-implementation.ts";
+import { chunkCount, expectedTally, type Sampling, sampling, shapesFor } from "../workloads/chunk-pipe-shapes.ts";
+import { chunkPipeTable, shapeComparisons } from "../workloads/chunk-pipe-table.ts";
+import type { RuntimeReport } from "./01-chunk-pipes.runtimes.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -41,7 +41,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const CHECK_CHUNKS = 2000;
 
 /** The standalone runner Bun and Deno execute. */
-const RUNNER = resolve(ROOT, "bench/support/runtime-chunk-pipes.ts");
+const RUNNER = resolve(ROOT, "bench/scenarios/01-chunk-pipes.runtimes.ts");
 
 /** How long one runtime's standalone run may take: 10 minutes. */
 const RUNNER_TIMEOUT_MS = 600_000;
@@ -64,7 +64,7 @@ const RUNNER_ARGS: Record<StandaloneRuntime, (bundle: string) => string[]> = {
 /** How drainpipe is loaded in the Bun and Deno tables. */
 const STANDALONE_BUNDLE_NOTE =
   "drainpipe runs from the same esbuild bundle of src/streams as in the node and workerd tables " +
-  "(bench/support/bundled-drainpipe.ts), which the runner imports; native is the runtime's global ReadableStream, " +
+  "(tools/bundled-drainpipe.ts), which the runner imports; native is the runtime's global ReadableStream, " +
   "WritableStream and TransformStream.";
 
 /** One runtime's measurements, as its table needs them. */
@@ -191,7 +191,7 @@ function standaloneCheck(runtime: StandaloneRuntime, report: RuntimeReport): Out
 async function standaloneRun(runtime: StandaloneRuntime, bundle: string, quick: boolean): Promise<ChunkPipesRun> {
   const count = chunkCount(runtime, quick);
   const method =
-    `standalone runner (bench/support/runtime-chunk-pipes.ts) run by node_modules/.bin/${runtime}: ` +
+    `standalone runner (bench/scenarios/01-chunk-pipes.runtimes.ts) run by node_modules/.bin/${runtime}: ` +
     sampleNote(count, sampling(quick));
   const unmeasured = { runtime, count, medianMs: () => undefined, method };
   if (!existsSync(binaryOf(runtime))) {
@@ -231,7 +231,7 @@ export const scenario = defineScenario({
     "shapes of stream code (pipeTo, a reader loop, a TransformStream, for await, and readMany/writev where an " +
     "implementation has the draining extension), for every stream implementation, in Node and inside workerd " +
     "(vitest bench, `01-chunk-pipes.bench.ts`), and for the runtime's own streams and drainpipe in Bun and Deno " +
-    "(the standalone runner `bench/support/runtime-chunk-pipes.ts`).",
+    "(the standalone runner `bench/scenarios/01-chunk-pipes.runtimes.ts`).",
   why:
     "per-chunk overhead is what drainpipe's streams exist to cut; tiny chunks and no work per chunk leave " +
     "nothing else to measure, and the ratio to the runtime's own streams shows where drainpipe stands.",

@@ -2,16 +2,16 @@
  * The benchmarks of scenario 2 (registered and run by `02-draining-matrix.ts`): the matrix of the workerd
  * draining-read PR (four chunk sizes × value/byte streams × highWaterMark 0 and 16 KiB, and byte streams with
  * autoAllocateChunkSize 64 KiB), each stream pumped with `pipeTo` into a discarding sink, for every
- * implementation of `implementations.ts`, in Node and inside workerd. A sample pumps the case's stream
+ * implementation of `bench/implementations/registry.ts`, in Node and inside workerd. A sample pumps the case's stream
  * `repsPerSample` times, so it lasts tens of milliseconds even where the timer has 1 ms steps.
  *
  * @module
  */
 import { inject, test } from "vitest";
-import { resultPath, TEST_TIMEOUT_MS } from "../support/bench-files.ts";
-import { CHUNK_SIZES, pumpCase, repsPerSample, STREAM_CONFIGS } from "../support/draining-cases.ts";
-import { implementationsFor } from "../support/implementations.ts";
-import { currentRuntime } from "../support/streams-implementation.ts";
+import { resultPath, TEST_TIMEOUT_MS } from "../harness/bench-files.ts";
+import { implementationsFor } from "../implementations/registry.ts";
+import { currentRuntime } from "../implementations/streams-implementation.ts";
+import { CHUNK_SIZES, pumpCase, repsPerSample, STREAM_CONFIGS } from "./02-draining-matrix.cases.ts";
 
 const quick = inject("benchQuick");
 const implementations = implementationsFor(currentRuntime());

@@ -1,7 +1,7 @@
 /**
  * Scenario 2: the benchmark matrix of the workerd draining-read PR (four chunk sizes × value/byte streams ×
  * highWaterMark 0 and 16 KiB, and byte streams with autoAllocateChunkSize 64 KiB), each stream pumped with
- * `pipeTo` into a discarding sink, for every implementation of `bench/support/implementations.ts`, in Node and
+ * `pipeTo` into a discarding sink, for every implementation of `bench/implementations/registry.ts`, in Node and
  * inside workerd. The benchmarks are `02-draining-matrix.bench.ts`, run by `vitest bench`; this file starts that
  * run and builds the tables from what it leaves.
  *
@@ -9,20 +9,11 @@
  *
  * @module
  */
-import {
-  CHUNK_SIZES,
-  PUBLISHED_SPEEDUPS,
-  prCaseKey,
-  pumpCase,
-  repsPerSample,
-  STREAM_CONFIGS,
-} from "../support/draining-cases.ts";
-import { implementationsFor } from "../support/implementations.ts";
-import { runAlone } from "../support/run-alone.ts";
-import { defineScenario } from "../support/scenario.ts";
-import type { OutputCheck, ScenarioResult, Speedup } from "../support/scenario-result.ts";
-import { significant } from "../support/stats.ts";
-import { NATIVE, type StreamsImplementation } from "../support/streams-implementation.ts";
+
+import { runAlone } from "../harness/run-alone.ts";
+import { defineScenario } from "../harness/scenario.ts";
+import type { OutputCheck, ScenarioResult, Speedup } from "../harness/scenario-result.ts";
+import { significant } from "../harness/stats.ts";
 import {
   BUNDLE_NOTE,
   implementationsIn,
@@ -32,7 +23,17 @@ import {
   runtimeLabel,
   runVitestBench,
   type VitestRuntime,
-} from "../support/vitest-bench.ts";
+} from "../harness/vitest-bench.ts";
+import { implementationsFor } from "../implementations/registry.ts";
+import { NATIVE, type StreamsImplementation } from "../implementations/streams-implementation.ts";
+import {
+  CHUNK_SIZES,
+  PUBLISHED_SPEEDUPS,
+  prCaseKey,
+  pumpCase,
+  repsPerSample,
+  STREAM_CONFIGS,
+} from "./02-draining-matrix.cases.ts";
 
 /** The column of the PR's published speedups. */
 const PUBLISHED_COLUMN = "draining-read PR New/Existing";

@@ -23,16 +23,16 @@ import { median } from "simple-statistics";
 import { NumberParser } from "../../src/numbers/number-parser.ts";
 import { PartSplitter } from "../../src/split/part-splitter.ts";
 import { MemoryStore } from "../../src/store/memory-store.ts";
-import { chunksOf, readObjects, sameBytes, streamOf } from "../support/byte-chunks.ts";
-import { collectGarbage } from "../support/collect-garbage.ts";
-import { fusedSplit } from "../support/fused-split.ts";
-import { LineToNumber, NumberWriter, nodeReadableOf } from "../support/node-stream-pipeline.ts";
-import { splitBatch, splitPerNumber } from "../support/number-pipelines.ts";
-import { primesText } from "../support/primes-file.ts";
-import { runAlone } from "../support/run-alone.ts";
-import { defineScenario } from "../support/scenario.ts";
-import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
-import { significant, timed } from "../support/stats.ts";
+import { runAlone } from "../harness/run-alone.ts";
+import { defineScenario } from "../harness/scenario.ts";
+import type { OutputCheck, ScenarioResult } from "../harness/scenario-result.ts";
+import { significant, timed } from "../harness/stats.ts";
+import { chunksOf, readObjects, sameBytes, streamOf } from "../workloads/byte-chunks.ts";
+import { fusedSplit } from "../workloads/fused-split.ts";
+import { splitBatch, splitPerNumber } from "../workloads/number-pipelines.ts";
+import { primesText } from "../workloads/primes-file.ts";
+import { collectGarbage } from "./03-number-pipeline.collect-garbage.ts";
+import { LineToNumber, NumberWriter, nodeReadableOf } from "./03-number-pipeline.node-stream.ts";
 
 /** Options of {@linkcode runNumberPipeline}. */
 export interface NumberPipelineOptions {

@@ -23,20 +23,20 @@ import { join } from "node:path";
 import { median } from "simple-statistics";
 import type { Manifest } from "../../src/files/manifest.ts";
 import { type DiscardedObject, discardedEqual } from "../../test/support/discarding-store.ts";
+import { runAlone } from "../harness/run-alone.ts";
+import { defineScenario } from "../harness/scenario.ts";
+import type { OutputCheck, ScenarioResult } from "../harness/scenario-result.ts";
+import { significant } from "../harness/stats.ts";
+import { memoryOf } from "../harness/workerd-memory.ts";
 import {
   measureRequest,
   postJson,
   type RunningWorker,
   startIngestWorker,
   startRealWorker,
-} from "../support/bench-worker.ts";
-import { countLines, sameBytes } from "../support/byte-chunks.ts";
-import { primesTextOfSize } from "../support/primes-file.ts";
-import { runAlone } from "../support/run-alone.ts";
-import { defineScenario } from "../support/scenario.ts";
-import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
-import { significant } from "../support/stats.ts";
-import { memoryOf } from "../support/workerd-memory.ts";
+} from "../workers/bench-worker.ts";
+import { countLines, sameBytes } from "../workloads/byte-chunks.ts";
+import { primesTextOfSize } from "../workloads/primes-file.ts";
 
 /** Options of {@linkcode runHttpIngest}. */
 export interface HttpIngestOptions {
@@ -275,7 +275,7 @@ async function runHttpIngest(options: HttpIngestOptions = {}): Promise<ScenarioR
           "the isolate (receiving the body, background garbage collection).",
         "Peak RSS is VmHWM of the workerd process running the worker's code (wrangler's proxy workerd " +
           `excluded), ${peaksReset ? PEAK_RESET : PEAK_NOT_RESET}; idle RSS is after the warm-up. MB = 10^6 bytes.`,
-        "Floors and the discarding pipeline run in bench/support/ingest-worker.ts (the real upload route's " +
+        "Floors and the discarding pipeline run in bench/workers/ingest-worker.ts (the real upload route's " +
           "pipeline with a DiscardingStore); the local-R2 row is the real worker, POST /files/:name. Parts of " +
           "10 MiB everywhere.",
       ],

@@ -1,6 +1,6 @@
 /**
  * Scenario 5: load. autocannon keeps 16 concurrent 1 MB uploads going for 10 s (loopback only) against
- * drainpipe's ingest and the naive worker's (`support/naive-ingest.ts`: `TextDecoderStream`, string split,
+ * drainpipe's ingest and the naive worker's (`bench/workloads/naive-ingest.ts`: `TextDecoderStream`, string split,
  * one write per number), each into a discarding store and into local R2. Reports requests/s, p50/p99
  * latency and errors. Before the load, one request per row is checked: its numbers and bytes must match the
  * body (and drainpipe's stored content, read back, must equal it).
@@ -17,14 +17,14 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { median } from "simple-statistics";
 import type { Manifest } from "../../src/files/manifest.ts";
-import { type RunningWorker, startIngestWorker, startRealWorker, waitUntilIdle } from "../support/bench-worker.ts";
-import { countLines, sameBytes } from "../support/byte-chunks.ts";
-import type { NaiveIngestResult } from "../support/naive-ingest.ts";
-import { primesTextOfSize } from "../support/primes-file.ts";
-import { runAlone } from "../support/run-alone.ts";
-import { defineScenario } from "../support/scenario.ts";
-import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
-import { significant } from "../support/stats.ts";
+import { runAlone } from "../harness/run-alone.ts";
+import { defineScenario } from "../harness/scenario.ts";
+import type { OutputCheck, ScenarioResult } from "../harness/scenario-result.ts";
+import { significant } from "../harness/stats.ts";
+import { type RunningWorker, startIngestWorker, startRealWorker, waitUntilIdle } from "../workers/bench-worker.ts";
+import { countLines, sameBytes } from "../workloads/byte-chunks.ts";
+import type { NaiveIngestResult } from "../workloads/naive-ingest.ts";
+import { primesTextOfSize } from "../workloads/primes-file.ts";
 
 /** Options of {@linkcode runLoad}. */
 export interface LoadOptions {
@@ -263,9 +263,9 @@ async function runLoad(options: LoadOptions = {}): Promise<ScenarioResult> {
         'workerd: "busy after load" is how long its process stayed busy afterwards, and every row starts only ' +
         "once it is idle again.",
       "naive: the body through a native TextDecoderStream, lines by String.split, one awaited write per number " +
-        "into a native WritableStream that rotates into the same 10 MiB parts (bench/support/naive-ingest.ts). " +
+        "into a native WritableStream that rotates into the same 10 MiB parts (bench/workloads/naive-ingest.ts). " +
         "× naive compares with the naive row of the same store.",
-      "The drainpipe discarding row runs the real upload route's pipeline in bench/support/ingest-worker.ts; the " +
+      "The drainpipe discarding row runs the real upload route's pipeline in bench/workers/ingest-worker.ts; the " +
         "local-R2 row is the real worker with a new file name per request.",
       interleavedNote(interleaved, rounds, windowSeconds),
     ],

@@ -16,12 +16,12 @@ import { openFileStream } from "../../src/cli/local-file.ts";
 import { uploadInSegments } from "../../src/cli/segmented-upload.ts";
 import { WorkerClient } from "../../src/cli/worker-client.ts";
 import type { Manifest } from "../../src/files/manifest.ts";
-import { measureRequest, startRealWorker } from "../support/bench-worker.ts";
-import { CACHE_DIR } from "../support/primes-file.ts";
-import { runAlone } from "../support/run-alone.ts";
-import { defineScenario } from "../support/scenario.ts";
-import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
-import { significant } from "../support/stats.ts";
+import { runAlone } from "../harness/run-alone.ts";
+import { defineScenario } from "../harness/scenario.ts";
+import type { OutputCheck, ScenarioResult } from "../harness/scenario-result.ts";
+import { significant } from "../harness/stats.ts";
+import { measureRequest, startRealWorker } from "../workers/bench-worker.ts";
+import { CACHE_DIR } from "../workloads/primes-file.ts";
 
 /** Options of {@linkcode runSegmentedUpload}. */
 export interface SegmentedUploadOptions {

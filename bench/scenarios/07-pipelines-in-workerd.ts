@@ -1,5 +1,5 @@
 /**
- * Scenario 7: the number pipelines inside workerd, without HTTP. The bench worker (`bench/support/ingest-worker.ts`,
+ * Scenario 7: the number pipelines inside workerd, without HTTP. The bench worker (`bench/workers/ingest-worker.ts`,
  * started with wrangler's `unstable_dev`, so bundled as wrangler bundles it) receives the first N primes once (10 M
  * by default, 93 MB) and holds them in memory; then each timed request runs one variant over those bytes in 64 KiB
  * chunks, into a discarding store:
@@ -25,12 +25,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "simple-statistics";
 import { type DiscardedObject, discardedEqual, sha256 } from "../../test/support/discarding-store.ts";
-import { measureRequest, postJson, type RunningWorker, startIngestWorker } from "../support/bench-worker.ts";
-import { primesText } from "../support/primes-file.ts";
-import { runAlone } from "../support/run-alone.ts";
-import { defineScenario } from "../support/scenario.ts";
-import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
-import { significant } from "../support/stats.ts";
+import { runAlone } from "../harness/run-alone.ts";
+import { defineScenario } from "../harness/scenario.ts";
+import type { OutputCheck, ScenarioResult } from "../harness/scenario-result.ts";
+import { significant } from "../harness/stats.ts";
+import { measureRequest, postJson, type RunningWorker, startIngestWorker } from "../workers/bench-worker.ts";
+import { primesText } from "../workloads/primes-file.ts";
 
 /** Options of {@linkcode runPipelinesInWorkerd}. */
 export interface PipelinesInWorkerdOptions {
@@ -58,7 +58,7 @@ const VARIANTS: Variant[] = [
     id: "fused",
     name: "fused loop (floor)",
     description:
-      "one loop over the chunks: parse, re-encode into the part buffer, rotate (bench/support/fused-split.ts)",
+      "one loop over the chunks: parse, re-encode into the part buffer, rotate (bench/workloads/fused-split.ts)",
   },
   {
     id: "per-number",
@@ -228,7 +228,7 @@ async function runPipelinesInWorkerd(options: PipelinesInWorkerdOptions = {}): P
     rows,
     notes: [
       `Input: the first ${count.toLocaleString("en")} primes (${input.length.toLocaleString("en")} bytes), sent ` +
-        "once to the bench worker (bench/support/ingest-worker.ts, POST /held/input), which keeps it in memory; " +
+        "once to the bench worker (bench/workers/ingest-worker.ts, POST /held/input), which keeps it in memory; " +
         "each timed request (POST /held/run, no body) runs one variant over it in 64 KiB chunks into a " +
         `DiscardingStore, parts of at most ${maxPartBytes} bytes. Medians of ${runs} runs, variants interleaved ` +
         "round by round, each request once the workerd process is idle; no forced garbage collection (workerd " +

@@ -1,8 +1,8 @@
 /**
- * Scenario 8: scenario 1's per-chunk pipes (`bench/support/chunk-pipe-shapes.ts`) inside a worker that wrangler
- * bundles as it bundles a deployment (`bench/support/chunk-pipe-worker.ts`, drainpipe imported from
+ * Scenario 8: scenario 1's per-chunk pipes (`bench/workloads/chunk-pipe-shapes.ts`) inside a worker that wrangler
+ * bundles as it bundles a deployment (`bench/workers/chunk-pipe-worker.ts`, drainpipe imported from
  * `src/streams/index.ts`), started with `unstable_dev`, for every workerd implementation of
- * `bench/support/implementations.ts`. Scenario 1 measures the same shapes inside workerd through the vitest pool.
+ * `bench/implementations/registry.ts`. Scenario 1 measures the same shapes inside workerd through the vitest pool.
  *
  * Each request runs one shape once with one implementation and answers the tally, which is checked. Timing is
  * taken outside the worker: a row's time is the median wall time of the request moving N chunks minus the median
@@ -16,16 +16,16 @@
 import { resolve } from "node:path";
 import { median } from "simple-statistics";
 import { quietWrangler } from "../../src/cli/embedded-worker.ts";
-import { expectedTally, type PipeShape, type ShapeEntry } from "../support/chunk-pipe-shapes.ts";
-import { chunkPipeTable, shapeComparisons } from "../support/chunk-pipe-table.ts";
-import type { ChunkPipeAnswer } from "../support/chunk-pipe-worker.ts";
-import { implementationsFor } from "../support/implementations.ts";
-import { describeMachine } from "../support/machine.ts";
-import { runAlone } from "../support/run-alone.ts";
-import { defineScenario } from "../support/scenario.ts";
-import type { OutputCheck, ScenarioResult } from "../support/scenario-result.ts";
-import { significant, timed } from "../support/stats.ts";
-import { NATIVE, type StreamsImplementation } from "../support/streams-implementation.ts";
+import { describeMachine } from "../harness/machine.ts";
+import { runAlone } from "../harness/run-alone.ts";
+import { defineScenario } from "../harness/scenario.ts";
+import type { OutputCheck, ScenarioResult } from "../harness/scenario-result.ts";
+import { significant, timed } from "../harness/stats.ts";
+import { implementationsFor } from "../implementations/registry.ts";
+import { NATIVE, type StreamsImplementation } from "../implementations/streams-implementation.ts";
+import type { ChunkPipeAnswer } from "../workers/chunk-pipe-worker.ts";
+import { expectedTally, type PipeShape, type ShapeEntry } from "../workloads/chunk-pipe-shapes.ts";
+import { chunkPipeTable, shapeComparisons } from "../workloads/chunk-pipe-table.ts";
 
 /** Options of {@linkcode runChunkPipesInWorker}. */
 export interface ChunkPipesInWorkerOptions {
@@ -37,7 +37,7 @@ export interface ChunkPipesInWorkerOptions {
   runs?: number;
 }
 
-const SUPPORT = resolve(import.meta.dirname, "../support");
+const WORKERS = resolve(import.meta.dirname, "../workers");
 
 /** One kind of request: an implementation running a shape, with what its requests took and answered. */
 interface Measurement {
@@ -64,8 +64,8 @@ export async function startChunkPipeWorker(
 ): Promise<{ url: string; stop: () => Promise<void> }> {
   quietWrangler();
   const { unstable_dev } = await import("wrangler");
-  const worker = await unstable_dev(resolve(SUPPORT, "chunk-pipe-worker.ts"), {
-    config: resolve(SUPPORT, "chunk-pipe-worker.jsonc"),
+  const worker = await unstable_dev(resolve(WORKERS, "chunk-pipe-worker.ts"), {
+    config: resolve(WORKERS, "chunk-pipe-worker.jsonc"),
     ...(inspectorPort === undefined ? {} : { inspectorPort }),
     persist: false,
     logLevel: "warn",
@@ -205,7 +205,7 @@ async function runChunkPipesInWorker(options: ChunkPipesInWorkerOptions): Promis
     columns,
     rows,
     notes: [
-      "The worker (bench/support/chunk-pipe-worker.ts) is bundled by wrangler as a deployment is, drainpipe " +
+      "The worker (bench/workers/chunk-pipe-worker.ts) is bundled by wrangler as a deployment is, drainpipe " +
         "imported from src/streams/index.ts; each request runs one shape of scenario 1 once (a pull source " +
         "enqueueing one number per pull, a summing sink) and answers the tally, which is checked. Scenario 1's " +
         "workerd table measures the same shapes through the vitest pool instead.",

@@ -3,14 +3,14 @@
  * scenario's id), in the order of its number. Each exports its {@linkcode Scenario} as `scenario`.
  *
  * Adding a scenario is adding one such file: `npm run bench` and `npm run bench:quick` (`bench/run.ts`), the
- * README's Benchmarks section and `test/bench/quick.test.ts` all loop over {@linkcode loadScenarios}. Other files
+ * README's Benchmarks section and `bench/test/quick.test.ts` all loop over {@linkcode loadScenarios}. Other files
  * here (`<nn>-<id>.bench.ts`, the vitest benchmarks some scenarios start) are not scenarios.
  *
  * @module
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { SCENARIO_FILE, type Scenario } from "../support/scenario.ts";
+import { SCENARIO_FILE, type Scenario } from "../harness/scenario.ts";
 
 /** A scenario as the registry found it. */
 export interface RegisteredScenario {

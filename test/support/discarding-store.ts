@@ -1,6 +1,8 @@
 /**
  * An {@linkcode ObjectStore} that keeps nothing, for measuring the ingest pipeline without storage cost, and
- * checking what it saw against the input.
+ * checking what it saw against the input. The benchmarks use it (the bench worker, scenarios 4 and 7, the memory
+ * check); it sits with the test doubles so that the tests, which run the object-store contract on it, import
+ * nothing from `bench/`.
  *
  * @module
  */

@@ -1,15 +1,15 @@
 /**
  * Scenario 1 in Bun and Deno, where vitest does not run: a standalone program that times every shape of
  * `chunk-pipe-shapes.ts` with the runtime's own streams and drainpipe's two rows, drainpipe loaded from the esbuild
- * bundle the vitest benchmarks use (`bundled-drainpipe.ts`), checks the count and sum of every run (warm-ups
+ * bundle the vitest benchmarks use (`tools/bundled-drainpipe.ts`), checks the count and sum of every run (warm-ups
  * included) and prints one {@linkcode RuntimeReport} as JSON. `01-chunk-pipes.ts` builds the bundle, starts this
  * file with the project's Bun and Deno and makes their tables.
  *
  * Run alone (`bench/scenarios/01-chunk-pipes.ts` writes the bundle to `bench/.cache/drainpipe-streams.js`), with
  * scenario 1's sizes (`chunkCount`, `sampling`; `--quick` for the quick ones):
- * `node_modules/.bin/bun bench/support/runtime-chunk-pipes.ts --bundle <bundle> [--quick]`, or
- * `node_modules/.bin/deno run --allow-read=<bundle> bench/support/runtime-chunk-pipes.ts --bundle <bundle> [--quick]`
- * (reading the bundle is the only permission Deno needs). Exits with 1 when a run failed.
+ * `node_modules/.bin/bun bench/scenarios/01-chunk-pipes.runtimes.ts --bundle <bundle> [--quick]`, or
+ * `node_modules/.bin/deno run --allow-read=<bundle> bench/scenarios/01-chunk-pipes.runtimes.ts --bundle <bundle>
+ * [--quick]` (reading the bundle is the only permission Deno needs). Exits with 1 when a run failed.
  *
  * @module
  */
@@ -18,6 +18,14 @@ import process from "node:process";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type * as drainpipe from "../../src/streams/index.ts";
+import { timed } from "../harness/stats.ts";
+import {
+  classesOf,
+  currentRuntime,
+  drainpipeImplementations,
+  NATIVE,
+  type StreamsImplementation,
+} from "../implementations/streams-implementation.ts";
 import {
   chunkCount,
   expectedTally,
@@ -26,15 +34,7 @@ import {
   type ShapeEntry,
   sampling,
   shapeEntries,
-} from "./chunk-pipe-shapes.ts";
-import { timed } from "./stats.ts";
-import {
-  classesOf,
-  currentRuntime,
-  drainpipeImplementations,
-  NATIVE,
-  type StreamsImplementation,
-} from "./streams-implementation.ts";
+} from "../workloads/chunk-pipe-shapes.ts";
 
 /** The samples of one benchmark: one implementation in one shape's comparison. */
 export interface RuntimeBenchmark {

@@ -8,14 +8,14 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
+import { IMPLEMENTATIONS } from "../implementations/registry.ts";
+import type { Runtime, StreamsImplementation } from "../implementations/streams-implementation.ts";
 import { slug, VITEST_RESULTS_DIR } from "./bench-files.ts";
-import { IMPLEMENTATIONS } from "./implementations.ts";
 import { describeMachine } from "./machine.ts";
-import type { Runtime, StreamsImplementation } from "./streams-implementation.ts";
 
 const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
-/** How drainpipe is loaded in the vitest benchmarks (see `bundled-drainpipe.ts`). */
+/** How drainpipe is loaded in the vitest benchmarks (see `tools/bundled-drainpipe.ts`). */
 export const BUNDLE_NOTE =
   "drainpipe runs from an esbuild bundle of src/streams built when the benchmark starts, as wrangler bundles a " +
   "worker; loaded from src/ through vitest's module transform, every call between its modules becomes a " +

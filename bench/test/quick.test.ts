@@ -5,8 +5,8 @@
  * run starts `vitest bench` itself). Scenarios 4 and 5 start local workerd.
  */
 import { describe, expect, test } from "vitest";
-import { loadScenarios } from "../../bench/scenarios/index.ts";
-import { runScenario } from "../../bench/support/scenario.ts";
+import { runScenario } from "../harness/scenario.ts";
+import { loadScenarios } from "../scenarios/index.ts";
 
 const scenarios = await loadScenarios();
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { StreamsImplementation } from "./streams-implementation.ts";
+import type { StreamsImplementation } from "../implementations/streams-implementation.ts";
 
 /** One chunk size of the matrix. */
 export interface ChunkSize {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Runtime, StreamsImplementation } from "./streams-implementation.ts";
+import type { Runtime, StreamsImplementation } from "../implementations/streams-implementation.ts";
 
 /** What a shape saw arrive at its end. */
 export interface Tally {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { expectedTally, PIPE_SHAPES, shapeEntries } from "../../bench/support/chunk-pipe-shapes.ts";
-import { implementationsFor } from "../../bench/support/implementations.ts";
-import { classesOf, NATIVE, type StreamsImplementation } from "../../bench/support/streams-implementation.ts";
+import { implementationsFor } from "../implementations/registry.ts";
+import { classesOf, NATIVE, type StreamsImplementation } from "../implementations/streams-implementation.ts";
+import { expectedTally, PIPE_SHAPES, shapeEntries } from "../workloads/chunk-pipe-shapes.ts";
 
 describe("shapeEntries", () => {
   test("an implementation with the draining extension gets the extension shapes, against native", async () => {

@@ -1,7 +1,8 @@
 /**
  * A bench-only worker (never deployed) for scenario 8: runs one of scenario 1's per-chunk pipe shapes
- * (`chunk-pipe-shapes.ts`) once, with one of the workerd implementations of `implementations.ts` (workerd's own
- * streams, drainpipe from `src/streams/index.ts`, its draining extension path, the polyfill). Scenario 8 starts it
+ * (`bench/workloads/chunk-pipe-shapes.ts`) once, with one of the workerd implementations of
+ * `bench/implementations/registry.ts` (workerd's own streams, drainpipe from `src/streams/index.ts`, its draining
+ * extension path, the polyfill). Scenario 8 starts it
  * with wrangler's `unstable_dev` and its own configuration (`chunk-pipe-worker.jsonc`), so wrangler bundles it
  * as it bundles a deployment.
  *
@@ -12,8 +13,9 @@
  *
  * @module
  */
-import { shapesFor, type Tally } from "./chunk-pipe-shapes.ts";
-import { implementationsFor } from "./implementations.ts";
+
+import { implementationsFor } from "../implementations/registry.ts";
+import { shapesFor, type Tally } from "../workloads/chunk-pipe-shapes.ts";
 
 /** What `GET /run` answers. */
 export interface ChunkPipeAnswer extends Tally {

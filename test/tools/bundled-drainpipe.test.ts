@@ -2,8 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { bundleDrainpipeStreams, bundledDrainpipe } from "../../bench/support/bundled-drainpipe.ts";
 import * as source from "../../src/streams/index.ts";
+import { bundleDrainpipeStreams, bundledDrainpipe } from "../../tools/bundled-drainpipe.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const dir = await mkdtemp(join(tmpdir(), "drainpipe-bundle-"));
@@ -38,14 +38,14 @@ describe("bundledDrainpipe", () => {
   const plugin = bundledDrainpipe();
   const resolveId = plugin.resolveId as (source: string, importer: string | undefined) => Promise<string | null>;
 
-  test("redirects bench/support/implementations.ts' import of src/streams/index.ts to the bundle", async () => {
-    const resolved = await resolveId("../../src/streams/index.ts", join(ROOT, "bench/support/implementations.ts"));
+  test("redirects bench/implementations/registry.ts' import of src/streams/index.ts to the bundle", async () => {
+    const resolved = await resolveId("../../src/streams/index.ts", join(ROOT, "bench/implementations/registry.ts"));
     expect(resolved).toBe(join(ROOT, "bench/.cache/drainpipe-streams.js"));
   });
 
   test("leaves every other import alone", async () => {
-    expect(await resolveId("../../src/streams/index.ts", join(ROOT, "bench/support/ingest-worker.ts"))).toBeNull();
-    expect(await resolveId("./support/stats.ts", join(ROOT, "bench/support/implementations.ts"))).toBeNull();
+    expect(await resolveId("../../src/streams/index.ts", join(ROOT, "bench/workers/ingest-worker.ts"))).toBeNull();
+    expect(await resolveId("../harness/stats.ts", join(ROOT, "bench/implementations/registry.ts"))).toBeNull();
     expect(await resolveId("../streams/index.ts", join(ROOT, "src/numbers/line-to-number-stream.ts"))).toBeNull();
     expect(await resolveId("vitest", undefined)).toBeNull();
   });

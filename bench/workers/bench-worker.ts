@@ -1,5 +1,5 @@
 /**
- * Starting the bench worker (`bench/support/ingest-worker.ts`) and the real worker in local workerd, and watching the
+ * Starting the bench worker (`bench/workers/ingest-worker.ts`) and the real worker in local workerd, and watching the
  * CPU time and memory of the workerd process that runs each (Linux `/proc`) while one request runs.
  *
  * The real worker is started with the CLI's `startEmbeddedWorker`; the bench worker the same way (wrangler's
@@ -10,8 +10,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { quietWrangler, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
-import { timed } from "./stats.ts";
-import { descendantsNamed, memoryOf } from "./workerd-memory.ts";
+import { timed } from "../harness/stats.ts";
+import { descendantsNamed, memoryOf } from "../harness/workerd-memory.ts";
 
 const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
@@ -44,7 +44,7 @@ function workerdPid(): number {
 }
 
 /**
- * Starts `bench/support/ingest-worker.ts` with R2 persisted under `stateDir`.
+ * Starts `bench/workers/ingest-worker.ts` with R2 persisted under `stateDir`.
  *
  * @example
  * ```ts
@@ -56,7 +56,7 @@ function workerdPid(): number {
 export async function startIngestWorker(stateDir: string): Promise<RunningWorker> {
   quietWrangler();
   const { unstable_dev } = await import("wrangler");
-  const started = await unstable_dev(resolve(PROJECT_ROOT, "bench/support/ingest-worker.ts"), {
+  const started = await unstable_dev(resolve(PROJECT_ROOT, "bench/workers/ingest-worker.ts"), {
     config: resolve(PROJECT_ROOT, "wrangler.toml"),
     persistTo: stateDir,
     logLevel: "warn",

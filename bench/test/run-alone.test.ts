@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { parseScenarioArgs } from "../../bench/support/run-alone.ts";
-import { defineScenario, scenarioNumber } from "../../bench/support/scenario.ts";
+import { parseScenarioArgs } from "../harness/run-alone.ts";
+import { defineScenario, scenarioNumber } from "../harness/scenario.ts";
 
 const scenario = defineScenario<{ count?: number; runs?: number }>({
   id: "example",

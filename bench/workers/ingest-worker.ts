@@ -35,10 +35,10 @@ import { DEFAULT_CHUNK_SIZE } from "../../src/streams/index.ts";
 import { coordinatedUpload } from "../../src/worker/coordinated-upload.ts";
 import { storeRequestBody } from "../../src/worker/store-request-body.ts";
 import { type DiscardedObject, DiscardingStore, sha256 } from "../../test/support/discarding-store.ts";
-import { chunksOf, FILE_CHUNK_BYTES } from "./byte-chunks.ts";
-import { fusedSplit } from "./fused-split.ts";
-import { naiveIngest } from "./naive-ingest.ts";
-import { splitBatch, splitPerNumber } from "./number-pipelines.ts";
+import { chunksOf, FILE_CHUNK_BYTES } from "../workloads/byte-chunks.ts";
+import { fusedSplit } from "../workloads/fused-split.ts";
+import { naiveIngest } from "../workloads/naive-ingest.ts";
+import { splitBatch, splitPerNumber } from "../workloads/number-pipelines.ts";
 
 /** The bindings of the bench worker (those of `wrangler.toml`). */
 export interface IngestWorkerEnv {

@@ -5,8 +5,9 @@
  * drainpipe has two rows (`drainpipeImplementations`): the standard path runs the same code as every other
  * implementation; the extension path adds the shapes that use its draining read (`reader.readMany()`) and sinks
  * with `writev(chunks)`. Every report shows both next to native. Under `vitest bench`, this module's import of
- * `src/streams/index.ts` resolves to drainpipe's esbuild bundle (`bundled-drainpipe.ts`); in Bun and Deno,
- * scenario 1's standalone runner (`runtime-chunk-pipes.ts`) builds the same rows on that bundle itself.
+ * `src/streams/index.ts` resolves to drainpipe's esbuild bundle (`tools/bundled-drainpipe.ts`); in Bun and Deno,
+ * scenario 1's standalone runner (`bench/scenarios/01-chunk-pipes.runtimes.ts`) builds the same rows on that
+ * bundle itself.
  *
  * @module
  */

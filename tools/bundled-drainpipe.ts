@@ -8,7 +8,7 @@
  * 3.5× slower than the same code bundled, while the native streams it is compared with pay nothing of the sort.
  * Inside one bundle those calls are plain calls again.
  *
- * Only `bench/support/implementations.ts`' import of `src/streams/index.ts` is redirected; every other module keeps
+ * Only `bench/implementations/registry.ts`' import of `src/streams/index.ts` is redirected; every other module keeps
  * importing `src/`. The bundle is built when that import is first resolved and written to `bench/.cache/`.
  *
  * @module
@@ -18,12 +18,12 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { Plugin } from "vitest/config";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The module the benchmarks compare: drainpipe's streams, as `bench/support/implementations.ts` imports them. */
+/** The module the benchmarks compare: drainpipe's streams, as `bench/implementations/registry.ts` imports them. */
 const ENTRY = resolve(ROOT, "src/streams/index.ts");
 /** The importer whose import of {@link ENTRY} is redirected to the bundle. */
-const IMPORTER = resolve(ROOT, "bench/support/implementations.ts");
+const IMPORTER = resolve(ROOT, "bench/implementations/registry.ts");
 /** Where the bundle is written. */
 export const BUNDLE_PATH = resolve(ROOT, "bench/.cache/drainpipe-streams.js");
 
@@ -52,8 +52,8 @@ export async function bundleDrainpipeStreams(outfile: string = BUNDLE_PATH): Pro
 }
 
 /**
- * A vite plugin that resolves `bench/support/implementations.ts`' import of `src/streams/index.ts` to the bundle, built
- * the first time that import is resolved.
+ * A vite plugin that resolves `bench/implementations/registry.ts`' import of `src/streams/index.ts` to the bundle,
+ * built the first time that import is resolved.
  *
  * @example
  * ```ts

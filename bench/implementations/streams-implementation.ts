@@ -1,10 +1,11 @@
 /**
  * What a streams implementation is to the stream benchmarks (scenarios 1 and 2): its classes, the runtimes it is
  * benchmarked in and its optional draining extension, and drainpipe's two rows, built from whichever copy of
- * drainpipe's streams the caller loaded. The table of every implementation is `implementations.ts`.
+ * drainpipe's streams the caller loaded. The table of every implementation is `registry.ts`.
  *
- * This module imports nothing at run time, so that the standalone runner of scenario 1 (`runtime-chunk-pipes.ts`)
- * loads it in Bun and Deno without loading the other implementations or drainpipe's sources.
+ * This module imports nothing at run time, so that the standalone runner of scenario 1
+ * (`bench/scenarios/01-chunk-pipes.runtimes.ts`) loads it in Bun and Deno without loading the other
+ * implementations or drainpipe's sources.
  *
  * @module
  */

@@ -4,10 +4,11 @@
  *
  * @module
  */
+
+import type { Speedup } from "../harness/scenario-result.ts";
+import { significant } from "../harness/stats.ts";
+import { NATIVE, type StreamsImplementation } from "../implementations/streams-implementation.ts";
 import { PIPE_SHAPES, type PipeShape, type ShapeEntry, shapeEntries } from "./chunk-pipe-shapes.ts";
-import type { Speedup } from "./scenario-result.ts";
-import { significant } from "./stats.ts";
-import { NATIVE, type StreamsImplementation } from "./streams-implementation.ts";
 
 /** One shape's comparison: the shape and what each implementation runs for it. */
 export interface ShapeComparison {

@@ -1,0 +1,139 @@
+/**
+ * The "Benchmarks" section at the end of README.md, made from the scenario registry (what each scenario measures
+ * and why) and a run's results: one summary table, a row per table of the run, linking the full tables
+ * (`bench/results/<stem>.md`).
+ *
+ * @module
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { markdownTable } from "markdown-table";
+import type { RegisteredScenario } from "../scenarios/index.ts";
+import type { Machine } from "./machine.ts";
+import { machineMarkdown } from "./markdown-report.ts";
+import type { ScenarioResult } from "./scenario-result.ts";
+
+/** What a results file (`bench/results/<stem>.json`) holds. */
+export interface RunRecord {
+  /** The day of the run, `YYYY-MM-DD`. */
+  date: string;
+  /** Whether it was a quick run. */
+  quick: boolean;
+  /** Where it ran. */
+  machine: Machine;
+  /** Every scenario's tables, in order. */
+  results: ScenarioResult[];
+}
+
+const HEADING = "\n## Benchmarks\n";
+
+/** The section's fixed opening: how to run the benchmarks and what every run does. */
+const INTRO = [
+  "`npm run bench` runs every scenario (about 12 minutes; keep the machine otherwise idle) and writes",
+  "`bench/results/<date>-<runtime>.{json,md,svg}` and this section; `npm run bench:quick` runs them all with tiny",
+  "sizes (under a minute, results under `bench/.cache/quick/`), and `bench/test/quick.test.ts`, part of `npm test`,",
+  "runs every scenario's output checks with tiny sizes. Benchmarks assert nothing about time; every variant's output",
+  "is checked in every run. `node bench/run.ts --readme` rewrites this section from the latest results file.",
+  "",
+  "The code: `bench/run.ts` (the run), `bench/harness/` (scenarios, run-alone options, statistics, reports and",
+  "this section), `bench/workers/` (the bench-only workers run in workerd and how they are started),",
+  "`bench/workloads/` (inputs, the pipelines and the baselines compared), `bench/implementations/` (the streams",
+  "implementations compared) and `bench/test/` (the tests of that code, part of `npm test`); a helper only one",
+  "scenario uses sits beside it as `bench/scenarios/<nn>-<id>.<helper>.ts`.",
+  "",
+  "Each scenario is one file, `bench/scenarios/<nn>-<id>.ts`, exporting a `scenario` object (id, title, what it",
+  "measures and why, quick options, run function); `bench/scenarios/index.ts` registers every such file, so a new",
+  "scenario is one new file. A scenario file also runs alone: `npx node bench/scenarios/<nn>-<id>.ts --help`. The",
+  "stream implementations compared are the table in `bench/implementations/registry.ts`. The scenarios measured",
+  "with `vitest bench` load drainpipe from an esbuild bundle of `src/streams` (`tools/bundled-drainpipe.ts`),",
+  "as wrangler bundles the worker: through vitest's module transform, every call between its modules would cost a",
+  "property load. `bench/performance.md` says where the time goes, goal by goal, with the profiles",
+  "(`npx node bench/profile.ts --shape <shape> [--worker]`, in Node or inside workerd) and the floors.",
+];
+
+/** `value` as a ratio for the summary: three significant digits and a ×. */
+function ratio(value: number): string {
+  return `${Number(value.toPrecision(3))}×`;
+}
+
+/**
+ * One line of the summary about a table's speedups over its baseline: the range, and the fastest variant.
+ *
+ * @example
+ * ```ts
+ * speedupRange([{ label: "a", value: 0.327 }, { label: "b", value: 4.25 }]); // "0.327× … 4.25× (fastest: b)"
+ * ```
+ */
+export function speedupRange(speedups: ScenarioResult["speedups"]): string {
+  if (speedups.length === 0) return "no ratios (see its table)";
+  const sorted = [...speedups].sort((a, b) => a.value - b.value);
+  const slowest = sorted[0]!;
+  const fastest = sorted.at(-1)!;
+  return sorted.length === 1
+    ? `${ratio(fastest.value)} (${fastest.label})`
+    : `${ratio(slowest.value)} … ${ratio(fastest.value)} (fastest: ${fastest.label})`;
+}
+
+/**
+ * The summary of a run: a row per table (its title, runtime, speedups over the scenario's baseline and output
+ * checks), in run order.
+ *
+ * @example
+ * ```ts
+ * summaryTable(record.results); // "| table | runtime | speedups over the baseline | output checks |\n…"
+ * ```
+ */
+export function summaryTable(results: readonly ScenarioResult[]): string {
+  const cell = (text: string): string => text.replace(/\|/g, "\\|");
+  const rows = results.map((result) => {
+    const failed = result.checks.filter((check) => !check.ok).length;
+    const checks = failed === 0 ? `all ${result.checks.length} passed` : `${failed} of ${result.checks.length} FAILED`;
+    return [result.title, result.runtime, speedupRange(result.speedups), checks].map(cell);
+  });
+  return markdownTable([["table", "runtime", "speedups over the baseline", "output checks"], ...rows], {
+    alignDelimiters: false,
+  });
+}
+
+/**
+ * The section, from its heading on: the introduction, every registered scenario, then the summary of `run`
+ * (saved as `bench/results/<stem>.*`, whose `.md` holds the full tables).
+ *
+ * @example
+ * ```ts
+ * benchmarksSection(await loadScenarios(), record, "2026-11-22-node24"); // "\n## Benchmarks\n\n`npm run bench` …"
+ * ```
+ */
+export function benchmarksSection(scenarios: readonly RegisteredScenario[], run: RunRecord, stem: string): string {
+  const chart = `bench/results/${stem}.svg`;
+  const tables = `bench/results/${stem}.md`;
+  return [
+    HEADING,
+    ...INTRO,
+    "",
+    "Scenarios:",
+    "",
+    ...scenarios.map(
+      ({ number, file, scenario }) =>
+        `${number}. **${scenario.title}** (\`${file}\`): measures ${scenario.measures} Why: ${scenario.why}`,
+    ),
+    "",
+    `Latest run (${stem}): ${machineMarkdown(run.machine)}. Every table with its notes: [${tables}](${tables}); ` +
+      `chart: [${chart}](${chart}).`,
+    "",
+    "A row per table of the run. Speedups are the chart's bars: the scenario's baseline time over a variant's (each",
+    "table's notes name its baseline), so above 1× is faster than the baseline.",
+    "",
+    summaryTable(run.results),
+    "",
+  ].join("\n");
+}
+
+/**
+ * Replaces the Benchmarks section of the README at `path` (from its heading to the end of the file) with
+ * `section`, or appends it when there is none.
+ */
+export async function replaceReadmeSection(path: string, section: string): Promise<void> {
+  const readme = await readFile(path, "utf8");
+  const start = readme.indexOf(HEADING);
+  await writeFile(path, `${start >= 0 ? readme.slice(0, start) : `${readme.trimEnd()}\n`}${section}`);
+}
