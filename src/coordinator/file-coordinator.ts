@@ -18,8 +18,11 @@
  * @module
  */
 import { DurableObject } from "cloudflare:workers";
+import { FileCatalog } from "../files/file-catalog.ts";
 import type { Manifest } from "../files/manifest.ts";
 import type { SegmentSummary } from "../files/segment-summary.ts";
+import { filePrefix } from "../split/object-keys.ts";
+import type { PartRecord } from "../split/part-splitter.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { R2Store } from "../store/r2-store.ts";
 import type { CoordinatedFile } from "./coordinated-file.ts";
@@ -236,6 +239,22 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   /** Aborts the open session `sessionId`: everything it wrote goes. `false` when it is not open. */
   abortSession(sessionId: string): Promise<boolean> {
     return this.#change(() => this.#named.sessions.abort(sessionId));
+  }
+
+  /**
+   * The bytes of `parts` (records of one of the file's versions), one part after another: a slice of a content
+   * read that does not fit the reading request's subrequests. This call is an invocation of its own, with its own
+   * subrequests: the reading request spends one on the slice, this object one R2 read per part. The reader holds a
+   * read lease, so the parts stay while it reads. Not serialised: reads change nothing.
+   */
+  readParts(parts: PartRecord[]): ReadableStream<Uint8Array> {
+    const { file } = this.#named;
+    const folder = filePrefix(file.name);
+    const foreign = parts.find((part) => !part.key.startsWith(folder));
+    if (foreign) throw new RangeError(`Cannot read "${foreign.key}": it is not an object of "${file.name}"`);
+    const { readable, writable } = new IdentityTransformStream();
+    new FileCatalog(file.store).pipeParts(file.name, parts, writable).catch(() => undefined);
+    return readable;
   }
 
   /** The coordinator's state. */

@@ -1,5 +1,6 @@
 import "../streams/platform-types.ts";
 import { filePrefix, manifestKey } from "../split/object-keys.ts";
+import type { PartRecord } from "../split/part-splitter.ts";
 import { deleteAll, listPrefixes } from "../store/list-all.ts";
 import type { ObjectStore, StoredObjectBody } from "../store/object-store.ts";
 import { assertValidName } from "./file-name.ts";
@@ -101,14 +102,21 @@ export class FileCatalog {
    * has vanished (the file was replaced or removed meanwhile) or a read fails, `destination` is aborted
    * and the promise rejects.
    */
-  async pipeContent(manifest: Manifest, destination: WritableStream<Uint8Array>): Promise<void> {
+  pipeContent(manifest: Manifest, destination: WritableStream<Uint8Array>): Promise<void> {
+    return this.pipeParts(manifest.name, manifest.parts, destination);
+  }
+
+  /**
+   * Pipes `parts` of the file `name`, in order, into `destination`, then closes it: a slice of
+   * {@linkcode pipeContent}, with the same failures.
+   */
+  async pipeParts(name: string, parts: readonly PartRecord[], destination: WritableStream<Uint8Array>): Promise<void> {
     try {
-      for (const part of manifest.parts) {
+      for (const part of parts) {
         const object = await this.#store.get(part.key);
         if (!object) {
           throw new Error(
-            `Cannot read part ${part.index} of "${manifest.name}": ` +
-              "it no longer exists (the file was replaced or removed)",
+            `Cannot read part ${part.index} of "${name}": it no longer exists (the file was replaced or removed)`,
           );
         }
         await object.body.pipeTo(destination, { preventClose: true, preventAbort: true });

@@ -15,6 +15,7 @@ import type { RequestScope } from "./request-scope.ts";
 import type { Route } from "./router.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import type { Settings } from "./settings.ts";
+import { pipeSlicedContent } from "./sliced-content.ts";
 import { storeRequestBody } from "./store-request-body.ts";
 import { sweepBucket } from "./sweep-bucket.ts";
 import { declaredLength } from "./upload-limits.ts";
@@ -224,19 +225,19 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
       handler: async (_request, { name }, _url, ctx, scope) => {
         const read = await openRead(name!, scope);
         const { manifest } = read;
+        let plan: number | "direct";
         try {
-          planContentRead(scope.budget, manifest);
+          plan = planContentRead(scope.budget, manifest, settings.subrequests);
         } catch (error) {
           ctx.waitUntil(read.release());
           throw error;
         }
         const { readable, writable } = new FixedLengthStream(manifest.totals.bytes);
-        ctx.waitUntil(
-          scope.catalog
-            .pipeContent(manifest, writable)
-            .catch(() => undefined)
-            .finally(() => read.release()),
-        );
+        const piping =
+          plan === "direct"
+            ? scope.catalog.pipeContent(manifest, writable)
+            : pipeSlicedContent(scope.coordinatorOf(name!), manifest, plan, writable);
+        ctx.waitUntil(piping.catch(() => undefined).finally(() => read.release()));
         return new Response(readable, {
           headers: {
             "Content-Type": "text/plain; charset=utf-8",

@@ -85,17 +85,22 @@ function uploadAdvice(budget: RequestBudget, bytes: number): string {
 }
 
 /**
- * Checks that reading every part of `manifest` fits what the request has left after opening the read.
+ * How a read of every part of `manifest` fits what the request has left after opening the read: `"direct"`, each
+ * part read by the request itself, or else the parts per slice, each slice read by one call to the file's
+ * coordinator, an invocation with `subrequests` of its own (one R2 read per part, two spare).
  *
- * @throws {HttpError} `422 over-budget`, pointing to part reads (`GET /files/:name/parts/:index`).
+ * @throws {HttpError} `422 over-budget` when even the slices do not fit, pointing to part reads.
  */
-export function planContentRead(budget: RequestBudget, manifest: Manifest): void {
+export function planContentRead(budget: RequestBudget, manifest: Manifest, subrequests: number): number | "direct" {
   const parts = manifest.parts.length;
+  if (parts + READ_CALLS - 1 <= budget.remaining) return "direct";
+  const perSlice = Math.max(1, subrequests - 2);
   budget.plan(
-    parts + READ_CALLS - 1,
+    Math.ceil(parts / perSlice) + READ_CALLS - 1,
     `read the ${parts} parts of "${manifest.name}" in one request`,
     `read them one request per part: GET /files/${encodeURIComponent(manifest.name)}/parts/0 to ${parts - 1}`,
   );
+  return perSlice;
 }
 
 /**

@@ -24,10 +24,17 @@ const FREE = PLAN_SUBREQUESTS.free;
 async function call(
   method: string,
   path: string,
-  options: { body?: BodyInit; headers?: Record<string, string>; plan?: "free" | "paid"; vars?: object } = {},
+  options: {
+    body?: BodyInit;
+    headers?: Record<string, string>;
+    plan?: "free" | "paid";
+    vars?: object;
+    /** The test's own limit, when not the plan's (a raised Paid limit). */
+    meter?: number;
+  } = {},
 ): Promise<{ response: Response; calls: () => number }> {
   const plan = options.plan ?? "free";
-  const budget = new RequestBudget(PLAN_SUBREQUESTS[plan]);
+  const budget = new RequestBudget(options.meter ?? PLAN_SUBREQUESTS[plan]);
   const metered = {
     ...env,
     PLAN: plan,
@@ -79,16 +86,43 @@ describe("content reads on the Free plan (50 subrequests)", () => {
     expect(calls()).toBe(manifest.parts.length + 2);
   });
 
-  test("a 100-part file is refused up front with 422, never a short 200, and the read is released", async () => {
-    const manifest = await stored("hundred", sampleNumbers(14_000, 2), 1024);
+  test("a 100-part file is read whole in slices, one coordinator call per 48 parts", async () => {
+    const numbers = sampleNumbers(14_000, 2);
+    const manifest = await stored("hundred", numbers, 1024);
     expect(manifest.parts.length).toBeGreaterThanOrEqual(100);
     const { response, calls } = await call("GET", "/files/hundred/content");
+    expect(response.status).toBe(200);
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(encodeNumbers(numbers));
+    // beginRead, one readParts per slice, endRead.
+    expect(calls()).toBe(2 + Math.ceil(manifest.parts.length / (FREE - 2)));
+  });
+
+  test("a 2,000-part file is read whole within 50 subrequests", { timeout: 300_000 }, async () => {
+    const numbers = sampleNumbers(270_000, 8);
+    const { response: upload } = await call("POST", "/files/big?maxPartBytes=1024", {
+      body: encodeNumbers(numbers),
+      plan: "paid",
+      vars: { SUBREQUEST_LIMIT: "10000" },
+      meter: 10_000,
+    });
+    expect(upload.status).toBe(201);
+    const manifest = (await upload.json()) as Manifest;
+    expect(manifest.parts.length).toBeGreaterThanOrEqual(2000);
+    const { response, calls } = await call("GET", "/files/big/content");
+    expect(response.status).toBe(200);
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(encodeNumbers(numbers));
+    expect(calls()).toBeLessThanOrEqual(FREE);
+  });
+
+  test("a read that not even slices fit is refused up front with 422, never a short 200, and released", async () => {
+    await stored("tight", sampleNumbers(14_000, 2), 1024);
+    const { response, calls } = await call("GET", "/files/tight/content", { vars: { SUBREQUEST_LIMIT: "10" } });
     expect(response.status).toBe(422);
     const body = (await response.json()) as { error: string; detail: string };
     expect(body.error).toBe("over-budget");
-    expect(body.detail).toContain("/files/hundred/parts/0");
+    expect(body.detail).toContain("/files/tight/parts/0");
     expect(calls()).toBe(2); // beginRead and endRead
-    const { response: status } = await call("GET", "/files/hundred/uploads");
+    const { response: status } = await call("GET", "/files/tight/uploads");
     expect(((await status.json()) as { reads: number }).reads).toBe(0);
   });
 
