@@ -6,6 +6,7 @@ import { fromNativeStream } from "../streams/adapters/from-native.ts";
 import { DEFAULT_CHUNK_SIZE } from "../streams/adapters/sized-byte-stream.ts";
 import { ReadableStream } from "../streams/standard/readable-stream.ts";
 import type { TransformStream } from "../streams/standard/transform-stream.ts";
+import { HttpError } from "./http-error.ts";
 import { declaredLength, limitBytes } from "./upload-limits.ts";
 
 /**
@@ -68,6 +69,24 @@ export async function storeRequestBody(request: Request, options: StoreRequestBo
     });
   } catch (error) {
     await reading;
+    // A pipe that failed downstream cancels its source, which then reads as closed; a body that failed itself
+    // (it ended before the bytes its Content-Length declares, or the client went away) reads as errored.
+    if (declared !== undefined && (await failed(bytes))) {
+      throw new HttpError(
+        400,
+        "length-mismatch",
+        `Cannot accept the body: it ended before the ${declared} bytes its Content-Length declares`,
+        { cause: error },
+      );
+    }
     throw error;
   }
+}
+
+/** Whether `stream`, no longer locked, ended in error rather than closed or cancelled. */
+function failed(stream: ReadableStream<Uint8Array>): Promise<boolean> {
+  return stream.getReader().closed.then(
+    () => false,
+    () => true,
+  );
 }

@@ -2,6 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
 import type { Manifest } from "../../src/files/manifest.ts";
 import { utf8 } from "../support/bytes.ts";
+import { callWorker } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 
 const headers = { Authorization: "Bearer test-token" };
@@ -97,7 +98,41 @@ describe("declared lengths", () => {
         duplex: "half",
       } as RequestInit),
     );
-    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toBe("length-mismatch");
     expect(await bucketIsEmpty()).toBe(true);
+  });
+
+  test("a body that fails before its Content-Length is a 400 length-mismatch, not a 500", async () => {
+    const chunk = utf8("1234567\n".repeat(4096));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 3) return controller.error(new TypeError("Network connection lost."));
+        sent += 1;
+        controller.enqueue(chunk);
+      },
+    });
+    const request = new Request("http://drainpipe.test/files/input?maxPartBytes=65536", {
+      method: "POST",
+      body,
+      headers: { ...headers, "Content-Length": String(chunk.length * 20) },
+    });
+    const response = await callWorker(request);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toBe("length-mismatch");
+    expect(await bucketIsEmpty()).toBe(true);
+  });
+
+  test("a bad line in a body with a Content-Length is still a 400 invalid-number", async () => {
+    const body = utf8("1\nx\n");
+    const request = new Request("http://drainpipe.test/files/input", {
+      method: "POST",
+      body,
+      headers: { ...headers, "Content-Length": String(body.length) },
+    });
+    const response = await callWorker(request);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toBe("invalid-number");
   });
 });
