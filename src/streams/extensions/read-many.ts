@@ -25,7 +25,11 @@ import {
 } from "../standard/promise-helpers.ts";
 import type { QueueWithSizes } from "../standard/queue-with-sizes.ts";
 import { ReadableByteStreamController } from "../standard/readable-byte-stream-controller.ts";
-import { type ReadableStream, ReadableStreamGetNumReadRequests } from "../standard/readable-stream.ts";
+import {
+  type ReadableStream,
+  ReadableStreamAddReadRequest,
+  ReadableStreamGetNumReadRequests,
+} from "../standard/readable-stream.ts";
 import { DequeueMany, NO_CHUNK, TryDequeue } from "../standard/readable-stream-controller-steps.ts";
 import {
   ReadableStreamDefaultController,
@@ -160,7 +164,8 @@ export class ChunkCollector<R> implements ChunkSink<R> {
   }
 }
 
-function hasQueuedData<R>(stream: ReadableStream<R>): boolean {
+/** Whether `stream`'s controller has chunks (or bytes) queued. */
+export function hasQueuedData<R>(stream: ReadableStream<R>): boolean {
   const controller = stream._readableStreamController;
   if (controller instanceof ReadableByteStreamController) return controller._queueTotalSize > 0;
   return (controller as ReadableStreamDefaultController<R>)._queue.length > 0;
@@ -178,7 +183,7 @@ export function drainSynchronously<R>(reader: ReadableStreamDefaultReader<R>, si
   const stream = reader._ownerReadableStream as ReadableStream<R>;
   const controller = stream._readableStreamController;
   if (controller instanceof ReadableStreamDefaultController) {
-    return drainDefaultController(stream, controller, sink);
+    return drainDefaultController(stream, reader, controller, sink);
   }
   while (sink.wantsMore() && !sink.closed && !sink.errored) {
     if (stream._state === "readable" && !hasQueuedData(stream)) return false;
@@ -187,8 +192,30 @@ export function drainSynchronously<R>(reader: ReadableStreamDefaultReader<R>, si
   return false;
 }
 
+/**
+ * The read request a drain registers while it calls `pull` on an empty queue, as the standard's read does before
+ * pulling: the first chunk that pull enqueues is then read, not queued, so an error the pull raises right after
+ * does not discard it. The drain hands the chunk to its sink once `pull` has returned.
+ */
+class HeldRead<R> implements ReadRequest<R> {
+  hasChunk = false;
+  chunk: R | undefined = undefined;
+
+  chunkSteps(chunk: R): void {
+    this.hasChunk = true;
+    this.chunk = chunk;
+  }
+
+  /** The drain sees the stream closed when it next checks its state. */
+  closeSteps(): void {}
+
+  /** The drain sees the stream errored when it next checks its state. */
+  errorSteps(): void {}
+}
+
 function drainDefaultController<R>(
   stream: ReadableStream<R>,
+  reader: ReadableStreamDefaultReader<R>,
   controller: ReadableStreamDefaultController<R>,
   collector: ChunkSink<R>,
 ): boolean {
@@ -206,6 +233,7 @@ function drainDefaultController<R>(
   }
   let pullCompletion: ReturnType<typeof callForCompletion> | null = null;
   let pulledNothing = false;
+  let held: HeldRead<R> | undefined;
   for (;;) {
     while (collector.wantsMore()) {
       const state = stream._state;
@@ -238,10 +266,21 @@ function drainDefaultController<R>(
     const underlyingPull = controller._underlyingPull;
     if (underlyingPull === undefined) break;
     const before = controller._queue.length;
+    held ??= new HeldRead<R>();
+    ReadableStreamAddReadRequest(stream, held);
     pullCompletion = callForCompletion(underlyingPull.fn, underlyingPull.source, controller);
+    const read = held.hasChunk;
+    if (read) {
+      const chunk = held.chunk as R;
+      held.hasChunk = false;
+      held.chunk = undefined;
+      collector.chunkSteps(chunk);
+    } else {
+      reader._readRequests.remove(held);
+    }
     if (pullCompletion !== undefined) break;
     pullCompletion = null;
-    if (controller._queue.length === before && stream._state === "readable") {
+    if (!read && controller._queue.length === before && stream._state === "readable") {
       pulledNothing = true;
       break;
     }

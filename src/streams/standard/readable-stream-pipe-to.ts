@@ -6,7 +6,7 @@
  */
 
 import { batchLimit, writeBatch } from "../extensions/pipe-batches.ts";
-import { ChunkCollector, type ChunkSink, drainSynchronously } from "../extensions/read-many.ts";
+import { ChunkCollector, type ChunkSink, drainSynchronously, hasQueuedData } from "../extensions/read-many.ts";
 import {
   Deferred,
   promiseResolvedWith,
@@ -179,8 +179,24 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
       signal.addEventListener("abort", abortAlgorithm, { once: true });
     }
     this.watch();
-    if (!this.shuttingDown) uponPromise(resolvedUndefined, this.onReady);
+    if (this.shuttingDown) return this.promise.promise;
+    this.readFirstChunk();
+    uponPromise(resolvedUndefined, this.onReady);
     return this.promise.promise;
+  }
+
+  /**
+   * Reads at once when the destination wants chunks and the source has none queued, as the standard's pipe reads
+   * without delay: the read request then waits for the source's first chunk, so a `pull` that enqueues and then
+   * errors hands that chunk to the pipe. Nothing is written synchronously (the chunk arrives through
+   * {@link Pipe.chunkSteps}).
+   */
+  private readFirstChunk(): void {
+    const desiredSize = WritableStreamDefaultWriterGetDesiredSize(this.writer);
+    if (desiredSize === null || desiredSize <= 0) return;
+    if (this.source._state !== "readable" || hasQueuedData(this.source)) return;
+    this.reading = true;
+    ReadableStreamDefaultReaderRead(this.reader, this);
   }
 
   private abort(error: unknown): void {
@@ -238,9 +254,12 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
     }
   }
 
-  /** Reads while the destination wants chunks and the source has them synchronously. */
+  /**
+   * Reads while the destination wants chunks and the source has them synchronously; not while chunks read are
+   * waiting to be written (the destination's `desiredSize` does not count them yet; writing them pumps again).
+   */
   private pump(): void {
-    if (this.pumping) return;
+    if (this.pumping || this.deferredChunks.length > 0) return;
     this.pumping = true;
     let moved = 0;
     while (!this.shuttingDown && !this.reading && !this.waitingForReady && !this.sourceEnded) {
@@ -349,12 +368,18 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
     this.writeSettled(count);
   }
 
+  /**
+   * Counts settled writes. The shutdown waiting for them continues on a microtask, as a reaction to the write
+   * promises would: the destination settles a write request before it finishes its own steps for that write
+   * (WritableStreamFinishInFlightWriteWithError deals with the rejection after rejecting the request), and an
+   * abort taken in between would find the stream half-updated.
+   */
   private writeSettled(count = 1): void {
     this.pendingWrites -= count;
     if (this.pendingWrites === 0 && this.afterWrites !== undefined) {
       const next = this.afterWrites;
       this.afterWrites = undefined;
-      next();
+      queueMicrotaskInternal(next);
     }
   }
 

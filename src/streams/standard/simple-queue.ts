@@ -58,6 +58,23 @@ export class SimpleQueue<T> {
   }
 
   /** Calls `fn` on every item, oldest first. */
+  /** Removes the first occurrence of `item` (the queue keeps the others' order); returns whether it was there. */
+  remove(item: T): boolean {
+    const items = this.items;
+    for (let i = this.head; i < this.tail; i++) {
+      if (items[i] !== item) continue;
+      items.copyWithin(i, i + 1, this.tail);
+      this.tail -= 1;
+      items[this.tail] = undefined;
+      if (this.head === this.tail) {
+        this.head = 0;
+        this.tail = 0;
+      }
+      return true;
+    }
+    return false;
+  }
+
   forEach(fn: (item: T) => void): void {
     const items = this.items;
     for (let i = this.head; i < this.tail; i++) fn(items[i] as T);

@@ -3,7 +3,7 @@
  * @module
  */
 
-import { type Completion, Deferred, LazyDeferred, reactTo, uponPromise } from "./promise-helpers.ts";
+import { type Completion, Deferred, LazyDeferred, reactTo, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import {
   convertQueuingStrategy,
   extractHighWaterMark,
@@ -301,13 +301,20 @@ export function TransformStreamDefaultSinkCloseAlgorithm<I, O>(stream: Transform
   return finishPromise.promise;
 }
 
-/** Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-source-cancel | TransformStreamDefaultSourceCancelAlgorithm}. */
+/**
+ * Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-source-cancel | TransformStreamDefaultSourceCancelAlgorithm}.
+ * One step more than the standard: once `terminate()` has cleared the algorithms (the readable side still closing
+ * with chunks queued, so it can still be cancelled) there is no transformer left to tell and the writable side is
+ * already errored, so the cancel resolves. The standard calls the cleared [[cancelAlgorithm]] there, which throws
+ * (its [[finishPromise]] guard covers only a finish already started by close, abort or cancel).
+ */
 export function TransformStreamDefaultSourceCancelAlgorithm<I, O>(
   stream: TransformStream<I, O>,
   reason: unknown,
 ): Promise<unknown> {
   const controller = stream._transformStreamController;
   if (controller._finishPromise !== undefined) return controller._finishPromise.promise;
+  if (controller._cancelAlgorithm === undefined) return resolvedUndefined;
   const writable = stream._writable;
   const finishPromise = new Deferred<undefined>();
   controller._finishPromise = finishPromise;

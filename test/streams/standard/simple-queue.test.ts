@@ -28,4 +28,17 @@ describe("SimpleQueue", () => {
     });
     expect(seen).toEqual(["b", "c"]);
   });
+
+  test("remove takes out one item and keeps the others in order", () => {
+    const queue = new SimpleQueue<string>();
+    for (const item of ["a", "b", "c", "d"]) queue.push(item);
+    expect(queue.shift()).toBe("a");
+    expect(queue.remove("c")).toBe(true);
+    expect(queue.remove("x")).toBe(false);
+    expect(queue.length).toBe(2);
+    expect([queue.shift(), queue.shift()]).toEqual(["b", "d"]);
+    queue.push("e");
+    expect(queue.remove("e")).toBe(true);
+    expect(queue.length).toBe(0);
+  });
 });
