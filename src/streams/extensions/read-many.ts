@@ -250,15 +250,19 @@ function drainDefaultController<R>(
       const count =
         collector.acceptCount === undefined
           ? 1
-          : bulkDequeueCount(stream, controller, collector.acceptCount(controller._queue));
+          : bulkDequeueCount(stream, controller, collector.acceptCount(controller._queue), canPullSynchronously);
       if (count > 1) {
         const chunks = controller[DequeueMany](count);
         (collector.chunksSteps as (chunks: R[]) => void)(chunks);
-        continue;
+      } else {
+        const chunk = controller[TryDequeue]();
+        if (chunk === NO_CHUNK) break;
+        collector.chunkSteps(chunk);
       }
-      const chunk = controller[TryDequeue]();
-      if (chunk === NO_CHUNK) break;
-      collector.chunkSteps(chunk);
+      // The dequeue asked for a pull (the drain holds [[pulling]], so it only set [[pullAgain]]): the standard
+      // pulls right there, before the next chunk is read; what that pull does (error the stream, say) decides
+      // what the next read gets.
+      if (canPullSynchronously && controller._pullAgain) break;
     }
     if (!canPullSynchronously) return false;
     if (collector.closed || collector.errored || !collector.wantsMore()) break;
@@ -266,21 +270,28 @@ function drainDefaultController<R>(
     const underlyingPull = controller._underlyingPull;
     if (underlyingPull === undefined) break;
     const before = controller._queue.length;
-    held ??= new HeldRead<R>();
-    ReadableStreamAddReadRequest(stream, held);
+    // A dequeue above left a pull due ([[pullAgain]]): this pull is that one, made before the read reaches the
+    // source, so no read request waits during it, and the read still makes its own pull afterwards.
+    const dueToDequeue = controller._pullAgain;
+    controller._pullAgain = false;
+    if (!dueToDequeue) {
+      held ??= new HeldRead<R>();
+      ReadableStreamAddReadRequest(stream, held);
+    }
     pullCompletion = callForCompletion(underlyingPull.fn, underlyingPull.source, controller);
-    const read = held.hasChunk;
+    const read = held?.hasChunk === true;
     if (read) {
-      const chunk = held.chunk as R;
-      held.hasChunk = false;
-      held.chunk = undefined;
+      const chunk = (held as HeldRead<R>).chunk as R;
+      (held as HeldRead<R>).hasChunk = false;
+      (held as HeldRead<R>).chunk = undefined;
       collector.chunkSteps(chunk);
-    } else {
-      reader._readRequests.remove(held);
+    } else if (!dueToDequeue) {
+      reader._readRequests.remove(held as HeldRead<R>);
     }
     if (pullCompletion !== undefined) break;
     pullCompletion = null;
     if (!read && controller._queue.length === before && stream._state === "readable") {
+      if (dueToDequeue) continue;
       pulledNothing = true;
       break;
     }
@@ -302,8 +313,8 @@ function drainDefaultController<R>(
  * (`[[DequeueMany]]`, which runs the after-dequeue steps once) with the same observable outcome as dequeuing
  * them one at a time, where every dequeue runs ReadableStreamDefaultControllerCallPullIfNeeded. Those steps are
  * inert until the last dequeue when the stream cannot pull (closing, not started) or a pull is already in
- * progress (they only set [[pullAgain]], and would set it at the last dequeue too, since desiredSize only
- * grows while chunks leave). Otherwise they would call `pull` at the first dequeue after which desiredSize is
+ * progress (they only set [[pullAgain]], and would set it at the last dequeue too, since desiredSize only grows
+ * while chunks leave; with `drainHoldsPull` the [[pulling]] flag is the drain's own, not a pull in progress). Otherwise they would call `pull` at the first dequeue after which desiredSize is
  * positive: with every size 1, at dequeue number floor(queueTotalSize - highWaterMark) + 1, so the range stops
  * there. Returns 1 (dequeue one chunk) when nothing larger is known to be equivalent.
  */
@@ -311,11 +322,12 @@ function bulkDequeueCount<R>(
   stream: ReadableStream<R>,
   controller: ReadableStreamDefaultController<R>,
   wanted: number,
+  drainHoldsPull: boolean,
 ): number {
   if (wanted <= 1) return 1;
   if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(controller) || !controller._started) return wanted;
   if (ReadableStreamGetNumReadRequests(stream) > 0) return 1;
-  if (controller._pulling) return wanted;
+  if (controller._pulling && !drainHoldsPull) return wanted;
   const queue = controller._queue;
   if (!queue.hasUnitSizes || !Number.isSafeInteger(queue.totalSize)) return 1;
   return Math.max(1, Math.min(wanted, Math.floor(queue.totalSize - controller._strategyHWM) + 1));

@@ -102,8 +102,18 @@ const methods = {
       if (stream !== undefined && stream._state === "readable") {
         const chunk = stream._readableStreamController[TryDequeue]();
         if (chunk !== NO_CHUNK) {
+          // What nextSteps does for a read served from the queue, without the read request: the result is made
+          // in a reaction to the chunk's promise (one job later), and the next call chains onto it.
           stream._disturbed = true;
-          return promiseResolvedWith<IteratorResult<R, undefined>>({ value: chunk as R, done: false });
+          const promise = transformPromiseWith(
+            promiseResolvedWith(chunk as R),
+            (value): IteratorResult<R, undefined> => {
+              this._ongoingPromise = undefined;
+              return { value, done: false };
+            },
+          );
+          this._ongoingPromise = promise;
+          return promise;
         }
       }
     }

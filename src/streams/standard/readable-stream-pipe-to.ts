@@ -300,7 +300,9 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
         this.waitingForReady = true;
         queueMicrotaskInternal(this.onReady);
         break;
-      } else if (count === 0) {
+      } else if (count === 0 || pulledNothing) {
+        // A drain that ended on a pull that added nothing has made the read the standard makes next: its read
+        // request now waits for data without pulling again (draining again would call `pull` once more).
         this.reading = true;
         if (pulledNothing) ReadableStreamAddReadRequest(this.source, this);
         else ReadableStreamDefaultReaderRead(this.reader, this);

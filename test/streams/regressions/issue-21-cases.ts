@@ -147,6 +147,97 @@ async function byteTeePulls(): Promise<string[]> {
   return log;
 }
 
+/** Resolves once the streams have started and nothing is left to do. */
+const settled = afterJobs;
+
+/** A source with chunks queued whose next pull errors, piped into a sink that takes one chunk at a time. */
+async function pullErrorsWhileQueued(): Promise<string[]> {
+  const log: string[] = [];
+  const written: string[] = [];
+  let pulls = 0;
+  const source = new ReadableStream<string>(
+    {
+      start(controller) {
+        controller.enqueue("a");
+        controller.enqueue("b");
+      },
+      pull(controller) {
+        pulls += 1;
+        controller.error("E");
+      },
+    },
+    { highWaterMark: 2 },
+  );
+  const sink = new WritableStream<string>(
+    {
+      write(chunk) {
+        written.push(chunk);
+      },
+      abort(reason) {
+        log.push(`abort ${String(reason)}`);
+      },
+    },
+    { highWaterMark: 1 },
+  );
+  await settled();
+  source.pipeTo(sink).catch((error: unknown) => log.push(`pipe rejected ${String(error)}`));
+  await afterJobs();
+  log.push(`written: ${written.join(" ")}`, `pulls: ${pulls}`);
+  return log;
+}
+
+/** Counts the pulls of a source that enqueues on its first pull only, piped after it has filled its queue. */
+async function pullsOfAPipe(highWaterMark: number, enqueueAtStart: boolean): Promise<string[]> {
+  const log: string[] = [];
+  let pulls = 0;
+  const source = new ReadableStream<string>(
+    {
+      start(controller) {
+        if (enqueueAtStart) controller.enqueue("s");
+      },
+      pull(controller) {
+        pulls += 1;
+        if (pulls === 1 && !enqueueAtStart) controller.enqueue("p");
+      },
+    },
+    { highWaterMark },
+  );
+  const sink = new WritableStream<string>(
+    {
+      write(chunk) {
+        log.push(`write ${chunk}`);
+      },
+    },
+    { highWaterMark: 1 },
+  );
+  await settled();
+  log.push(`pulls before the pipe: ${pulls}`);
+  void source.pipeTo(sink);
+  await afterJobs();
+  log.push(`pulls: ${pulls}`);
+  return log;
+}
+
+/** When an async iterator's `next()` for a queued chunk settles, counted in promise jobs. */
+async function iteratorNextJobs(): Promise<string[]> {
+  const log: string[] = [];
+  const source = new ReadableStream<string>({
+    start(controller) {
+      controller.enqueue("a");
+    },
+  });
+  const iterator = source.values();
+  let job = 0;
+  const count = (): void => {
+    job += 1;
+    if (job < 5) void Promise.resolve().then(count);
+  };
+  void Promise.resolve().then(count);
+  void iterator.next().then((result) => log.push(`next ${String(result.value)} after job ${job}`));
+  await afterJobs();
+  return log;
+}
+
 /** The cases, in the issue's order. */
 export const issue21Cases: RegressionCase[] = [
   ...[0, 1, 2].map((highWaterMark) => ({
@@ -182,5 +273,33 @@ export const issue21Cases: RegressionCase[] = [
     name: "4: a teed byte stream pulls as the standard's promise jobs say (no third pull)",
     run: byteTeePulls,
     expected: ["pull 1", "read 1", "pull 2"],
+  },
+  // Found by the differential fuzzer (test/streams/fuzz).
+  {
+    // Reading "a" empties the queue below the high-water mark, so the standard pulls right there; that pull
+    // errors the stream, which discards "b".
+    name: "5: a pipe does not read past a dequeue whose pull errors the stream",
+    run: pullErrorsWhileQueued,
+    expected: ["abort E", "pipe rejected E", "written: a", "pulls: 1"],
+  },
+  {
+    // The pipe reads "s"; its next read finds the queue empty and pulls once; the pull adds nothing, so the
+    // read waits.
+    name: "6: a pipe's read of an empty queue pulls once",
+    run: () => pullsOfAPipe(0, true),
+    expected: ["pulls before the pipe: 0", "write s", "pulls: 1"],
+  },
+  {
+    // The queue holds "p" (the first pull's); reading it leaves the queue below the high-water mark, so it pulls;
+    // the pipe's next read pulls again.
+    name: "7: a dequeue's pull and the next read's pull are two pulls",
+    run: () => pullsOfAPipe(2, false),
+    expected: ["pulls before the pipe: 2", "write p", "pulls: 4"],
+  },
+  {
+    // The iterator's result is made in a reaction to the read's promise, one job after the read.
+    name: "8: an async iterator's next() for a queued chunk settles when the standard's promise jobs say",
+    run: iteratorNextJobs,
+    expected: ["next a after job 2"],
   },
 ];
