@@ -3,6 +3,7 @@
  * @module
  */
 
+import { NO_CHUNK, tryDequeue } from "../fast-paths/dequeue.ts";
 import {
   type ArrayBufferViewConstructor,
   type ArrayBufferViewLike,
@@ -41,7 +42,7 @@ import {
 } from "./readable-stream.ts";
 import type { ReadIntoRequest } from "./readable-stream-byob-reader.ts";
 import { ReadableStreamBYOBRequest } from "./readable-stream-byob-request.ts";
-import { CancelSteps, NO_CHUNK, PullSteps, ReleaseSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
+import { CancelSteps, PullSteps, ReleaseSteps } from "./readable-stream-controller-steps.ts";
 import type { ReadRequest } from "./readable-stream-default-reader.ts";
 import { SimpleQueue } from "./simple-queue.ts";
 import type { ConvertedUnderlyingSource } from "./underlying-source.ts";
@@ -119,19 +120,19 @@ export class ReadableByteStreamController {
 
   /** The current BYOB request, or `null` when no read into a buffer is pending. */
   get byobRequest(): ReadableStreamBYOBRequest | null {
-    if (!IsReadableByteStreamController(this)) throw controllerBrandCheckError("byobRequest");
+    if (!isReadableByteStreamController(this)) throw controllerBrandCheckError("byobRequest");
     return ReadableByteStreamControllerGetBYOBRequest(this);
   }
 
   /** High-water mark minus queued bytes; `null` once errored, 0 once closed. */
   get desiredSize(): number | null {
-    if (!IsReadableByteStreamController(this)) throw controllerBrandCheckError("desiredSize");
+    if (!isReadableByteStreamController(this)) throw controllerBrandCheckError("desiredSize");
     return ReadableByteStreamControllerGetDesiredSize(this);
   }
 
   /** Closes the stream once queued bytes have been read. */
   close(): void {
-    if (!IsReadableByteStreamController(this)) throw controllerBrandCheckError("close");
+    if (!isReadableByteStreamController(this)) throw controllerBrandCheckError("close");
     if (this._closeRequested) throw new TypeError("Cannot close the stream: it is already closing");
     const state = this._controlledReadableByteStream._state;
     if (state !== "readable") throw new TypeError(`Cannot close the stream: current state is ${state}`);
@@ -140,7 +141,7 @@ export class ReadableByteStreamController {
 
   /** Queues the bytes of `chunk`; its buffer is transferred (detached) and no longer usable by the caller. */
   enqueue(chunk: ArrayBufferView<ArrayBuffer>): void {
-    if (!IsReadableByteStreamController(this)) throw controllerBrandCheckError("enqueue");
+    if (!isReadableByteStreamController(this)) throw controllerBrandCheckError("enqueue");
     assertRequiredArgument(chunk, 1, "enqueue");
     assertArrayBufferView(chunk, "First parameter");
     if (chunk.byteLength === 0) throw new TypeError("Cannot enqueue a chunk: its byteLength is 0");
@@ -153,7 +154,7 @@ export class ReadableByteStreamController {
 
   /** Errors the stream. */
   error(e: unknown = undefined): void {
-    if (!IsReadableByteStreamController(this)) throw controllerBrandCheckError("error");
+    if (!isReadableByteStreamController(this)) throw controllerBrandCheckError("error");
     ReadableByteStreamControllerError(this, e);
   }
 
@@ -209,7 +210,7 @@ export class ReadableByteStreamController {
   }
 
   /** @internal Byte streams always take the full [[PullSteps]] path. */
-  [TryDequeue](): typeof NO_CHUNK {
+  [tryDequeue](): typeof NO_CHUNK {
     return NO_CHUNK;
   }
 }
@@ -229,7 +230,7 @@ function resetByteQueue(controller: ReadableByteStreamController): void {
 }
 
 /** Brand check for `ReadableByteStreamController`. */
-export function IsReadableByteStreamController(value: unknown): value is ReadableByteStreamController {
+export function isReadableByteStreamController(value: unknown): value is ReadableByteStreamController {
   return hasOwnSlot(value, "_controlledReadableByteStream");
 }
 

@@ -4,9 +4,9 @@
  * @module
  */
 
+import { NO_CHUNK, tryDequeue } from "../fast-paths/dequeue.ts";
 import { Deferred, promiseRejectedWith, promiseResolvedWith, transformPromiseWith } from "./promise-helpers.ts";
 import { AcquireReadableStreamDefaultReader, type ReadableStream } from "./readable-stream.ts";
-import { NO_CHUNK, TryDequeue } from "./readable-stream-controller-steps.ts";
 import {
   type ReadableStreamDefaultReader,
   ReadableStreamDefaultReaderRead,
@@ -100,7 +100,7 @@ const methods = {
     if (this._ongoingPromise === undefined && !this._isFinished) {
       const stream = this._asyncIteratorReader._ownerReadableStream;
       if (stream !== undefined && stream._state === "readable") {
-        const chunk = stream._readableStreamController[TryDequeue]();
+        const chunk = stream._readableStreamController[tryDequeue]();
         if (chunk !== NO_CHUNK) {
           // What nextSteps does for a read served from the queue, without the read request: the result is made
           // in a reaction to the chunk's promise (one job later), and the next call chains onto it.

@@ -9,7 +9,7 @@ import {
   ReadableByteStreamController,
   ReadableByteStreamControllerPullInto,
 } from "./readable-byte-stream-controller.ts";
-import { IsReadableStream, IsReadableStreamLocked, type ReadableStream } from "./readable-stream.ts";
+import { IsReadableStreamLocked, isReadableStream, type ReadableStream } from "./readable-stream.ts";
 import {
   ReadableStreamReaderGenericCancel,
   ReadableStreamReaderGenericInitialize,
@@ -82,7 +82,7 @@ export class ReadableStreamBYOBReader {
 
   constructor(stream: ReadableStream<Uint8Array>) {
     assertRequiredArgument(stream, 1, "ReadableStreamBYOBReader");
-    if (!IsReadableStream(stream)) {
+    if (!isReadableStream(stream)) {
       throw new TypeError("Cannot construct ReadableStreamBYOBReader: first parameter is not a ReadableStream");
     }
     SetUpReadableStreamBYOBReader(this, stream as ReadableStream<Uint8Array>);
@@ -90,13 +90,13 @@ export class ReadableStreamBYOBReader {
 
   /** Fulfils when the stream closes, rejects when it errors or the lock is released. */
   get closed(): Promise<void> {
-    if (!IsReadableStreamBYOBReader(this)) return promiseRejectedWith(readerBrandCheckError("closed"));
+    if (!isReadableStreamBYOBReader(this)) return promiseRejectedWith(readerBrandCheckError("closed"));
     return this._closedPromise.promise;
   }
 
   /** Cancels the stream. */
   cancel(reason: unknown = undefined): Promise<void> {
-    if (!IsReadableStreamBYOBReader(this)) return promiseRejectedWith(readerBrandCheckError("cancel"));
+    if (!isReadableStreamBYOBReader(this)) return promiseRejectedWith(readerBrandCheckError("cancel"));
     if (this._ownerReadableStream === undefined) {
       return promiseRejectedWith(new TypeError("Cannot cancel a stream using a released reader"));
     }
@@ -112,7 +112,7 @@ export class ReadableStreamBYOBReader {
     view: T,
     options: ReadableStreamBYOBReaderReadOptions | undefined = undefined,
   ): Promise<ReadableStreamBYOBReadResult<T>> {
-    if (!IsReadableStreamBYOBReader(this)) return promiseRejectedWith(readerBrandCheckError("read"));
+    if (!isReadableStreamBYOBReader(this)) return promiseRejectedWith(readerBrandCheckError("read"));
     let min: number;
     try {
       assertRequiredArgument(view, 1, "read");
@@ -147,7 +147,7 @@ export class ReadableStreamBYOBReader {
 
   /** Releases the reader's lock; pending reads reject with a `TypeError`. */
   releaseLock(): void {
-    if (!IsReadableStreamBYOBReader(this)) throw readerBrandCheckError("releaseLock");
+    if (!isReadableStreamBYOBReader(this)) throw readerBrandCheckError("releaseLock");
     if (this._ownerReadableStream === undefined) return;
     ReadableStreamBYOBReaderRelease(this);
   }
@@ -163,7 +163,7 @@ function readerBrandCheckError(name: string): TypeError {
 }
 
 /** Brand check for `ReadableStreamBYOBReader`. */
-export function IsReadableStreamBYOBReader(value: unknown): value is ReadableStreamBYOBReader {
+export function isReadableStreamBYOBReader(value: unknown): value is ReadableStreamBYOBReader {
   return hasOwnSlot(value, "_readIntoRequests");
 }
 

@@ -43,13 +43,13 @@ export class ReadableStreamBYOBRequest {
 
   /** The region to fill, or `null` once the request has been answered. */
   get view(): Uint8Array<ArrayBuffer> | null {
-    if (!IsReadableStreamBYOBRequest(this)) throw requestBrandCheckError("view");
+    if (!isReadableStreamBYOBRequest(this)) throw requestBrandCheckError("view");
     return this._view;
   }
 
   /** Reports that `bytesWritten` bytes were written into {@link ReadableStreamBYOBRequest.view}. */
   respond(bytesWritten: number): void {
-    if (!IsReadableStreamBYOBRequest(this)) throw requestBrandCheckError("respond");
+    if (!isReadableStreamBYOBRequest(this)) throw requestBrandCheckError("respond");
     assertRequiredArgument(bytesWritten, 1, "respond");
     const written = convertEnforceRangeUnsignedLongLong(bytesWritten, "First parameter");
     const controller = this._associatedReadableByteStreamController;
@@ -62,7 +62,7 @@ export class ReadableStreamBYOBRequest {
 
   /** Answers the request with a different view onto the same (possibly transferred) buffer. */
   respondWithNewView(view: ArrayBufferView<ArrayBuffer>): void {
-    if (!IsReadableStreamBYOBRequest(this)) throw requestBrandCheckError("respondWithNewView");
+    if (!isReadableStreamBYOBRequest(this)) throw requestBrandCheckError("respondWithNewView");
     assertRequiredArgument(view, 1, "respondWithNewView");
     assertArrayBufferView(view, "First parameter");
     const controller = this._associatedReadableByteStreamController;
@@ -86,6 +86,6 @@ function requestBrandCheckError(name: string): TypeError {
 }
 
 /** Brand check for `ReadableStreamBYOBRequest`. */
-export function IsReadableStreamBYOBRequest(value: unknown): value is ReadableStreamBYOBRequest {
+export function isReadableStreamBYOBRequest(value: unknown): value is ReadableStreamBYOBRequest {
   return hasOwnSlot(value, "_associatedReadableByteStreamController");
 }

@@ -3,6 +3,8 @@
  * @module
  */
 
+import { readableStreamDefaultControllerAppendUnit } from "../fast-paths/append-unit.ts";
+import { dequeueMany, NO_CHUNK, tryDequeue } from "../fast-paths/dequeue.ts";
 import {
   callForCompletion,
   LazyDeferred,
@@ -26,14 +28,7 @@ import {
   ReadableStreamGetNumReadRequests,
   type StartAlgorithm,
 } from "./readable-stream.ts";
-import {
-  CancelSteps,
-  DequeueMany,
-  NO_CHUNK,
-  PullSteps,
-  ReleaseSteps,
-  TryDequeue,
-} from "./readable-stream-controller-steps.ts";
+import { CancelSteps, PullSteps, ReleaseSteps } from "./readable-stream-controller-steps.ts";
 import type { ReadRequest } from "./readable-stream-default-reader.ts";
 import type { ConvertedUnderlyingSource } from "./underlying-source.ts";
 import { createBrand, makeEnumerable, setToStringTag } from "./webidl.ts";
@@ -86,7 +81,7 @@ export class ReadableStreamDefaultController<R = unknown> {
    * @internal Set while an enqueue is known to reduce to appending the chunk with size 1: the stream is readable
    * and not closing, the strategy is the default count-one one, the controller has started, the queue is not
    * empty (so no read request waits) and holds at least the high-water mark (so no pull is due, and appending
-   * only adds to it). Set by {@link ReadableStreamDefaultControllerAppendUnit} once it has checked all that;
+   * only adds to it). Set by {@link readableStreamDefaultControllerAppendUnit} once it has checked all that;
    * cleared by every step that could end one of those conditions: a dequeue, a reset, a close request, an
    * error, clearing the algorithms.
    */
@@ -107,13 +102,13 @@ export class ReadableStreamDefaultController<R = unknown> {
 
   /** How much the stream wants: high-water mark minus queued size; `null` once errored, 0 once closed. */
   get desiredSize(): number | null {
-    if (!IsReadableStreamDefaultController(this)) throw controllerBrandCheckError("desiredSize");
+    if (!isReadableStreamDefaultController(this)) throw controllerBrandCheckError("desiredSize");
     return ReadableStreamDefaultControllerGetDesiredSize(this);
   }
 
   /** Closes the stream once the queued chunks have been read. */
   close(): void {
-    if (!IsReadableStreamDefaultController(this)) throw controllerBrandCheckError("close");
+    if (!isReadableStreamDefaultController(this)) throw controllerBrandCheckError("close");
     if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(this)) {
       throw new TypeError("Cannot close the stream: it is already closing, closed or errored");
     }
@@ -122,7 +117,7 @@ export class ReadableStreamDefaultController<R = unknown> {
 
   /** Queues a chunk (or hands it straight to a waiting read). */
   enqueue(chunk: R = undefined as R): void {
-    if (!IsReadableStreamDefaultController(this)) throw controllerBrandCheckError("enqueue");
+    if (!isReadableStreamDefaultController(this)) throw controllerBrandCheckError("enqueue");
     if (this._appendOnly === true) {
       this._queue.enqueueUnit(chunk);
       return;
@@ -130,14 +125,14 @@ export class ReadableStreamDefaultController<R = unknown> {
     if (!ReadableStreamDefaultControllerCanCloseOrEnqueue(this)) {
       throw new TypeError("Cannot enqueue a chunk: the stream is closing, closed or errored");
     }
-    const pullDue = ReadableStreamDefaultControllerAppendUnit(this, chunk);
+    const pullDue = readableStreamDefaultControllerAppendUnit(this, chunk);
     if (pullDue === undefined) ReadableStreamDefaultControllerEnqueue(this, chunk);
     else if (pullDue) ReadableStreamDefaultControllerCallPullIfNeeded(this);
   }
 
   /** Errors the stream: pending and future reads reject with `e`. */
   error(e: unknown = undefined): void {
-    if (!IsReadableStreamDefaultController(this)) throw controllerBrandCheckError("error");
+    if (!isReadableStreamDefaultController(this)) throw controllerBrandCheckError("error");
     ReadableStreamDefaultControllerError(this, e);
   }
 
@@ -167,15 +162,15 @@ export class ReadableStreamDefaultController<R = unknown> {
   [ReleaseSteps](): void {}
 
   /** @internal Synchronous form of [[PullSteps]] when a chunk is queued. */
-  [TryDequeue](): R | typeof NO_CHUNK {
+  [tryDequeue](): R | typeof NO_CHUNK {
     if (this._queue.length === 0) return NO_CHUNK;
     const chunk = this._queue.dequeue();
     afterDequeue(this, this._controlledReadableStream);
     return chunk;
   }
 
-  /** @internal [[DequeueMany]]: `count` dequeues as one range operation, then the after-dequeue steps once. */
-  [DequeueMany](count: number): R[] {
+  /** @internal the `[dequeueMany]` method: `count` dequeues as one range operation, then the after-dequeue steps once. */
+  [dequeueMany](count: number): R[] {
     const chunks = this._queue.take(count);
     afterDequeue(this, this._controlledReadableStream);
     return chunks;
@@ -205,7 +200,7 @@ function controllerBrandCheckError(name: string): TypeError {
 const controllerBrand = createBrand();
 
 /** Brand check for `ReadableStreamDefaultController`. */
-export function IsReadableStreamDefaultController(value: unknown): value is ReadableStreamDefaultController<unknown> {
+export function isReadableStreamDefaultController(value: unknown): value is ReadableStreamDefaultController<unknown> {
   return controllerBrand.has(value);
 }
 
@@ -290,37 +285,6 @@ export function ReadableStreamDefaultControllerEnqueue<R>(
     }
   }
   ReadableStreamDefaultControllerCallPullIfNeeded(controller);
-}
-
-/**
- * ReadableStreamDefaultControllerEnqueue for the common case, folded into a few field reads: when the stream can
- * enqueue, no read request is waiting and the strategy is the default count-one strategy, the chunk is appended
- * with size 1 (no code runs and nothing can throw). Returns whether ReadableStreamDefaultControllerShouldCallPull
- * now holds; only then do CallPullIfNeeded's steps have anything to do, and the caller must run them (through
- * {@link ReadableStreamDefaultControllerCallPullIfNeeded}). Returns `undefined`, having done nothing, when the
- * case does not apply; the caller then runs ReadableStreamDefaultControllerEnqueue. Sets `_appendOnly` when,
- * after the append, no pull is due: from then on an enqueue needs nothing but the append.
- */
-export function ReadableStreamDefaultControllerAppendUnit<R>(
-  controller: ReadableStreamDefaultController<R>,
-  chunk: R,
-): boolean | undefined {
-  const stream = controller._controlledReadableStream;
-  const sizeAlgorithm = controller._strategySizeAlgorithm;
-  if (
-    controller._closeRequested ||
-    stream._state !== "readable" ||
-    sizeAlgorithm === undefined ||
-    !isCountOne(sizeAlgorithm) ||
-    (stream._reader !== undefined && ReadableStreamGetNumReadRequests(stream) > 0)
-  ) {
-    return undefined;
-  }
-  const queue = controller._queue;
-  queue.enqueueUnit(chunk);
-  const pullDue = controller._started && controller._strategyHWM - queue.totalSize > 0;
-  controller._appendOnly = controller._started && !pullDue;
-  return pullDue;
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#readable-stream-default-controller-error | ReadableStreamDefaultControllerError}. */

@@ -4,13 +4,14 @@
  */
 
 import {
-  ReadableStreamDefaultReaderReadMany,
   type ReadManyOptions,
   type ReadManyResult,
+  readableStreamDefaultReaderReadMany,
 } from "../extensions/read-many.ts";
+import { NO_CHUNK, tryDequeue } from "../fast-paths/dequeue.ts";
 import { Deferred, promiseRejectedWith, promiseResolvedWith } from "./promise-helpers.ts";
-import { IsReadableStream, IsReadableStreamLocked, type ReadableStream } from "./readable-stream.ts";
-import { NO_CHUNK, PullSteps, TryDequeue } from "./readable-stream-controller-steps.ts";
+import { IsReadableStreamLocked, isReadableStream, type ReadableStream } from "./readable-stream.ts";
+import { PullSteps } from "./readable-stream-controller-steps.ts";
 import {
   ReadableStreamReaderGenericCancel,
   ReadableStreamReaderGenericInitialize,
@@ -68,7 +69,7 @@ export class ReadableStreamDefaultReader<R = unknown> {
 
   constructor(stream: ReadableStream<R>) {
     assertRequiredArgument(stream, 1, "ReadableStreamDefaultReader");
-    if (!IsReadableStream(stream)) {
+    if (!isReadableStream(stream)) {
       throw new TypeError("Cannot construct ReadableStreamDefaultReader: first parameter is not a ReadableStream");
     }
     SetUpReadableStreamDefaultReader(this, stream as ReadableStream<R>);
@@ -76,23 +77,23 @@ export class ReadableStreamDefaultReader<R = unknown> {
 
   /** Fulfils when the stream closes, rejects when it errors or the lock is released. */
   get closed(): Promise<void> {
-    if (!IsReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("closed"));
+    if (!isReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("closed"));
     return this._closedPromise.promise;
   }
 
   /** Cancels the stream (same as `stream.cancel` for the lock holder). */
   cancel(reason: unknown = undefined): Promise<void> {
-    if (!IsReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("cancel"));
+    if (!isReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("cancel"));
     if (this._ownerReadableStream === undefined) return promiseRejectedWith(releasedError("cancel"));
     return ReadableStreamReaderGenericCancel(this, reason);
   }
 
   /** Reads the next chunk. */
   read(): Promise<ReadableStreamReadResult<R>> {
-    if (!IsReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("read"));
+    if (!isReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("read"));
     const stream = this._ownerReadableStream;
     if (stream === undefined) return promiseRejectedWith(releasedError("read from"));
-    const fast = stream._state === "readable" ? stream._readableStreamController[TryDequeue]() : NO_CHUNK;
+    const fast = stream._state === "readable" ? stream._readableStreamController[tryDequeue]() : NO_CHUNK;
     if (fast !== NO_CHUNK) {
       stream._disturbed = true;
       return promiseResolvedWith({ value: fast as R, done: false });
@@ -104,7 +105,7 @@ export class ReadableStreamDefaultReader<R = unknown> {
 
   /** Releases the reader's lock; pending reads reject with a `TypeError`. */
   releaseLock(): void {
-    if (!IsReadableStreamDefaultReader(this)) throw readerBrandCheckError("releaseLock");
+    if (!isReadableStreamDefaultReader(this)) throw readerBrandCheckError("releaseLock");
     if (this._ownerReadableStream === undefined) return;
     ReadableStreamDefaultReaderRelease(this);
   }
@@ -126,8 +127,8 @@ export class ReadableStreamDefaultReader<R = unknown> {
    * ```
    */
   readMany(options: ReadManyOptions | undefined = undefined): Promise<ReadManyResult<R>> {
-    if (!IsReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("readMany"));
-    return ReadableStreamDefaultReaderReadMany<R>(this, options);
+    if (!isReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("readMany"));
+    return readableStreamDefaultReaderReadMany<R>(this, options);
   }
 }
 
@@ -148,7 +149,7 @@ function releasedError(action: string): TypeError {
 const readerBrand = createBrand();
 
 /** Brand check for `ReadableStreamDefaultReader`. */
-export function IsReadableStreamDefaultReader(value: unknown): value is ReadableStreamDefaultReader<unknown> {
+export function isReadableStreamDefaultReader(value: unknown): value is ReadableStreamDefaultReader<unknown> {
   return readerBrand.has(value);
 }
 

@@ -5,8 +5,9 @@
  * @module
  */
 
-import { batchLimit, writeBatch } from "../extensions/pipe-batches.ts";
-import { ChunkCollector, type ChunkSink, drainSynchronously, hasQueuedData } from "../extensions/read-many.ts";
+import { batchLimit, writeBatch } from "../fast-paths/pipe-batches.ts";
+import { ChunkCollector, type ChunkSink, drainSynchronously, hasQueuedData } from "../fast-paths/synchronous-drain.ts";
+import { writableStreamDefaultWriterWriteWithRequest } from "../fast-paths/write-with-request.ts";
 import {
   Deferred,
   promiseResolvedWith,
@@ -38,7 +39,6 @@ import {
   WritableStreamDefaultWriterCloseWithErrorPropagation,
   WritableStreamDefaultWriterGetDesiredSize,
   WritableStreamDefaultWriterRelease,
-  WritableStreamDefaultWriterWriteWithRequest,
 } from "./writable-stream-default-writer.ts";
 import type { RunWriteRequest } from "./write-request-queue.ts";
 
@@ -332,7 +332,7 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
       this.writeSettled();
       return;
     }
-    const failed = WritableStreamDefaultWriterWriteWithRequest(this.writer, chunk, this);
+    const failed = writableStreamDefaultWriterWriteWithRequest(this.writer, chunk, this);
     if (failed !== undefined) this.onFailedWrite(failed);
   }
 

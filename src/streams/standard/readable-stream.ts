@@ -65,7 +65,7 @@ import {
   makeEnumerable,
   setToStringTag,
 } from "./webidl.ts";
-import { IsWritableStream, IsWritableStreamLocked, type WritableStream } from "./writable-stream.ts";
+import { IsWritableStreamLocked, isWritableStream, type WritableStream } from "./writable-stream.ts";
 
 /** A readable stream's state ([[state]]). */
 export type ReadableStreamState = "readable" | "closed" | "errored";
@@ -186,13 +186,13 @@ export class ReadableStream<R = unknown> {
 
   /** Whether a reader (or a pipe) holds the stream's lock. */
   get locked(): boolean {
-    if (!IsReadableStream<R>(this)) throw streamBrandCheckError("locked");
+    if (!isReadableStream<R>(this)) throw streamBrandCheckError("locked");
     return IsReadableStreamLocked(this);
   }
 
   /** Cancels the stream: the consumer is no longer interested; queued chunks are discarded. */
   cancel(reason: unknown = undefined): Promise<void> {
-    if (!IsReadableStream<R>(this)) return promiseRejectedWith(streamBrandCheckError("cancel"));
+    if (!isReadableStream<R>(this)) return promiseRejectedWith(streamBrandCheckError("cancel"));
     if (IsReadableStreamLocked(this)) {
       return promiseRejectedWith(new TypeError("Cannot cancel a stream that already has a reader"));
     }
@@ -204,7 +204,7 @@ export class ReadableStream<R = unknown> {
   getReader(): ReadableStreamDefaultReader<R>;
   getReader(options?: ReadableStreamGetReaderOptions): ReadableStreamReader<R>;
   getReader(options: ReadableStreamGetReaderOptions | undefined = undefined): ReadableStreamReader<R> {
-    if (!IsReadableStream<R>(this)) throw streamBrandCheckError("getReader");
+    if (!isReadableStream<R>(this)) throw streamBrandCheckError("getReader");
     assertDictionary(options, "First parameter");
     const rawMode = (options as ReadableStreamGetReaderOptions | null | undefined)?.mode;
     if (rawMode === undefined) return AcquireReadableStreamDefaultReader(this);
@@ -224,17 +224,17 @@ export class ReadableStream<R = unknown> {
     transform: { readable: RS; writable: WritableStream<R> },
     options: StreamPipeOptions | undefined = undefined,
   ): RS {
-    if (!IsReadableStream<R>(this)) throw streamBrandCheckError("pipeThrough");
+    if (!isReadableStream<R>(this)) throw streamBrandCheckError("pipeThrough");
     assertRequiredArgument(transform, 1, "pipeThrough");
     assertDictionary(transform, "First parameter");
     const rawReadable = (transform as Partial<ReadableWritablePair<unknown, R>>).readable;
     assertRequiredArgument(rawReadable, 1, "ReadableWritablePair.readable");
-    if (!IsReadableStream(rawReadable)) {
+    if (!isReadableStream(rawReadable)) {
       throw new TypeError("Cannot pipe through: transform.readable is not a ReadableStream");
     }
     const rawWritable = (transform as Partial<ReadableWritablePair<unknown, R>>).writable;
     assertRequiredArgument(rawWritable, 1, "ReadableWritablePair.writable");
-    if (!IsWritableStream(rawWritable)) {
+    if (!isWritableStream(rawWritable)) {
       throw new TypeError("Cannot pipe through: transform.writable is not a WritableStream");
     }
     const converted = convertPipeOptions(options);
@@ -258,11 +258,11 @@ export class ReadableStream<R = unknown> {
 
   /** Pipes this stream into a writable stream; resolves when the pipe finishes. */
   pipeTo(destination: WritableStream<R>, options: StreamPipeOptions | undefined = undefined): Promise<undefined> {
-    if (!IsReadableStream<R>(this)) return promiseRejectedWith(streamBrandCheckError("pipeTo"));
+    if (!isReadableStream<R>(this)) return promiseRejectedWith(streamBrandCheckError("pipeTo"));
     if (destination === undefined) {
       return promiseRejectedWith(new TypeError("Parameter 1 is required in 'pipeTo'"));
     }
-    if (!IsWritableStream(destination)) {
+    if (!isWritableStream(destination)) {
       return promiseRejectedWith(new TypeError("Cannot pipe: first parameter is not a WritableStream"));
     }
     let converted: ConvertedPipeOptions;
@@ -289,13 +289,13 @@ export class ReadableStream<R = unknown> {
 
   /** Splits the stream into two branches that each receive every chunk. */
   tee(): [ReadableStream<R>, ReadableStream<R>] {
-    if (!IsReadableStream<R>(this)) throw streamBrandCheckError("tee");
+    if (!isReadableStream<R>(this)) throw streamBrandCheckError("tee");
     return ReadableStreamTee(this, false);
   }
 
   /** Returns an async iterator over the chunks; `preventCancel` keeps the stream alive after an early exit. */
   values(options: ReadableStreamIteratorOptions | undefined = undefined): ReadableStreamAsyncIterator<R> {
-    if (!IsReadableStream<R>(this)) throw streamBrandCheckError("values");
+    if (!isReadableStream<R>(this)) throw streamBrandCheckError("values");
     assertDictionary(options, "First parameter");
     const preventCancel = convertBoolean((options as ReadableStreamIteratorOptions | null | undefined)?.preventCancel);
     return createReadableStreamAsyncIterator(this, preventCancel);
@@ -416,7 +416,7 @@ export function InitializeReadableStream<R>(stream: ReadableStream<R>): void {
 }
 
 /** Brand check: whether `value` is a `ReadableStream` created by this implementation. */
-export function IsReadableStream<R = unknown>(value: unknown): value is ReadableStream<R> {
+export function isReadableStream<R = unknown>(value: unknown): value is ReadableStream<R> {
   return hasOwnSlot(value, "_readableStreamController");
 }
 

@@ -3,6 +3,8 @@
  * @module
  */
 
+import { readableStreamDefaultControllerAppendUnit } from "../fast-paths/append-unit.ts";
+import { isWritableSidePiped } from "../fast-paths/piped-writes.ts";
 import {
   type Completion,
   callWithChunkForCompletion,
@@ -14,7 +16,6 @@ import {
   transformPromiseWith,
 } from "./promise-helpers.ts";
 import {
-  ReadableStreamDefaultControllerAppendUnit,
   ReadableStreamDefaultControllerCallPullIfNeeded,
   ReadableStreamDefaultControllerCanCloseOrEnqueue,
   ReadableStreamDefaultControllerClose,
@@ -23,7 +24,6 @@ import {
   ReadableStreamDefaultControllerHasBackpressure,
 } from "./readable-stream-default-controller.ts";
 import {
-  IsWritableSidePiped,
   readableController,
   type TransformStream,
   TransformStreamError,
@@ -66,25 +66,25 @@ export class TransformStreamDefaultController<O = unknown> {
 
   /** The readable side's desired size. */
   get desiredSize(): number | null {
-    if (!IsTransformStreamDefaultController(this)) throw controllerBrandCheckError("desiredSize");
+    if (!isTransformStreamDefaultController(this)) throw controllerBrandCheckError("desiredSize");
     return ReadableStreamDefaultControllerGetDesiredSize(readableController(this._controlledTransformStream));
   }
 
   /** Enqueues a chunk on the readable side. */
   enqueue(chunk: O = undefined as O): void {
-    if (!IsTransformStreamDefaultController(this)) throw controllerBrandCheckError("enqueue");
+    if (!isTransformStreamDefaultController(this)) throw controllerBrandCheckError("enqueue");
     TransformStreamDefaultControllerEnqueue(this, chunk);
   }
 
   /** Errors both sides. */
   error(reason: unknown = undefined): void {
-    if (!IsTransformStreamDefaultController(this)) throw controllerBrandCheckError("error");
+    if (!isTransformStreamDefaultController(this)) throw controllerBrandCheckError("error");
     TransformStreamDefaultControllerError(this, reason);
   }
 
   /** Closes the readable side and errors the writable side. */
   terminate(): void {
-    if (!IsTransformStreamDefaultController(this)) throw controllerBrandCheckError("terminate");
+    if (!isTransformStreamDefaultController(this)) throw controllerBrandCheckError("terminate");
     TransformStreamDefaultControllerTerminate(this);
   }
 }
@@ -102,7 +102,7 @@ function controllerBrandCheckError(name: string): TypeError {
 const controllerBrand = createBrand();
 
 /** Brand check for `TransformStreamDefaultController`. */
-export function IsTransformStreamDefaultController(value: unknown): value is TransformStreamDefaultController<unknown> {
+export function isTransformStreamDefaultController(value: unknown): value is TransformStreamDefaultController<unknown> {
   return controllerBrand.has(value);
 }
 
@@ -167,7 +167,7 @@ export function TransformStreamDefaultControllerClearAlgorithms<O>(
 /**
  * Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-controller-enqueue | TransformStreamDefaultControllerEnqueue}.
  * The common case (a chunk appended to the readable side's queue with no pull due, see
- * {@link ReadableStreamDefaultControllerAppendUnit}) skips the steps that are then known to do nothing: pulling, and
+ * {@link readableStreamDefaultControllerAppendUnit}) skips the steps that are then known to do nothing: pulling, and
  * recomputing backpressure, which is known to be present. Kept small so that engines inline it into a transformer's
  * loop; {@link enqueueInFull} does the rest. The flags are compared with `true` rather than tested for truthiness:
  * [[backpressure]] starts out undefined, so an engine cannot assume a boolean there and would run a full truthiness
@@ -183,7 +183,7 @@ export function TransformStreamDefaultControllerEnqueue<O>(
     readableSide._queue.enqueueUnit(chunk);
     return;
   }
-  const pullDue = ReadableStreamDefaultControllerAppendUnit(readableSide, chunk);
+  const pullDue = readableStreamDefaultControllerAppendUnit(readableSide, chunk);
   if (pullDue === false) {
     if (!stream._backpressure) TransformStreamSetBackpressure(stream, true);
     return;
@@ -236,7 +236,7 @@ export function TransformStreamDefaultControllerPerformTransform<I, O>(
   // A write the writable side let through before it learnt that the readable side was cancelled (the standard
   // asserts this cannot happen; it can, see whatwg/streams#1341): the chunk has nowhere to go and is dropped.
   const transformCompletion = transformAlgorithm === undefined ? undefined : transformAlgorithm(chunk);
-  if (transformCompletion === undefined && IsWritableSidePiped(controller._controlledTransformStream)) return undefined;
+  if (transformCompletion === undefined && isWritableSidePiped(controller._controlledTransformStream)) return undefined;
   return transformPromiseWith(completionToPromise(transformCompletion), undefined, controller._onTransformRejected);
 }
 

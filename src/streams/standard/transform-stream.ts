@@ -3,6 +3,7 @@
  * @module
  */
 
+import { isWritableSidePiped } from "../fast-paths/piped-writes.ts";
 import { type Completion, Deferred, LazyDeferred, reactTo, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import {
   convertQueuingStrategy,
@@ -101,13 +102,13 @@ export class TransformStream<I = unknown, O = unknown> {
 
   /** The readable side. */
   get readable(): ReadableStream<O> {
-    if (!IsTransformStream(this)) throw streamBrandCheckError("readable");
+    if (!isTransformStream(this)) throw streamBrandCheckError("readable");
     return this._readable as ReadableStream<O>;
   }
 
   /** The writable side. */
   get writable(): WritableStream<I> {
-    if (!IsTransformStream(this)) throw streamBrandCheckError("writable");
+    if (!isTransformStream(this)) throw streamBrandCheckError("writable");
     return this._writable as WritableStream<I>;
   }
 }
@@ -120,7 +121,7 @@ function streamBrandCheckError(name: string): TypeError {
 }
 
 /** Brand check for `TransformStream`. */
-export function IsTransformStream(value: unknown): value is TransformStream<unknown, unknown> {
+export function isTransformStream(value: unknown): value is TransformStream<unknown, unknown> {
   return hasOwnSlot(value, "_transformStreamController");
 }
 
@@ -161,14 +162,6 @@ export function InitializeTransformStream<I, O>(
 /** The controller of `stream`'s readable side. */
 export function readableController<I, O>(stream: TransformStream<I, O>): ReadableStreamDefaultController<O> {
   return stream._readable._readableStreamController as ReadableStreamDefaultController<O>;
-}
-
-/**
- * Whether a pipe writes into `stream`'s writable side: nobody else can then observe when its writes settle, so a
- * write that completed synchronously may be finished at once.
- */
-export function IsWritableSidePiped<I, O>(stream: TransformStream<I, O>): boolean {
-  return stream._writable._writableStreamController._synchronousCompletion;
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#transform-stream-error | TransformStreamError}. */
@@ -215,7 +208,7 @@ export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: Transform
     stream._parkedWrite = result;
     const backpressureChange = stream._backpressureChangePromise as LazyDeferred<undefined>;
     const afterBackpressure = stream._afterBackpressure;
-    const bothSidesPiped = IsWritableSidePiped(stream) && readableController(stream)._pipedFrom;
+    const bothSidesPiped = isWritableSidePiped(stream) && readableController(stream)._pipedFrom;
     if (!bothSidesPiped || !backpressureChange.observeFulfilment(afterBackpressure))
       backpressureChange.react(afterBackpressure);
     return result;

@@ -4,7 +4,8 @@
  */
 
 import "../platform-types.ts";
-import { WritableStreamDefaultControllerProcessWritev, type WritevAlgorithm } from "../extensions/writev.ts";
+import { writableStreamDefaultControllerFinishWrite } from "../fast-paths/finish-write.ts";
+import { type WritevAlgorithm, writableStreamDefaultControllerProcessWritev } from "../fast-paths/writev.ts";
 import {
   type Completion,
   callWithChunkForCompletion,
@@ -26,7 +27,6 @@ import {
   WritableStreamFinishErroring,
   WritableStreamFinishInFlightClose,
   WritableStreamFinishInFlightCloseWithError,
-  WritableStreamFinishInFlightWrite,
   WritableStreamFinishInFlightWriteWithError,
   WritableStreamMarkCloseRequestInFlight,
   WritableStreamMarkFirstWriteRequestInFlight,
@@ -98,13 +98,13 @@ export class WritableStreamDefaultController<W = unknown> {
 
   /** Aborted when the stream is aborted, so in-flight sink work can stop early. */
   get signal(): AbortSignal {
-    if (!IsWritableStreamDefaultController(this)) throw controllerBrandCheckError("signal");
+    if (!isWritableStreamDefaultController(this)) throw controllerBrandCheckError("signal");
     return this._abortController.signal;
   }
 
   /** Errors the stream. */
   error(e: unknown = undefined): void {
-    if (!IsWritableStreamDefaultController(this)) throw controllerBrandCheckError("error");
+    if (!isWritableStreamDefaultController(this)) throw controllerBrandCheckError("error");
     if (this._controlledWritableStream._state !== "writable") return;
     WritableStreamDefaultControllerError(this, e);
   }
@@ -132,7 +132,7 @@ function controllerBrandCheckError(name: string): TypeError {
 }
 
 /** Brand check for `WritableStreamDefaultController`. */
-export function IsWritableStreamDefaultController(value: unknown): value is WritableStreamDefaultController<unknown> {
+export function isWritableStreamDefaultController(value: unknown): value is WritableStreamDefaultController<unknown> {
   return hasOwnSlot(value, "_controlledWritableStream");
 }
 
@@ -163,7 +163,7 @@ export function SetUpWritableStreamDefaultController<W>(
   controller._synchronousCompletion = false;
   controller._corked = false;
   controller._onWriteFulfilled = () => {
-    WritableStreamDefaultControllerFinishWrite(controller);
+    writableStreamDefaultControllerFinishWrite(controller);
     WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller);
   };
   controller._onWriteRejected = (reason) => {
@@ -227,22 +227,6 @@ export function SetUpWritableStreamDefaultControllerFromUnderlyingSink<W>(
 }
 
 /**
- * The fulfilment steps of WritableStreamDefaultControllerProcessWrite, for the single chunk or `writev` batch in
- * flight, up to (not including) advancing the queue.
- */
-export function WritableStreamDefaultControllerFinishWrite<W>(controller: WritableStreamDefaultController<W>): void {
-  const stream = controller._controlledWritableStream;
-  const count = controller._inFlightCount;
-  controller._inFlightCount = 0;
-  WritableStreamFinishInFlightWrite(stream);
-  const state = stream._state;
-  controller._queue.discard(count);
-  if (!WritableStreamCloseQueuedOrInFlight(stream) && state === "writable") {
-    WritableStreamUpdateBackpressure(stream, WritableStreamDefaultControllerGetBackpressure(controller));
-  }
-}
-
-/**
  * Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-controller-advance-queue-if-needed | WritableStreamDefaultControllerAdvanceQueueIfNeeded}.
  * Written as a loop so that, while a pipe holds the lock, writes the sink completes synchronously are finished and
  * followed by the next one without a microtask each.
@@ -269,13 +253,13 @@ export function WritableStreamDefaultControllerAdvanceQueueIfNeeded<W>(
     let completion: Completion;
     const chunkCount = queue.length - (stream._closeRequest !== undefined ? 1 : 0);
     if (controller._writevAlgorithm !== undefined && chunkCount > 1) {
-      completion = WritableStreamDefaultControllerProcessWritev(controller, queue.peekMany(chunkCount) as W[]);
+      completion = writableStreamDefaultControllerProcessWritev(controller, queue.peekMany(chunkCount) as W[]);
     } else {
       completion = WritableStreamDefaultControllerProcessWrite(controller, value as W);
     }
     if (controller._synchronousCompletion) {
       if (completion === undefined || (completion instanceof LazyDeferred && completion.state === "fulfilled")) {
-        WritableStreamDefaultControllerFinishWrite(controller);
+        writableStreamDefaultControllerFinishWrite(controller);
         continue;
       }
       if (

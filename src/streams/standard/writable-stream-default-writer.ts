@@ -3,23 +3,18 @@
  * @module
  */
 
+import { writableStreamDefaultWriterWriteWithRequest } from "../fast-paths/write-with-request.ts";
 import { Deferred, LazyDeferred, promiseRejectedWith, resolvedUndefined } from "./promise-helpers.ts";
 import { assertRequiredArgument, createBrand, makeEnumerable, setToStringTag } from "./webidl.ts";
 import {
-  IsWritableStream,
   IsWritableStreamLocked,
+  isWritableStream,
   type WritableStream,
   WritableStreamAbort,
-  WritableStreamAddWriteRequest,
   WritableStreamClose,
   WritableStreamCloseQueuedOrInFlight,
-  type WriteRequest,
 } from "./writable-stream.ts";
-import {
-  WritableStreamDefaultControllerGetChunkSize,
-  WritableStreamDefaultControllerGetDesiredSize,
-  WritableStreamDefaultControllerWrite,
-} from "./writable-stream-default-controller.ts";
+import { WritableStreamDefaultControllerGetDesiredSize } from "./writable-stream-default-controller.ts";
 
 /**
  * Writes chunks to a locked `WritableStream`.
@@ -41,7 +36,7 @@ export class WritableStreamDefaultWriter<W = unknown> {
 
   constructor(stream: WritableStream<W>) {
     assertRequiredArgument(stream, 1, "WritableStreamDefaultWriter");
-    if (!IsWritableStream(stream)) {
+    if (!isWritableStream(stream)) {
       throw new TypeError("Cannot construct WritableStreamDefaultWriter: first parameter is not a WritableStream");
     }
     SetUpWritableStreamDefaultWriter(this, stream as WritableStream<W>);
@@ -49,13 +44,13 @@ export class WritableStreamDefaultWriter<W = unknown> {
 
   /** Fulfils when the stream closes; rejects when it errors or the lock is released. */
   get closed(): Promise<void> {
-    if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("closed"));
+    if (!isWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("closed"));
     return this._closedPromise.promise;
   }
 
   /** How much the stream wants; `null` when erroring or errored, 0 when closed. */
   get desiredSize(): number | null {
-    if (!IsWritableStreamDefaultWriter(this)) throw writerBrandCheckError("desiredSize");
+    if (!isWritableStreamDefaultWriter(this)) throw writerBrandCheckError("desiredSize");
     if (this._ownerWritableStream === undefined) {
       throw new TypeError("Cannot read desiredSize: the writer's lock has been released");
     }
@@ -64,13 +59,13 @@ export class WritableStreamDefaultWriter<W = unknown> {
 
   /** Fulfils when the stream has no backpressure. */
   get ready(): Promise<void> {
-    if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("ready"));
+    if (!isWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("ready"));
     return this._readyPromise.promise;
   }
 
   /** Aborts the stream. */
   abort(reason: unknown = undefined): Promise<void> {
-    if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("abort"));
+    if (!isWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("abort"));
     if (this._ownerWritableStream === undefined) {
       return promiseRejectedWith(new TypeError("Cannot abort a stream using a released writer"));
     }
@@ -79,7 +74,7 @@ export class WritableStreamDefaultWriter<W = unknown> {
 
   /** Closes the stream after queued writes. */
   close(): Promise<void> {
-    if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("close"));
+    if (!isWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("close"));
     const stream = this._ownerWritableStream;
     if (stream === undefined)
       return promiseRejectedWith(new TypeError("Cannot close a stream using a released writer"));
@@ -91,14 +86,14 @@ export class WritableStreamDefaultWriter<W = unknown> {
 
   /** Releases the writer's lock. */
   releaseLock(): void {
-    if (!IsWritableStreamDefaultWriter(this)) throw writerBrandCheckError("releaseLock");
+    if (!isWritableStreamDefaultWriter(this)) throw writerBrandCheckError("releaseLock");
     if (this._ownerWritableStream === undefined) return;
     WritableStreamDefaultWriterRelease(this);
   }
 
   /** Writes a chunk; resolves when the sink has accepted it. */
   write(chunk: W = undefined as W): Promise<void> {
-    if (!IsWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("write"));
+    if (!isWritableStreamDefaultWriter(this)) return promiseRejectedWith(writerBrandCheckError("write"));
     if (this._ownerWritableStream === undefined) {
       return promiseRejectedWith(new TypeError("Cannot write to a stream using a released writer"));
     }
@@ -127,7 +122,7 @@ function writerBrandCheckError(name: string): TypeError {
 const writerBrand = createBrand();
 
 /** Brand check for `WritableStreamDefaultWriter`. */
-export function IsWritableStreamDefaultWriter(value: unknown): value is WritableStreamDefaultWriter<unknown> {
+export function isWritableStreamDefaultWriter(value: unknown): value is WritableStreamDefaultWriter<unknown> {
   return writerBrand.has(value);
 }
 
@@ -228,33 +223,6 @@ export function WritableStreamDefaultWriterWrite<W>(
   chunk: W,
 ): Promise<undefined> {
   const request = new Deferred<undefined>();
-  const early = WritableStreamDefaultWriterWriteWithRequest(writer, chunk, request);
+  const early = writableStreamDefaultWriterWriteWithRequest(writer, chunk, request);
   return early ?? request.promise;
-}
-
-/**
- * WritableStreamDefaultWriterWrite with the write request supplied by the caller, so internal callers (pipes)
- * can observe completion without a promise per chunk. Returns a rejected promise when the write fails before
- * it is queued (the request is then left untouched), or `undefined` once the request has been queued.
- */
-export function WritableStreamDefaultWriterWriteWithRequest<W>(
-  writer: WritableStreamDefaultWriter<W>,
-  chunk: W,
-  request: WriteRequest,
-): Promise<undefined> | undefined {
-  const stream = writer._ownerWritableStream as WritableStream<W>;
-  const controller = stream._writableStreamController;
-  const chunkSize = WritableStreamDefaultControllerGetChunkSize(controller, chunk);
-  if (stream !== writer._ownerWritableStream) {
-    return promiseRejectedWith(new TypeError("Cannot write: the writer's lock was released while sizing the chunk"));
-  }
-  const state = stream._state;
-  if (state === "errored") return promiseRejectedWith(stream._storedError);
-  if (WritableStreamCloseQueuedOrInFlight(stream) || state === "closed") {
-    return promiseRejectedWith(new TypeError("Cannot write to a stream that is closing or closed"));
-  }
-  if (state === "erroring") return promiseRejectedWith(stream._storedError);
-  WritableStreamAddWriteRequest(stream, request);
-  WritableStreamDefaultControllerWrite(controller, chunk, chunkSize);
-  return undefined;
 }

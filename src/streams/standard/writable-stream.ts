@@ -106,13 +106,13 @@ export class WritableStream<W = unknown> {
 
   /** Whether a writer holds the stream's lock. */
   get locked(): boolean {
-    if (!IsWritableStream<W>(this)) throw streamBrandCheckError("locked");
+    if (!isWritableStream<W>(this)) throw streamBrandCheckError("locked");
     return IsWritableStreamLocked(this);
   }
 
   /** Aborts the stream: queued writes are discarded and the sink's `abort` is called. */
   abort(reason: unknown = undefined): Promise<void> {
-    if (!IsWritableStream<W>(this)) return promiseRejectedWith(streamBrandCheckError("abort"));
+    if (!isWritableStream<W>(this)) return promiseRejectedWith(streamBrandCheckError("abort"));
     if (IsWritableStreamLocked(this)) {
       return promiseRejectedWith(new TypeError("Cannot abort a stream that already has a writer"));
     }
@@ -121,7 +121,7 @@ export class WritableStream<W = unknown> {
 
   /** Closes the stream after the queued writes. */
   close(): Promise<void> {
-    if (!IsWritableStream<W>(this)) return promiseRejectedWith(streamBrandCheckError("close"));
+    if (!isWritableStream<W>(this)) return promiseRejectedWith(streamBrandCheckError("close"));
     if (IsWritableStreamLocked(this)) {
       return promiseRejectedWith(new TypeError("Cannot close a stream that already has a writer"));
     }
@@ -133,7 +133,7 @@ export class WritableStream<W = unknown> {
 
   /** Locks the stream to a new writer. */
   getWriter(): WritableStreamDefaultWriter<W> {
-    if (!IsWritableStream<W>(this)) throw streamBrandCheckError("getWriter");
+    if (!isWritableStream<W>(this)) throw streamBrandCheckError("getWriter");
     return AcquireWritableStreamDefaultWriter(this);
   }
 }
@@ -192,7 +192,7 @@ export function InitializeWritableStream<W>(stream: WritableStream<W>): void {
 }
 
 /** Brand check for `WritableStream`. */
-export function IsWritableStream<W = unknown>(value: unknown): value is WritableStream<W> {
+export function isWritableStream<W = unknown>(value: unknown): value is WritableStream<W> {
   return hasOwnSlot(value, "_writableStreamController");
 }
 

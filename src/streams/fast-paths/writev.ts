@@ -17,7 +17,7 @@ export type WritevAlgorithm<W> = (chunks: W[]) => Completion;
  * marks their write requests in flight as one batch (settling it settles each of them, see
  * `WriteRequestRuns`) and calls the sink's `writev`, returning its completion.
  */
-export function WritableStreamDefaultControllerProcessWritev<W>(
+export function writableStreamDefaultControllerProcessWritev<W>(
   controller: WritableStreamDefaultController<W>,
   chunks: W[],
 ): Completion {

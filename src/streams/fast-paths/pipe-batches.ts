@@ -10,7 +10,7 @@
  * close/abort/cancel propagation) are those of the standard pipe.
  *
  * With the default count-one strategies on both sides, a batch costs a few range operations rather than work per
- * chunk: the source's queue hands over a range of chunks at once (`[[DequeueMany]]`, see `read-many.ts`), the
+ * chunk: the source's queue hands over a range of chunks at once (the `[dequeueMany]` method, see `read-many.ts`), the
  * batch enters the destination's queue as one operation with one run of write requests (see `writeBatch`), and
  * the array the pipe collected is the one the sink's `writev` receives and the queue later discards in one step
  * (see `queue-with-sizes.ts`). A per-chunk producer such as a transformer enqueuing one number at a time then
@@ -29,10 +29,8 @@ import {
   WritableStreamDefaultControllerAdvanceQueueIfNeeded,
   WritableStreamDefaultControllerGetBackpressure,
 } from "../standard/writable-stream-default-controller.ts";
-import {
-  type WritableStreamDefaultWriter,
-  WritableStreamDefaultWriterWriteWithRequest,
-} from "../standard/writable-stream-default-writer.ts";
+import type { WritableStreamDefaultWriter } from "../standard/writable-stream-default-writer.ts";
+import { writableStreamDefaultWriterWriteWithRequest } from "./write-with-request.ts";
 
 /**
  * How many chunks a pipe may read for a destination whose `desiredSize` is `desiredSize` (> 0): enough to fill
@@ -84,7 +82,7 @@ export function writeBatch<W>(
   const corked = chunks.length > 1;
   if (corked) controller._corked = true;
   for (const chunk of chunks) {
-    const failure = WritableStreamDefaultWriterWriteWithRequest(writer, chunk, request);
+    const failure = writableStreamDefaultWriterWriteWithRequest(writer, chunk, request);
     if (failure !== undefined) onFailedWrite(failure);
   }
   if (corked) {

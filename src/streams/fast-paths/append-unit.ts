@@ -1,0 +1,40 @@
+/**
+ * drainpipe's shortcut for enqueueing into a default controller (not in the standard): appends a chunk with size 1
+ * when that is all ReadableStreamDefaultControllerEnqueue would do.
+ * @module
+ */
+
+import { isCountOne } from "../standard/queuing-strategy.ts";
+import { ReadableStreamGetNumReadRequests } from "../standard/readable-stream.ts";
+import type { ReadableStreamDefaultController } from "../standard/readable-stream-default-controller.ts";
+
+/**
+ * ReadableStreamDefaultControllerEnqueue for the common case, folded into a few field reads: when the stream can
+ * enqueue, no read request is waiting and the strategy is the default count-one strategy, the chunk is appended
+ * with size 1 (no code runs and nothing can throw). Returns whether ReadableStreamDefaultControllerShouldCallPull
+ * now holds; only then do CallPullIfNeeded's steps have anything to do, and the caller must run them (through
+ * {@link ReadableStreamDefaultControllerCallPullIfNeeded}). Returns `undefined`, having done nothing, when the
+ * case does not apply; the caller then runs ReadableStreamDefaultControllerEnqueue. Sets `_appendOnly` when,
+ * after the append, no pull is due: from then on an enqueue needs nothing but the append.
+ */
+export function readableStreamDefaultControllerAppendUnit<R>(
+  controller: ReadableStreamDefaultController<R>,
+  chunk: R,
+): boolean | undefined {
+  const stream = controller._controlledReadableStream;
+  const sizeAlgorithm = controller._strategySizeAlgorithm;
+  if (
+    controller._closeRequested ||
+    stream._state !== "readable" ||
+    sizeAlgorithm === undefined ||
+    !isCountOne(sizeAlgorithm) ||
+    (stream._reader !== undefined && ReadableStreamGetNumReadRequests(stream) > 0)
+  ) {
+    return undefined;
+  }
+  const queue = controller._queue;
+  queue.enqueueUnit(chunk);
+  const pullDue = controller._started && controller._strategyHWM - queue.totalSize > 0;
+  controller._appendOnly = controller._started && !pullDue;
+  return pullDue;
+}
