@@ -26,7 +26,7 @@ export {
   DEFAULT_MAX_CHUNKS,
   type ReadManyOptions,
   type ReadManyResult,
-} from "./extensions/read-many.ts";
+} from "./fast-paths/read-many.ts";
 export { ByteLengthQueuingStrategy } from "./standard/byte-length-queuing-strategy.ts";
 export { CountQueuingStrategy } from "./standard/count-queuing-strategy.ts";
 export type { QueuingStrategy, QueuingStrategyInit, QueuingStrategySize } from "./standard/queuing-strategy.ts";

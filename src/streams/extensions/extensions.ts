@@ -6,7 +6,7 @@
 
 /** The non-standard extensions this implementation provides. */
 export interface StreamExtensions {
-  /** `ReadableStreamDefaultReader.prototype.readMany(options)`: a draining read (see `read-many.ts`). */
+  /** `ReadableStreamDefaultReader.prototype.readMany(options)`: a draining read (see `fast-paths/read-many.ts`). */
   readonly readMany: boolean;
   /** Underlying sinks may define `writev(chunks, controller)` for coalesced writes (see `writev.ts`). */
   readonly writev: boolean;

@@ -10,7 +10,8 @@
  * close/abort/cancel propagation) are those of the standard pipe.
  *
  * With the default count-one strategies on both sides, a batch costs a few range operations rather than work per
- * chunk: the source's queue hands over a range of chunks at once (the `[dequeueMany]` method, see `read-many.ts`), the
+ * chunk: the source's queue hands over a range of chunks at once (the `[dequeueMany]` method, see
+ * `synchronous-drain.ts`), the
  * batch enters the destination's queue as one operation with one run of write requests (see `writeBatch`), and
  * the array the pipe collected is the one the sink's `writev` receives and the queue later discards in one step
  * (see `queue-with-sizes.ts`). A per-chunk producer such as a transformer enqueuing one number at a time then

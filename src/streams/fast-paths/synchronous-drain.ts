@@ -1,7 +1,7 @@
 /**
  * drainpipe's synchronous drain (non-standard, internal): hands a reader's caller every chunk a stream can give
  * without waiting, the chunks already queued plus whatever a `pull` that completes synchronously adds, as the
- * standard's reads would one at a time. Used by `readMany` (`extensions/read-many.ts`) and by `pipeTo`.
+ * standard's reads would one at a time. Used by `readMany` (`fast-paths/read-many.ts`) and by `pipeTo`.
  *
  * Chunks queued in a default controller are moved in ranges where that is equivalent to reading them one at a
  * time (see `bulkDequeueCount`): one copy out of the queue and one after-dequeue step per range.
@@ -278,7 +278,8 @@ function drainDefaultController<R>(
  * them one at a time, where every dequeue runs ReadableStreamDefaultControllerCallPullIfNeeded. Those steps are
  * inert until the last dequeue when the stream cannot pull (closing, not started) or a pull is already in
  * progress (they only set [[pullAgain]], and would set it at the last dequeue too, since desiredSize only grows
- * while chunks leave; with `drainHoldsPull` the [[pulling]] flag is the drain's own, not a pull in progress). Otherwise they would call `pull` at the first dequeue after which desiredSize is
+ * while chunks leave; with `drainHoldsPull` the [[pulling]] flag is the drain's own, not a pull in progress).
+ * Otherwise they would call `pull` at the first dequeue after which desiredSize is
  * positive: with every size 1, at dequeue number floor(queueTotalSize - highWaterMark) + 1, so the range stops
  * there. Returns 1 (dequeue one chunk) when nothing larger is known to be equivalent.
  */

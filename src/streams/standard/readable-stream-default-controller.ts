@@ -169,7 +169,7 @@ export class ReadableStreamDefaultController<R = unknown> {
     return chunk;
   }
 
-  /** @internal the `[dequeueMany]` method: `count` dequeues as one range operation, then the after-dequeue steps once. */
+  /** @internal `count` dequeues as one range operation, then the after-dequeue steps once. */
   [dequeueMany](count: number): R[] {
     const chunks = this._queue.take(count);
     afterDequeue(this, this._controlledReadableStream);

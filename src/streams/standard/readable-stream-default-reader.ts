@@ -3,12 +3,12 @@
  * @module
  */
 
+import { NO_CHUNK, tryDequeue } from "../fast-paths/dequeue.ts";
 import {
   type ReadManyOptions,
   type ReadManyResult,
   readableStreamDefaultReaderReadMany,
-} from "../extensions/read-many.ts";
-import { NO_CHUNK, tryDequeue } from "../fast-paths/dequeue.ts";
+} from "../fast-paths/read-many.ts";
 import { Deferred, promiseRejectedWith, promiseResolvedWith } from "./promise-helpers.ts";
 import { IsReadableStreamLocked, isReadableStream, type ReadableStream } from "./readable-stream.ts";
 import { PullSteps } from "./readable-stream-controller-steps.ts";
@@ -113,7 +113,7 @@ export class ReadableStreamDefaultReader<R = unknown> {
   /**
    * Non-standard (drainpipe): resolves with every chunk available without waiting, up to soft caps; waits for
    * the first chunk like `read()` when none is. Non-enumerable, so it stays out of the standard interface's
-   * members; feature-detect with `typeof reader.readMany === "function"`. See `extensions/read-many.ts`.
+   * members; feature-detect with `typeof reader.readMany === "function"`. See `fast-paths/read-many.ts`.
    * @example
    * ```ts
    * declare const stream: ReadableStream<Uint8Array>;

@@ -41,7 +41,8 @@ export const nodeDeviations: Deviation[] = [
     standard:
       "writer.write() on a stream whose close has completed throws ERR_INTERNAL_ASSERTION in Node (or an assertion " +
       "fails sizing a chunk while a close is in flight, nodejs/node#57272); WritableStreamDefaultWriterWrite " +
-      'returns a promise rejected with a TypeError when WritableStreamCloseQueuedOrInFlight is true or state is "closed"',
+      "returns a promise rejected with a TypeError when WritableStreamCloseQueuedOrInFlight is true or state " +
+      'is "closed"',
     matches: (error) => isInternalAssertion(error) && /writ/i.test((error as Error).stack ?? ""),
   },
   {
@@ -65,7 +66,8 @@ export const nodeDeviations: Deviation[] = [
     name: "transform writeContinuation crash",
     standard:
       "Node queues a parked write's continuation each time a transform stream's backpressure turns off, and the " +
-      "second run throws uncaught; TransformStreamDefaultSinkWriteAlgorithm reacts once to [[backpressureChangePromise]]",
+      "second run throws uncaught; TransformStreamDefaultSinkWriteAlgorithm reacts once to " +
+      "[[backpressureChangePromise]]",
     matches: (error) =>
       error instanceof TypeError &&
       /writeContinuation/.test(error.stack ?? "") &&

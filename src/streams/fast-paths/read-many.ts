@@ -15,7 +15,6 @@
  * @module
  */
 
-import { ChunkCollector, drainSynchronously } from "../fast-paths/synchronous-drain.ts";
 import {
   Deferred,
   promiseRejectedWith,
@@ -28,6 +27,7 @@ import {
   type ReadRequest,
 } from "../standard/readable-stream-default-reader.ts";
 import { assertDictionary, convertEnforceRangeUnsignedLongLong } from "../standard/webidl.ts";
+import { ChunkCollector, drainSynchronously } from "./synchronous-drain.ts";
 
 /** Options of `readMany`. */
 export interface ReadManyOptions {
