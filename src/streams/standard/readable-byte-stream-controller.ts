@@ -3,6 +3,7 @@
  * @module
  */
 
+import { callForCompletion, reactTo } from "../fast-paths/completion.ts";
 import { NO_CHUNK, tryDequeue } from "../fast-paths/dequeue.ts";
 import {
   type ArrayBufferViewConstructor,
@@ -16,14 +17,7 @@ import {
   transferArrayBuffer,
   viewConstructorOf,
 } from "./array-buffer-helpers.ts";
-import {
-  callForCompletion,
-  promiseCall,
-  promiseResolvedWith,
-  reactTo,
-  resolvedUndefined,
-  uponPromise,
-} from "./promise-helpers.ts";
+import { promiseCall, promiseResolvedWith, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import {
   type CancelAlgorithm,
   type PullAlgorithm,

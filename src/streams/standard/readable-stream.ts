@@ -4,8 +4,8 @@
  */
 
 import "../platform-types.ts";
+import type { Completion } from "../fast-paths/completion.ts";
 import {
-  type Completion,
   promiseRejectedWith,
   promiseResolvedWith,
   setPromiseIsHandledToTrue,

@@ -4,11 +4,9 @@
  */
 
 import { readableStreamDefaultControllerAppendUnit } from "../fast-paths/append-unit.ts";
+import { type Completion, callWithChunkForCompletion, completionToPromise } from "../fast-paths/completion.ts";
 import { isWritableSidePiped } from "../fast-paths/piped-writes.ts";
 import {
-  type Completion,
-  callWithChunkForCompletion,
-  completionToPromise,
   type Deferred,
   promiseCall,
   promiseRejectedWith,

@@ -3,8 +3,9 @@
  * @module
  */
 
+import { type Completion, LazyDeferred, reactTo } from "../fast-paths/completion.ts";
 import { isWritableSidePiped } from "../fast-paths/piped-writes.ts";
-import { type Completion, Deferred, LazyDeferred, reactTo, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
+import { Deferred, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import {
   convertQueuingStrategy,
   extractHighWaterMark,

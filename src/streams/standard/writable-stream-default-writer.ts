@@ -3,8 +3,9 @@
  * @module
  */
 
+import { LazyDeferred } from "../fast-paths/completion.ts";
 import { writableStreamDefaultWriterWriteWithRequest } from "../fast-paths/write-with-request.ts";
-import { Deferred, LazyDeferred, promiseRejectedWith, resolvedUndefined } from "./promise-helpers.ts";
+import { Deferred, promiseRejectedWith, resolvedUndefined } from "./promise-helpers.ts";
 import { assertRequiredArgument, createBrand, makeEnumerable, setToStringTag } from "./webidl.ts";
 import {
   IsWritableStreamLocked,

@@ -3,14 +3,8 @@
  * @module
  */
 
-import {
-  type Completion,
-  Deferred,
-  LazyDeferred,
-  promiseRejectedWith,
-  promiseResolvedWith,
-  uponPromise,
-} from "./promise-helpers.ts";
+import { type Completion, LazyDeferred } from "../fast-paths/completion.ts";
+import { Deferred, promiseRejectedWith, promiseResolvedWith, uponPromise } from "./promise-helpers.ts";
 import {
   convertQueuingStrategy,
   extractHighWaterMark,
