@@ -1,44 +1,32 @@
 /**
- * Differential property tests: drainpipe's WHATWG streams against Node's native ones.
- *
- * fast-check generates small programs: a topology (a lone readable, writable or transform stream, or pipes
- * between streams of one implementation), underlying sources, sinks and transformers whose callbacks follow a
- * script (enqueue 0..n chunks at once or after an await; complete synchronously, with a promise, later through a
- * `settle` operation, or fail; close, terminate or error the stream), queuing strategies (high-water marks 0/1/3;
- * count, size-function and byte-length strategies), and a list of operations (bursts of `enqueue`, `read` and
- * `write`; close, error, cancel, abort; reader and writer locks; microtask ticks and macrotasks). An interpreter
- * runs the same program against each implementation and logs what a user can observe: every callback call with
- * the `desiredSize` it sees, values returned and errors thrown, the desired sizes after every operation, every
- * promise settlement in the order it happens, and internal errors nobody can catch. Errors are compared by name
- * (messages differ between implementations), except the programs' own errors, which carry a tag.
- *
- * drainpipe skips specification steps it knows to be no-ops: the cached append-only enqueue, synchronously
- * completed transforms and sink writes, batched and draining pipes. The WPT suite checks the documented
- * behaviours; these properties check that the shortcuts stay invisible in sequences nobody wrote a test for.
- *
- * - Lone streams are compared strictly: the logs must be identical, microtask by microtask.
- * - Pipes are compared at rest. The specification leaves the pace of a pipe's reads and writes to the
- *   implementation, so after each operation both runs wait until nothing is left to do, and compare what happened
- *   meanwhile as a multiset, the chunks the sink received in order, and that nothing but `pull` runs inside
- *   `read()`. Programs whose outcome would depend on the pace are not generated: no failures, no completions a
- *   few microtasks later, no `pull` that enqueues nothing. One difference is deliberate and not compared: in a
- *   pipe, drainpipe calls `pull` or the sink again as soon as the previous call completed synchronously, without
- *   the microtask the standard's algorithms would wait for (the draining reads and coalesced writes it exists for;
- *   see {@link World.called}).
- * - drainpipe's sink `writev` extension (native streams have none) is compared the same way: drainpipe with a
- *   batching sink against native with a plain one, on what the producer observes and the chunks the sink gets.
- *
- * Where Node itself departs from the specification, the programs steer clear of it; each case says why. Where the
- * specification has a hole, a program stops before it (see {@link World.hazard}).
+ * Runs a differential-test program (see `program.ts`) against one implementation and logs what a user can observe
+ * (see `differential.test.ts` for what is compared).
  * @module
  */
 
-import fc from "fast-check";
-import { describe, expect, test } from "vitest";
-import * as drainpipe from "../../src/streams/index.ts";
+import * as drainpipe from "../../../src/streams/index.ts";
+import {
+  type AnyProgram,
+  type BatchSinkSpec,
+  ERRORING_OPS,
+  type Mode,
+  type Op,
+  PRODUCER_BASE,
+  type Producer,
+  type Setup,
+  type SinkSpec,
+  type SinkStep,
+  type SourceSpec,
+  type Step,
+  type StrategySpec,
+  type Target,
+  type TransformerSpec,
+  topologyParts,
+  type Watched,
+} from "./program.ts";
 
 /** Pipe options, as both implementations take them. */
-interface PipeOptions {
+export interface PipeOptions {
   preventClose?: boolean;
   preventAbort?: boolean;
   preventCancel?: boolean;
@@ -46,7 +34,7 @@ interface PipeOptions {
 }
 
 /** The part of a default reader the programs use. */
-interface ReaderLike {
+export interface ReaderLike {
   readonly closed: Promise<unknown>;
   read(): Promise<{ done: boolean; value?: unknown }>;
   releaseLock(): void;
@@ -54,7 +42,7 @@ interface ReaderLike {
 }
 
 /** The part of a default writer the programs use. */
-interface WriterLike {
+export interface WriterLike {
   readonly closed: Promise<unknown>;
   readonly ready: Promise<unknown>;
   readonly desiredSize: number | null;
@@ -65,7 +53,7 @@ interface WriterLike {
 }
 
 /** The part of a readable stream the programs use. */
-interface ReadableLike {
+export interface ReadableLike {
   getReader(): ReaderLike;
   cancel(reason?: unknown): Promise<unknown>;
   pipeTo(destination: WritableLike, options?: PipeOptions): Promise<unknown>;
@@ -73,20 +61,20 @@ interface ReadableLike {
 }
 
 /** The part of a writable stream the programs use. */
-interface WritableLike {
+export interface WritableLike {
   getWriter(): WriterLike;
   close(): Promise<unknown>;
   abort(reason?: unknown): Promise<unknown>;
 }
 
 /** The part of a transform stream the programs use. */
-interface TransformLike {
+export interface TransformLike {
   readonly readable: ReadableLike;
   readonly writable: WritableLike;
 }
 
 /** A readable stream's default controller. */
-interface ReadableControllerLike {
+export interface ReadableControllerLike {
   readonly desiredSize: number | null;
   enqueue(chunk: unknown): void;
   close(): void;
@@ -94,12 +82,12 @@ interface ReadableControllerLike {
 }
 
 /** A writable stream's default controller. */
-interface WritableControllerLike {
+export interface WritableControllerLike {
   error(reason?: unknown): void;
 }
 
 /** A transform stream's default controller. */
-interface TransformControllerLike {
+export interface TransformControllerLike {
   readonly desiredSize: number | null;
   enqueue(chunk: unknown): void;
   terminate(): void;
@@ -107,7 +95,7 @@ interface TransformControllerLike {
 }
 
 /** The constructors a program runs against: drainpipe's, or Node's globals. */
-interface StreamsImpl {
+export interface StreamsImpl {
   ReadableStream: new (source: object, strategy?: object) => ReadableLike;
   WritableStream: new (sink: object, strategy?: object) => WritableLike;
   TransformStream: new (transformer: object, writableStrategy?: object, readableStrategy?: object) => TransformLike;
@@ -115,172 +103,11 @@ interface StreamsImpl {
   ByteLengthQueuingStrategy: new (init: { highWaterMark: number }) => object;
 }
 
-const drainpipeStreams: StreamsImpl = drainpipe;
-const nativeStreams: StreamsImpl = globalThis;
-
-/** How a callback completes: its return value, or a throw. */
-type Mode = "sync" | "resolved" | "async" | "deferred" | "throw" | "reject";
-
-/** A queuing strategy, built with the implementation under test. */
-type StrategySpec =
-  | { kind: "default" }
-  | { kind: "object"; hwm: number }
-  | { kind: "count"; hwm: number }
-  | { kind: "size"; hwm: number; size: "mod3" | "bad" }
-  | { kind: "bytes"; hwm: number };
-
-/** One call of `pull` or `transform`: chunks enqueued at once and after an await (mode "async"), and the end. */
-interface Step {
-  enqueue: number;
-  late: number;
-  mode: Mode;
-  /** pull: close the stream; transform: terminate it. */
-  end: boolean;
-  /** Error the stream through the controller. */
-  error: boolean;
-}
-
-/** One call of a sink's `write`. */
-interface SinkStep {
-  mode: Mode;
-  /** Error the stream through the controller. */
-  error: boolean;
-}
-
-/** An underlying source; `pull` steps are used in turn, and after `pulls` calls `pull` closes the stream. */
-interface SourceSpec {
-  strategy: StrategySpec;
-  start: { enqueue: number; close: boolean; mode: Mode };
-  pull: Step[] | null;
-  pulls: number;
-  cancel: Mode | null;
-}
-
-/** An underlying sink; `write` steps are used in turn. */
-interface SinkSpec {
-  strategy: StrategySpec;
-  start: Mode;
-  write: SinkStep[];
-  close: Mode;
-  abort: Mode | null;
-}
-
-/**
- * A sink for the `writev` comparison. Its writes always succeed, synchronously or through a promise: a batch is
- * one operation that settles all its writes at once, so per-chunk outcomes are not comparable.
- */
-interface BatchSinkSpec {
-  strategy: StrategySpec;
-  start: Mode;
-  write: Mode;
-  close: Mode;
-  abort: Mode | null;
-  /** drainpipe's sink also has `write` (otherwise a single chunk reaches `writev` as a one-element array). */
-  withWrite: boolean;
-}
-
-/** A transformer; `transform: null` leaves the identity transform. */
-interface TransformerSpec {
-  writableStrategy: StrategySpec;
-  readableStrategy: StrategySpec;
-  start: { enqueue: number; mode: Mode };
-  transform: Step[] | null;
-  flush: { enqueue: number; mode: Mode } | null;
-  cancel: Mode | null;
-}
-
-/** Which streams exist and how they are connected. */
-type Topology = "readable" | "writable" | "transform" | "pipeTo" | "pipeThrough" | "chain" | "writeThrough";
-
-/** Options of every pipe in a program; `signal` adds an `AbortSignal` that the `signal` operation aborts. */
-interface PipeSpec {
-  preventClose: boolean;
-  preventAbort: boolean;
-  preventCancel: boolean;
-  signal: boolean;
-}
-
-/** Callbacks whose promise a `settle` operation can fulfil or reject. */
-type Target =
-  | "start"
-  | "pull"
-  | "cancel"
-  | "wstart"
-  | "write"
-  | "close"
-  | "abort"
-  | "tstart"
-  | "transform"
-  | "flush"
-  | "tcancel";
-
-/** Promises of the program whose settlement {@link World.hazard} and {@link World.run} keep count of. */
-type Watched = "write" | "close" | "cancel";
-
-/** The operations that can error a writable side: directly, or through the transform stream it belongs to. */
-const ERRORING_OPS: ReadonlySet<Op["op"]> = new Set([
-  "writerAbort",
-  "streamAbort",
-  "wError",
-  "terminate",
-  "tError",
-  "cancel",
-]);
-
-/** Whose chunk it is: each producer numbers its chunks from its own base (see {@link World.chunk}). */
-type Producer = "source" | "writer" | "outside" | "transformer";
-
-const PRODUCER_BASE: Record<Producer, number> = { source: 0, writer: 1000, outside: 2000, transformer: 3000 };
-
-/** One step of a program. */
-type Op =
-  | { op: "enqueue"; count: number; observe: boolean }
-  | { op: "close" }
-  | { op: "error" }
-  | { op: "tEnqueue"; count: number }
-  | { op: "terminate" }
-  | { op: "tError" }
-  | { op: "wError" }
-  | { op: "getReader"; observeClosed: boolean }
-  | { op: "read"; count: number }
-  | { op: "releaseReader" }
-  | { op: "cancel"; viaReader: boolean }
-  | { op: "getWriter"; observeClosed: boolean }
-  | { op: "write"; count: number; ready: boolean }
-  | { op: "writerClose" }
-  | { op: "writerAbort" }
-  | { op: "releaseWriter" }
-  | { op: "streamClose" }
-  | { op: "streamAbort" }
-  | { op: "settle"; target: Target; ok: boolean }
-  | { op: "signal"; withReason: boolean }
-  | { op: "ticks"; count: number }
-  | { op: "macrotask" };
-
-/** The streams of a program and how they are connected. */
-interface Setup {
-  topology: Topology;
-  source: SourceSpec;
-  transformer: TransformerSpec;
-  pipe: PipeSpec;
-  ops: Op[];
-}
-
-/** A program of the first two properties. */
-interface Program extends Setup {
-  sink: SinkSpec;
-}
-
-/** A program of the `writev` property. */
-interface BatchProgram extends Setup {
-  sink: BatchSinkSpec;
-}
-
-/** A program of any property: what the interpreter needs to know of its sink is the strategy. */
-type AnyProgram = Setup & { sink: { strategy: StrategySpec } };
+export const drainpipeStreams: StreamsImpl = drainpipe;
+export const nativeStreams: StreamsImpl = globalThis;
 
 /** An error a program throws or passes as a reason; logged by its tag. */
-class Boom extends Error {
+export class Boom extends Error {
   readonly tag: string;
 
   constructor(tag: string) {
@@ -290,25 +117,25 @@ class Boom extends Error {
 }
 
 /** A chunk of a program whose strategies measure byte lengths: `tag` identifies it in logs. */
-type ByteChunk = Uint8Array & { tag: number };
+export type ByteChunk = Uint8Array & { tag: number };
 
 /** Calls `pull` at most this often: a source whose `pull` keeps being called is reported instead of hanging the run. */
-const PULL_LIMIT = 64;
+export const PULL_LIMIT = 64;
 
 /** How a Node.js internal assertion failure is logged (see {@link isInternalAssertion}). */
-const INTERNAL_ASSERTION = "ERR_INTERNAL_ASSERTION";
+export const INTERNAL_ASSERTION = "ERR_INTERNAL_ASSERTION";
 
 /**
  * Whether `error` is Node.js reporting a bug of its own. Node 24 asserts, when `write()` sizes a chunk for a
  * stream whose algorithms were cleared, that the stream is not writable; that does not hold while a close is in
  * flight (nodejs/node#57272, whatwg/streams#1341). A program that trips it says nothing about drainpipe.
  */
-function isInternalAssertion(error: unknown): boolean {
+export function isInternalAssertion(error: unknown): boolean {
   return error instanceof Error && (error as Error & { code?: unknown }).code === INTERNAL_ASSERTION;
 }
 
 /** How Node's own crash in a transform stream's parked write is logged (see {@link isNativeWriteContinuationCrash}). */
-const NATIVE_WRITE_CONTINUATION_CRASH = "native writeContinuation crash";
+export const NATIVE_WRITE_CONTINUATION_CRASH = "native writeContinuation crash";
 
 /**
  * Whether `error` is Node 24's transform stream failing on its own: it queues a parked write's continuation each
@@ -316,7 +143,7 @@ const NATIVE_WRITE_CONTINUATION_CRASH = "native writeContinuation crash";
  * finds no pending write and throws where nobody can catch it (`writeContinuation` in
  * node:internal/webstreams/transformstream). The standard, and drainpipe, run the continuation once.
  */
-function isNativeWriteContinuationCrash(error: unknown): boolean {
+export function isNativeWriteContinuationCrash(error: unknown): boolean {
   return (
     error instanceof TypeError &&
     /writeContinuation/.test(error.stack ?? "") &&
@@ -325,7 +152,7 @@ function isNativeWriteContinuationCrash(error: unknown): boolean {
 }
 
 /** A reason or error as logged: the tag of the programs' own errors, the name of other errors. */
-function describeReason(reason: unknown): string {
+export function describeReason(reason: unknown): string {
   if (reason instanceof Boom) return `Boom(${reason.tag})`;
   if (isInternalAssertion(reason)) return INTERNAL_ASSERTION;
   if (isNativeWriteContinuationCrash(reason)) return NATIVE_WRITE_CONTINUATION_CRASH;
@@ -334,7 +161,7 @@ function describeReason(reason: unknown): string {
 }
 
 /** A chunk or read result as logged. */
-function describeValue(value: unknown): string {
+export function describeValue(value: unknown): string {
   if (value instanceof Uint8Array) return `u8(${(value as ByteChunk).tag}/${value.byteLength})`;
   if (typeof value === "object" && value !== null && "done" in value) {
     const result = value as { done: unknown; value?: unknown };
@@ -344,13 +171,13 @@ function describeValue(value: unknown): string {
 }
 
 /** The number a chunk was made with. */
-function chunkId(chunk: unknown): number {
+export function chunkId(chunk: unknown): number {
   if (typeof chunk === "number") return chunk;
   if (chunk instanceof Uint8Array) return (chunk as ByteChunk).tag;
   return -1;
 }
 
-function nextTask(): Promise<void> {
+export function nextTask(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
@@ -359,7 +186,7 @@ function nextTask(): Promise<void> {
  * either means an internal step threw where nobody can catch it, which is a difference like any other, and
  * should be shrunk as one.
  */
-async function recordingUncaughtErrors<T>(log: string[], run: () => Promise<T>): Promise<T> {
+export async function recordingUncaughtErrors<T>(log: string[], run: () => Promise<T>): Promise<T> {
   const exceptionListeners = process.listeners("uncaughtException");
   const rejectionListeners = process.listeners("unhandledRejection");
   const record = (error: unknown): void => void log.push(`uncaught ${describeReason(error)}`);
@@ -378,7 +205,7 @@ async function recordingUncaughtErrors<T>(log: string[], run: () => Promise<T>):
 }
 
 /** The state of one run: the implementation, the streams and their controllers, and the log. */
-class World {
+export class World {
   readonly impl: StreamsImpl;
   readonly log: string[] = [];
   /** The chunks the sink received, in order. */
@@ -1000,21 +827,11 @@ class World {
   }
 }
 
-/** Which streams a topology has. */
-function topologyParts(topology: Topology): { source: boolean; sink: boolean; transform: boolean } {
-  return {
-    source: topology === "readable" || topology === "pipeTo" || topology === "pipeThrough" || topology === "chain",
-    sink: topology === "writable" || topology === "pipeTo" || topology === "chain" || topology === "writeThrough",
-    transform:
-      topology === "transform" || topology === "pipeThrough" || topology === "chain" || topology === "writeThrough",
-  };
-}
-
 /**
  * Runs `program` against `impl`, with the underlying sink `sink` builds, and returns its log; `atRest` as in
  * {@link World.execute}.
  */
-function runProgram(
+export function runProgram(
   impl: StreamsImpl,
   program: AnyProgram,
   sink: (world: World) => object,
@@ -1031,291 +848,3 @@ function runProgram(
     return world.log;
   });
 }
-
-/**
- * What a property's programs may do. `timing`: microtask ticks and macrotasks between operations, and callbacks
- * completing a few microtasks later; without it, callbacks complete at once or when a `settle` operation says,
- * for the comparisons at rest. `failures`: errors, cancels, aborts, `terminate()` and strategies whose size
- * function fails. `sinkSettles`: the sink's callbacks can be deferred.
- */
-interface Flavour {
-  timing: boolean;
-  failures: boolean;
-  sinkSettles: boolean;
-}
-
-const hwmArb = fc.constantFrom(0, 1, 3);
-
-/** Mostly false. */
-const rarely = fc.oneof({ arbitrary: fc.constant(false), weight: 8 }, { arbitrary: fc.constant(true), weight: 1 });
-
-/**
- * How callbacks complete. Comparisons at rest avoid completions a few microtasks later: they would race with a pipe,
- * whose pace is up to the implementation.
- */
-function modeArb(flavour: Flavour): fc.Arbitrary<Mode> {
-  const later: Mode[] = flavour.timing ? ["resolved", "async", "deferred"] : ["deferred"];
-  const arbs: fc.WeightedArbitrary<Mode>[] = [
-    { arbitrary: fc.constant<Mode>("sync"), weight: 4 },
-    { arbitrary: fc.constantFrom(...later), weight: 3 },
-  ];
-  if (flavour.timing && flavour.failures) arbs.push({ arbitrary: fc.constantFrom<Mode>("throw", "reject"), weight: 1 });
-  return fc.oneof(...arbs);
-}
-
-function strategyArb(flavour: Flavour): fc.Arbitrary<StrategySpec> {
-  const sizes = flavour.failures ? (["mod3", "bad"] as const) : (["mod3"] as const);
-  return fc.oneof(
-    { arbitrary: fc.constant<StrategySpec>({ kind: "default" }), weight: 3 },
-    { arbitrary: fc.record({ kind: fc.constant("object" as const), hwm: hwmArb }), weight: 2 },
-    { arbitrary: fc.record({ kind: fc.constant("count" as const), hwm: hwmArb }), weight: 2 },
-    {
-      arbitrary: fc.record({ kind: fc.constant("size" as const), hwm: hwmArb, size: fc.constantFrom(...sizes) }),
-      weight: 1,
-    },
-    { arbitrary: fc.record({ kind: fc.constant("bytes" as const), hwm: hwmArb }), weight: 1 },
-  );
-}
-
-/** The underlying source, sink and transformer arbitraries. */
-function partsArb(flavour: Flavour): {
-  source: fc.Arbitrary<SourceSpec>;
-  sink: fc.Arbitrary<SinkSpec>;
-  transformer: fc.Arbitrary<TransformerSpec>;
-} {
-  const modes = modeArb(flavour);
-  const strategy = strategyArb(flavour);
-  const failing = flavour.failures ? rarely : fc.constant(false);
-  // At rest every `pull` enqueues: whether a pull that enqueues nothing is followed by another depends on when
-  // the pipe's read arrives (during the pull or after it), which is the implementation's choice.
-  const step = (minEnqueue: number, end: fc.Arbitrary<boolean>): fc.Arbitrary<Step> =>
-    fc.record({
-      enqueue: fc.integer({ min: minEnqueue, max: 3 }),
-      late: fc.integer({ min: 0, max: 2 }),
-      mode: modes,
-      end,
-      error: failing,
-    });
-  return {
-    source: fc.record({
-      strategy,
-      start: fc.record({ enqueue: fc.integer({ min: 0, max: 4 }), close: rarely, mode: modes }),
-      pull: fc.option(fc.array(step(flavour.timing ? 0 : 1, rarely), { minLength: 1, maxLength: 3 }), { freq: 4 }),
-      pulls: fc.integer({ min: 1, max: 12 }),
-      cancel: fc.option(modes, { freq: 3 }),
-    }),
-    sink: fc.record({
-      strategy,
-      start: modes,
-      write: fc.array(fc.record({ mode: modes, error: failing }), { minLength: 1, maxLength: 3 }),
-      close: modes,
-      abort: fc.option(modes, { freq: 3 }),
-    }),
-    transformer: fc.record({
-      writableStrategy: strategy,
-      readableStrategy: strategy,
-      start: fc.record({ enqueue: fc.integer({ min: 0, max: 2 }), mode: modes }),
-      transform: fc.option(fc.array(step(0, failing), { minLength: 1, maxLength: 3 }), { freq: 5 }),
-      flush: fc.option(fc.record({ enqueue: fc.integer({ min: 0, max: 2 }), mode: modes }), { freq: 3 }),
-      cancel: fc.option(modes, { freq: 3 }),
-    }),
-  };
-}
-
-const pipeArb: fc.Arbitrary<PipeSpec> = fc.record({
-  preventClose: rarely,
-  preventAbort: rarely,
-  preventCancel: rarely,
-  signal: fc.boolean(),
-});
-
-/** The operations that act on something in `topology`. */
-function opArb(topology: Topology, flavour: Flavour): fc.Arbitrary<Op> {
-  const parts = topologyParts(topology);
-  const { timing, failures } = flavour;
-  const reads = topology === "readable" || topology === "transform" || topology === "pipeThrough";
-  const writes = topology === "writable" || topology === "transform" || topology === "writeThrough";
-  const piped =
-    topology === "pipeTo" || topology === "pipeThrough" || topology === "chain" || topology === "writeThrough";
-  const targets: Target[] = [];
-  if (parts.source) targets.push("start", "pull", "cancel");
-  if (parts.sink && flavour.sinkSettles) targets.push("wstart", "write", "close", "abort");
-  if (parts.transform) targets.push("tstart", "transform", "flush", "tcancel");
-  const arbs: fc.WeightedArbitrary<Op>[] = [];
-  if (timing) {
-    arbs.push(
-      { arbitrary: fc.record({ op: fc.constant("ticks" as const), count: fc.integer({ min: 0, max: 6 }) }), weight: 4 },
-      { arbitrary: fc.constant<Op>({ op: "macrotask" }), weight: 1 },
-    );
-  }
-  if (targets.length > 0) {
-    const ok = failures ? fc.boolean() : fc.constant(true);
-    arbs.push({
-      arbitrary: fc.record({ op: fc.constant("settle" as const), target: fc.constantFrom(...targets), ok }),
-      weight: 3,
-    });
-  }
-  if (parts.source) {
-    arbs.push(
-      {
-        arbitrary: fc.record({
-          op: fc.constant("enqueue" as const),
-          count: fc.integer({ min: 1, max: 8 }),
-          observe: fc.boolean(),
-        }),
-        weight: 5,
-      },
-      { arbitrary: fc.constant<Op>({ op: "close" }), weight: 1 },
-    );
-    if (failures) arbs.push({ arbitrary: fc.constant<Op>({ op: "error" }), weight: 1 });
-  }
-  if (parts.transform) {
-    arbs.push({
-      arbitrary: fc.record({ op: fc.constant("tEnqueue" as const), count: fc.integer({ min: 1, max: 6 }) }),
-      weight: 2,
-    });
-    if (failures) arbs.push({ arbitrary: fc.constantFrom<Op>({ op: "terminate" }, { op: "tError" }), weight: 1 });
-  }
-  if (parts.sink && failures) arbs.push({ arbitrary: fc.constant<Op>({ op: "wError" }), weight: 1 });
-  if (reads) {
-    arbs.push(
-      { arbitrary: fc.record({ op: fc.constant("read" as const), count: fc.integer({ min: 1, max: 3 }) }), weight: 5 },
-      { arbitrary: fc.record({ op: fc.constant("getReader" as const), observeClosed: fc.boolean() }), weight: 1 },
-      { arbitrary: fc.constant<Op>({ op: "releaseReader" }), weight: 1 },
-    );
-    if (failures)
-      arbs.push({ arbitrary: fc.record({ op: fc.constant("cancel" as const), viaReader: fc.boolean() }), weight: 1 });
-  }
-  if (writes) {
-    arbs.push(
-      {
-        arbitrary: fc.record({
-          op: fc.constant("write" as const),
-          count: fc.integer({ min: 1, max: 5 }),
-          ready: fc.boolean(),
-        }),
-        weight: 5,
-      },
-      { arbitrary: fc.record({ op: fc.constant("getWriter" as const), observeClosed: fc.boolean() }), weight: 1 },
-      {
-        arbitrary: fc.constantFrom<Op>({ op: "writerClose" }, { op: "releaseWriter" }, { op: "streamClose" }),
-        weight: 1,
-      },
-    );
-    // Node 24 runs TransformStreamDefaultSinkAbortAlgorithm as an `async` function: the abort promise, and the
-    // writer's close and closed promises behind it, settle two microtasks after the specification's
-    // [[finishPromise]]. Only a plain writable stream is aborted by the programs.
-    if (topology === "writable" && failures) {
-      arbs.push({ arbitrary: fc.constantFrom<Op>({ op: "writerAbort" }, { op: "streamAbort" }), weight: 1 });
-    }
-  }
-  if (piped && failures)
-    arbs.push({ arbitrary: fc.record({ op: fc.constant("signal" as const), withReason: fc.boolean() }), weight: 1 });
-  return fc.oneof(...arbs);
-}
-
-/** Programs over one of `topologies`. */
-function programArb(topologies: Topology[], flavour: Flavour): fc.Arbitrary<Program> {
-  const parts = partsArb(flavour);
-  return fc.constantFrom(...topologies).chain((topology) =>
-    fc.record({
-      topology: fc.constant(topology),
-      source: parts.source,
-      sink: parts.sink,
-      transformer: parts.transformer,
-      pipe: pipeArb,
-      ops: fc.array(opArb(topology, flavour), { maxLength: 20 }),
-    }),
-  );
-}
-
-/** A sink for the `writev` comparison: writes always succeed (see {@link BatchSinkSpec}). */
-const batchSinkArb: fc.Arbitrary<BatchSinkSpec> = fc.record({
-  strategy: strategyArb({ timing: false, failures: false, sinkSettles: false }),
-  start: fc.constantFrom<Mode>("sync", "resolved"),
-  write: fc.constantFrom<Mode>("sync", "resolved", "async"),
-  close: fc.constantFrom<Mode>("sync", "resolved", "reject"),
-  abort: fc.option(fc.constantFrom<Mode>("sync", "resolved", "reject"), { freq: 2 }),
-  withWrite: fc.boolean(),
-});
-
-/**
- * Programs of the `writev` property, compared at rest. Failures only where no pipe races with them: a writer
- * aborting or erroring the sink while it is idle.
- */
-const batchProgramArb: fc.Arbitrary<BatchProgram> = fc
-  .constantFrom<Topology>("writable", "pipeTo", "chain")
-  .chain((topology) => {
-    const flavour: Flavour = { timing: false, failures: topology === "writable", sinkSettles: false };
-    const parts = partsArb(flavour);
-    return fc.record({
-      topology: fc.constant(topology),
-      source: parts.source,
-      sink: batchSinkArb,
-      transformer: parts.transformer,
-      pipe: pipeArb,
-      ops: fc.array(opArb(topology, flavour), { maxLength: 16 }),
-    });
-  });
-
-/**
- * Runs `program` on native streams, then on drainpipe's, and expects the same log. Programs that trip a Node.js
- * internal assertion are skipped.
- */
-async function compareLogs(
-  program: AnyProgram,
-  sinks: { native: (world: World) => object; drainpipe: (world: World) => object },
-  atRest: boolean,
-): Promise<void> {
-  const expected = await runProgram(nativeStreams, program, sinks.native, atRest);
-  fc.pre(!expected.some((line) => line.includes(INTERNAL_ASSERTION) || line.includes(NATIVE_WRITE_CONTINUATION_CRASH)));
-  expect(await runProgram(drainpipeStreams, program, sinks.drainpipe, atRest)).toEqual(expected);
-}
-
-/** The same underlying sink for both implementations. */
-function plainSinks(spec: SinkSpec): { native: (world: World) => object; drainpipe: (world: World) => object } {
-  const sink = (world: World): object => world.sink(spec);
-  return { native: sink, drainpipe: sink };
-}
-
-describe("drainpipe streams against Node's native streams", () => {
-  test("lone streams: same calls, values, desired sizes and settlements, in the same order", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        programArb(["readable", "writable", "transform"], { timing: true, failures: true, sinkSettles: true }),
-        (program) => compareLogs(program, plainSinks(program.sink), false),
-      ),
-      { numRuns: 300 },
-    );
-  }, 60_000);
-
-  test("pipes: at rest after each operation, the same things happened and the sink got the same chunks", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        programArb(["pipeTo", "pipeThrough", "chain", "writeThrough"], {
-          timing: false,
-          failures: false,
-          sinkSettles: true,
-        }),
-        (program) => compareLogs(program, plainSinks(program.sink), true),
-      ),
-      { numRuns: 300 },
-    );
-  }, 60_000);
-
-  test("a writev sink (drainpipe) against a write sink (native): same producer view, chunks in order", async () => {
-    await fc.assert(
-      fc.asyncProperty(batchProgramArb, (program) =>
-        compareLogs(
-          program,
-          {
-            native: (world) => world.batchSink(program.sink, false),
-            drainpipe: (world) => world.batchSink(program.sink, true),
-          },
-          true,
-        ),
-      ),
-      { numRuns: 300 },
-    );
-  }, 60_000);
-});
