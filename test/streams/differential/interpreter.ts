@@ -134,6 +134,19 @@ export function isInternalAssertion(error: unknown): boolean {
   return error instanceof Error && (error as Error & { code?: unknown }).code === INTERNAL_ASSERTION;
 }
 
+/** How Node's crash when a terminated transform stream's readable side is cancelled is logged. */
+export const NATIVE_CANCEL_AFTER_TERMINATE = "native cancel after terminate";
+
+/**
+ * Whether `error` is Node 24 calling a transform stream's cleared [[cancelAlgorithm]]: cancelling the readable
+ * side after `terminate()` while chunks are still queued reaches TransformStreamDefaultSourceCancelAlgorithm, which
+ * the standard does not guard there (its [[finishPromise]] guard covers close, abort and cancel only); drainpipe
+ * resolves the cancel (see `transform-stream.ts`).
+ */
+export function isNativeCancelAfterTerminate(error: unknown): boolean {
+  return error instanceof TypeError && /cancelAlgorithm is not a function/.test(error.message);
+}
+
 /** How Node's own crash in a transform stream's parked write is logged (see {@link isNativeWriteContinuationCrash}). */
 export const NATIVE_WRITE_CONTINUATION_CRASH = "native writeContinuation crash";
 
@@ -156,6 +169,7 @@ export function describeReason(reason: unknown): string {
   if (reason instanceof Boom) return `Boom(${reason.tag})`;
   if (isInternalAssertion(reason)) return INTERNAL_ASSERTION;
   if (isNativeWriteContinuationCrash(reason)) return NATIVE_WRITE_CONTINUATION_CRASH;
+  if (isNativeCancelAfterTerminate(reason)) return NATIVE_CANCEL_AFTER_TERMINATE;
   if (reason instanceof Error) return reason.name;
   return String(reason);
 }
