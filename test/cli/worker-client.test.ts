@@ -7,9 +7,9 @@ import { WorkerClient } from "../../src/cli/worker-client.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 
-// The client meets the worker's per-request limits the way a deployed Free-plan worker sets them: the files
-// are stored by a worker on the Paid plan, then read through one on the Free plan (50 subrequests per request)
-// over the same local state.
+// The client meets the worker's per-request limits: the files are stored by a worker on the Paid plan, then read
+// through one allowed 10 subrequests per request (SUBREQUEST_LIMIT), over the same local state. So few do not
+// fit a content read of 100 parts even in slices, nor a listing of 61 files in one page.
 
 let stateDir: string;
 const content = new Uint8Array(encodeNumbers(sampleNumbers(14_000, 7)));
@@ -35,13 +35,13 @@ afterAll(async () => {
   await rm(stateDir, { recursive: true, force: true });
 });
 
-describe("a client of a worker on the Free plan", () => {
+describe("a client of a worker allowed 10 subrequests per request", () => {
   test("reads a file of more parts than one request may read, one part per request", { timeout: 60_000 }, async () => {
-    const free = await startEmbeddedWorker({ stateDir, vars: { PLAN: "free" } });
+    const tight = await startEmbeddedWorker({ stateDir, vars: { PLAN: "free", SUBREQUEST_LIMIT: "10" } });
     try {
-      const client = new WorkerClient(free.url, free.token);
-      const whole = await fetch(`${free.url}/files/many-parts/content`, {
-        headers: { Authorization: `Bearer ${free.token}` },
+      const client = new WorkerClient(tight.url, tight.token);
+      const whole = await fetch(`${tight.url}/files/many-parts/content`, {
+        headers: { Authorization: `Bearer ${tight.token}` },
       });
       expect(whole.status).toBe(422);
       const { body, size } = await client.content("many-parts");
@@ -49,7 +49,7 @@ describe("a client of a worker on the Free plan", () => {
       expect(new Uint8Array(await new Response(body).arrayBuffer())).toEqual(content);
       expect((await client.list()).map((file) => file.name)).toEqual([...names, "many-parts"].sort());
     } finally {
-      await free.stop();
+      await tight.stop();
     }
   });
 });
