@@ -17,8 +17,11 @@ export interface FileSummary {
   totals: Manifest["totals"];
 }
 
-/** How many manifests {@linkcode FileCatalog.list} reads at once. */
-const LIST_CONCURRENCY = 8;
+/**
+ * How many manifests {@linkcode FileCatalog.list} reads at once: 6, the connections a Worker request may have
+ * open at once (further calls wait for one to close).
+ */
+const LIST_CONCURRENCY = 6;
 
 /** One page of {@linkcode FileCatalog.listPage}. */
 export interface FilePage {
