@@ -36,7 +36,8 @@ async function eachChunk(path: string, start: number, end: number, chunk: (bytes
 
 /**
  * Cuts a file of `size` bytes into segments of about `segmentBytes`: each boundary is the first line break at or
- * after a multiple of `segmentBytes` (a segment ends with its line break), found by reading small windows.
+ * after a multiple of `segmentBytes` (a segment ends with its line break), found by reading small windows. Stops
+ * after `maxRanges` ranges when given (the file's rest is then left unplanned).
  *
  * @example
  * ```ts
@@ -45,12 +46,17 @@ async function eachChunk(path: string, start: number, end: number, chunk: (bytes
  * ranges.length; // 11
  * ```
  */
-export async function planSegments(path: string, size: number, segmentBytes: number): Promise<FileRange[]> {
+export async function planSegments(
+  path: string,
+  size: number,
+  segmentBytes: number,
+  maxRanges = Number.POSITIVE_INFINITY,
+): Promise<FileRange[]> {
   const ranges: FileRange[] = [];
   const handle = await open(path, "r");
   try {
     let start = 0;
-    while (start < size) {
+    while (start < size && ranges.length < maxRanges) {
       let cut = Math.max(start + 1, (Math.floor(start / segmentBytes) + 1) * segmentBytes);
       let end = size;
       const window = new Uint8Array(READ_CHUNK_BYTES);

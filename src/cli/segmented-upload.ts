@@ -8,9 +8,10 @@
 import type { Manifest } from "../files/manifest.ts";
 import type { SegmentReceipt, SessionDescription, SessionWithSegments } from "../worker/api-types.ts";
 import { CliError } from "./cli-error.ts";
-import { countLineBreaks, digestOfRange, type FileRange, planSegments, readRange } from "./file-range.ts";
+import { countLineBreaks, digestOfRange, type FileRange, readRange } from "./file-range.ts";
 import { countBytes, startProgress } from "./progress.ts";
 import { withRetries } from "./retry.ts";
+import { planSessionSegments } from "./segment-plan.ts";
 import type { WorkerClient } from "./worker-client.ts";
 import { WorkerError } from "./worker-error.ts";
 
@@ -80,7 +81,7 @@ export async function uploadInSegments(
   const limit = Math.max(1, session.segmentMaxBytes - SEGMENT_MARGIN_BYTES);
   const segmentBytes = Math.min(options.segmentBytes ?? limit, limit);
   options.onSession?.(session.uploadId, segmentBytes);
-  const ranges = await planSegments(file.path, file.size, segmentBytes);
+  const ranges = await planSessionSegments(file, segmentBytes);
   const received = new Map((session.segments ?? []).map((segment) => [segment.index, segment.digest]));
   const digests = new Map<number, string>();
   const toSend: FileRange[] = [];

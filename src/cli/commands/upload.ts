@@ -19,6 +19,7 @@ import { summarizeManifest } from "../manifest-summary.ts";
 import { printJson, printLines } from "../output.ts";
 import { addProgressOptions, countBytes, progressEnabled, startProgress } from "../progress.ts";
 import { randomToken } from "../random-token.ts";
+import { planSessionSegments } from "../segment-plan.ts";
 import { uploadInSegments } from "../segmented-upload.ts";
 import type { WorkerClient } from "../worker-client.ts";
 
@@ -211,6 +212,13 @@ export function registerUpload(program: Command): void {
     const source = await openFileStream(file);
     const segmented =
       options.segmentBytes !== undefined || options.resume !== undefined || source.size > SESSION_THRESHOLD_BYTES;
+    if (options.segmentBytes !== undefined) {
+      // Known before the first byte, and before the worker starts: a plan a session cannot hold is refused now.
+      await planSessionSegments({ path: file, size: source.size }, options.segmentBytes).catch(async (error) => {
+        await source.stream.cancel();
+        throw error;
+      });
+    }
     const interruption = listenForInterrupt(
       "drainpipe: forced exit; the worker removes what the upload wrote once its lease ends (or run drainpipe sweep)",
     );

@@ -15,6 +15,24 @@ function numbersText(count: number, seed: number): string {
 }
 
 describe("upload sessions from the CLI", () => {
+  test("a plan of more segments than a session holds is refused before anything is sent", async () => {
+    const text = numbersText(100_000, 5);
+    const file = join(fixture.directory, "too-many.txt");
+    await writeFile(file, text);
+    const smallest = Math.ceil(text.length / 10_000);
+    const run = await remote("upload", file, "--segment-bytes", "10");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `drainpipe: Cannot upload "${file}" in segments of 10 bytes: that makes more than 10,000 segments, the most ` +
+        `a session holds; use --segment-bytes ${smallest.toLocaleString("en")} or more (a size over the worker's ` +
+        "limit is cut to it)\n",
+    );
+    const response = await fetch(`${fixture.worker.url}/files/too-many.txt/uploads`, {
+      headers: { Authorization: `Bearer ${fixture.worker.token}` },
+    });
+    expect(await response.json()).toMatchObject({ sessions: [], uploads: [] });
+  });
+
   test("a file forced into 7 segments with --parallel 3 round-trips byte for byte", { timeout: 120_000 }, async () => {
     const text = numbersText(70_000, 1);
     const file = join(fixture.directory, "seven.txt");

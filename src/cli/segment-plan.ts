@@ -1,0 +1,56 @@
+/**
+ * The segments an upload session will send, planned before the first byte goes: a plan the worker cannot
+ * take (more segments than a session holds) is refused at once, naming the segment sizes that work.
+ *
+ * @module
+ */
+import { UsageError } from "./cli-error.ts";
+import { type FileRange, planSegments } from "./file-range.ts";
+import { formatCount } from "./format.ts";
+
+/**
+ * Most segments in one session: the worker's `MAX_SEGMENTS` (`src/worker/session-routes.ts`, which the Node
+ * side cannot import: it is typed for Cloudflare Workers), segment indices 0 … 9,999.
+ */
+export const MAX_SEGMENTS = 10_000;
+
+/**
+ * The smallest segment size that keeps a file of `size` bytes within {@linkcode MAX_SEGMENTS} segments, whatever
+ * its lines: every segment but the last holds at least that many bytes.
+ *
+ * @example
+ * ```ts
+ * smallestSegmentBytes(710_000); // 71
+ * ```
+ */
+export function smallestSegmentBytes(size: number): number {
+  return Math.max(1, Math.ceil(size / MAX_SEGMENTS));
+}
+
+/**
+ * Cuts the file into segments of about `segmentBytes` (see {@linkcode planSegments}) and checks that a session
+ * can hold them.
+ *
+ * @throws {UsageError} (code `too-many-segments`) when the plan needs more than {@linkcode MAX_SEGMENTS}
+ * segments; the message names the smallest size that works.
+ *
+ * @example
+ * ```ts
+ * const ranges = await planSessionSegments({ path: "primes.txt", size: 1_040_000_000 }, 95_000_000);
+ * ranges.length; // 11
+ * ```
+ */
+export async function planSessionSegments(
+  file: { path: string; size: number },
+  segmentBytes: number,
+): Promise<FileRange[]> {
+  const ranges = await planSegments(file.path, file.size, segmentBytes, MAX_SEGMENTS + 1);
+  if (ranges.length <= MAX_SEGMENTS) return ranges;
+  const smallest = smallestSegmentBytes(file.size);
+  throw new UsageError(
+    `Cannot upload "${file.path}" in segments of ${formatCount(segmentBytes)} bytes: ` +
+      `that makes more than ${formatCount(MAX_SEGMENTS)} segments, the most a session holds; ` +
+      `use --segment-bytes ${formatCount(smallest)} or more (a size over the worker's limit is cut to it)`,
+    { code: "too-many-segments", details: { segmentBytes, maxSegments: MAX_SEGMENTS, minSegmentBytes: smallest } },
+  );
+}
