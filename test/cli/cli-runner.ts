@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { type ChildProcess, type ChildProcessByStdio, spawn } from "node:child_process";
+import { delimiter, resolve } from "node:path";
+import type { Readable } from "node:stream";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const NODE = resolve(ROOT, "node_modules/.bin/node");
@@ -31,8 +32,8 @@ export interface CliRun {
 }
 
 /**
- * Runs `drainpipe ...args` in `cwd` with a clean environment (no `DRAINPIPE_URL` or `DRAINPIPE_TOKEN` unless
- * `env` sets them) and collects its output.
+ * Runs `drainpipe ...args` in `cwd` with a clean environment (no `DRAINPIPE_URL`, `DRAINPIPE_TOKEN` or
+ * `npm_command` unless `env` sets them) and collects its output.
  */
 export function runCli(args: readonly string[], options: RunOptions): Promise<CliRun> {
   return runScript("src/cli/main.ts", args, options);
@@ -59,15 +60,44 @@ let built: Promise<void> | undefined;
 
 /** Runs the project's script at `script` (relative to the project root) like {@linkcode runCli} runs the command. */
 export function runScript(script: string, args: readonly string[], options: RunOptions): Promise<CliRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
-  if (!options.env?.DRAINPIPE_URL) delete env.DRAINPIPE_URL;
-  if (!options.env?.DRAINPIPE_TOKEN) delete env.DRAINPIPE_TOKEN;
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(NODE, [resolve(ROOT, script), ...args], {
+  return collect(
+    spawn(NODE, [resolve(ROOT, script), ...args], {
       cwd: options.cwd,
-      env,
+      env: cleanEnv(options.env),
       stdio: ["ignore", "pipe", "pipe"],
-    });
+    }),
+    options,
+  );
+}
+
+/**
+ * Runs a command line as a user pastes it into a POSIX shell (`sh -c`), with the project's `node_modules/.bin`
+ * first on the `PATH` (so `node` is the project's Node) and the environment of {@linkcode runCli}.
+ *
+ * @example
+ * ```ts
+ * const run = await runShell("node src/cli/main.ts ls --json", { cwd: "/tmp" });
+ * ```
+ */
+export function runShell(command: string, options: RunOptions): Promise<CliRun> {
+  const env = cleanEnv(options.env);
+  env.PATH = `${resolve(ROOT, "node_modules/.bin")}${delimiter}${env.PATH ?? ""}`;
+  return collect(spawn("sh", ["-c", command], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"] }), options);
+}
+
+/**
+ * This process's environment with `extra`, without `DRAINPIPE_URL`, `DRAINPIPE_TOKEN` or `npm_command` (which
+ * `npx vitest` sets) unless `extra` sets them.
+ */
+function cleanEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const name of ["DRAINPIPE_URL", "DRAINPIPE_TOKEN", "npm_command"]) if (!extra?.[name]) delete env[name];
+  return env;
+}
+
+/** Collects the output of `child` until it exits. */
+function collect(child: ChildProcessByStdio<null, Readable, Readable>, options: RunOptions): Promise<CliRun> {
+  return new Promise((resolvePromise, reject) => {
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     options.onStart?.(child);

@@ -14,6 +14,7 @@ import { addConnectionOptions, type ConnectionOptions, withConnection } from "..
 import { defaultName } from "../default-name.ts";
 import { formatByteRate, formatBytes, formatCountRate, formatSeconds, secondsSince } from "../format.ts";
 import { listenForInterrupt } from "../interrupt.ts";
+import { invocation, shellWord } from "../invocation.ts";
 import { type FileStream, openFileStream } from "../local-file.ts";
 import { summarizeManifest } from "../manifest-summary.ts";
 import { printJson, printLines } from "../output.ts";
@@ -147,7 +148,7 @@ async function cancelledUpload(client: WorkerClient, name: string, attempt: stri
   }
   return new CliError(
     `upload of "${name}" cancelled; the worker had not removed the partial upload after ${CANCEL_WAIT_MS / 1000} s: ` +
-      "it goes when its lease ends (or run drainpipe sweep)",
+      `it goes when its lease ends (or run ${invocation()} sweep)`,
     { exitCode: EXIT_INTERRUPTED, cause },
   );
 }
@@ -207,7 +208,7 @@ export function registerUpload(program: Command): void {
         .option("--resume <uploadId>", "resume the upload session with this id: send only what the worker lacks")
         .option("--json", "print the manifest and throughput as JSON"),
     ),
-  ).action(async (file: string, options: UploadCommandOptions) => {
+  ).action(async (file: string, options: UploadCommandOptions, command: Command) => {
     const name = options.name ?? defaultName(file);
     const source = await openFileStream(file);
     const segmented =
@@ -220,13 +221,13 @@ export function registerUpload(program: Command): void {
       });
     }
     const interruption = listenForInterrupt(
-      "drainpipe: forced exit; the worker removes what the upload wrote once its lease ends (or run drainpipe sweep)",
+      `drainpipe: forced exit; the worker removes what the upload wrote once its lease ends (or run ${invocation()} sweep)`,
     );
     let result: UploadResult & { segments?: number; sentSegments?: number; uploadId?: string };
     try {
       result = await withConnection(options, (client) =>
         segmented
-          ? sendSession(client, file, source, name, options, interruption.signal)
+          ? sendSession(client, file, source, name, command, interruption.signal)
           : sendWhole(client, source, name, options, interruption.signal),
       );
     } finally {
@@ -266,9 +267,10 @@ async function sendSession(
   file: string,
   source: FileStream,
   name: string,
-  options: UploadCommandOptions,
+  command: Command,
   signal: AbortSignal,
 ): Promise<UploadResult & { segments: number; sentSegments: number; uploadId: string }> {
+  const options = command.opts<UploadCommandOptions>();
   await source.stream.cancel();
   const start = performance.now();
   let session: { uploadId: string; segmentBytes: number } | undefined;
@@ -288,7 +290,7 @@ async function sendSession(
           session = { uploadId, segmentBytes };
           process.stderr.write(
             `drainpipe: upload session ${uploadId} (segments of about ${formatBytes(segmentBytes)}); if this run ` +
-              `dies, resume it with --resume ${uploadId} --segment-bytes ${segmentBytes}\n`,
+              `dies, resume it with:\n  ${resumeCommand(file, name, session, command)}\n`,
           );
         },
       },
@@ -310,9 +312,7 @@ async function sendSession(
     const exitCode = signal.aborted ? EXIT_INTERRUPTED : error instanceof CliError ? error.exitCode : EXIT_FAILURE;
     const reason = signal.aborted ? "cancelled" : error instanceof Error ? error.message : String(error);
     if (options.keepSession) {
-      const resume =
-        `drainpipe upload ${file} --name ${name} ` +
-        `--resume ${session.uploadId} --segment-bytes ${session.segmentBytes}`;
+      const resume = resumeCommand(file, name, session, command);
       throw new CliError(`${reason}\nthe upload session is kept; resume it with:\n  ${resume}`, {
         exitCode,
         cause: error,
@@ -324,4 +324,34 @@ async function sendSession(
     );
     throw new CliError(`${reason}\n${aborted} (${session.uploadId})`, { exitCode, cause: error });
   }
+}
+
+/**
+ * The command that resumes the session: this run's command name, the file, `--name`, `--resume` and
+ * `--segment-bytes`, and the `--url` or `--state-dir` this run was given (never the token: `--token` stays a
+ * placeholder when it was given on the command line rather than in `DRAINPIPE_TOKEN`).
+ */
+function resumeCommand(
+  file: string,
+  name: string,
+  session: { uploadId: string; segmentBytes: number },
+  command: Command,
+): string {
+  const options = command.opts<ConnectionOptions>();
+  const words = [
+    invocation(),
+    "upload",
+    shellWord(file),
+    "--name",
+    name,
+    "--resume",
+    session.uploadId,
+    "--segment-bytes",
+    String(session.segmentBytes),
+  ];
+  const given = (key: string) => command.getOptionValueSource(key) === "cli";
+  if (given("url") && options.url !== undefined) words.push("--url", shellWord(options.url));
+  if (given("token")) words.push("--token", "<token>");
+  if (given("stateDir") && options.stateDir !== undefined) words.push("--state-dir", shellWord(options.stateDir));
+  return words.join(" ");
 }

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { Manifest } from "../../../src/files/manifest.ts";
-import { runCli } from "../cli-runner.ts";
+import { runCli, runShell } from "../cli-runner.ts";
 import { useRemoteWorker } from "../remote-worker.ts";
 
 // Upload sessions from the CLI against a worker in local workerd, reached with --url and --token.
@@ -68,35 +68,42 @@ describe("upload sessions from the CLI", () => {
     expect((await remote("get", "bad.txt")).code).toBe(1);
   });
 
-  test("a session kept after a failure resumes, sending only what the worker lacks", { timeout: 120_000 }, async () => {
+  test("a session kept after a failure resumes with the command it prints, sending only what the worker lacks", {
+    timeout: 120_000,
+  }, async () => {
     const text = numbersText(50_000, 3);
-    const file = join(fixture.directory, "resume.txt");
+    const file = join(fixture.directory, "resume me.txt");
     await writeFile(file, text);
     const segmentBytes = String(Math.ceil(text.length / 5));
     const lines = text.split("\n");
     lines[40_000] = "oops";
     await writeFile(file, lines.join("\n"));
-    const first = await remote("upload", file, "--segment-bytes", segmentBytes, "--keep-session", "--parallel", "1");
-    expect(first.code).toBe(1);
-    const command = /drainpipe upload .* --resume (\S+) --segment-bytes (\d+)/.exec(first.stderr);
-    expect(command).not.toBeNull();
-    await writeFile(file, text);
-    const resumed = await remote(
+    const first = await remote(
       "upload",
       file,
       "--name",
-      "resume.txt",
-      "--resume",
-      command![1]!,
+      "kept",
       "--segment-bytes",
-      command![2]!,
-      "--json",
+      segmentBytes,
+      "--keep-session",
+      "--parallel",
+      "1",
     );
+    expect(first.code).toBe(1);
+    const printed = /the upload session is kept; resume it with:\n {2}(.*)\n$/.exec(first.stderr)?.[1];
+    const main = join(import.meta.dirname, "../../../src/cli/main.ts");
+    const [before, after] = printed!.split(/--resume \S+/);
+    expect(before).toBe(`node ${main} upload '${file}' --name kept `);
+    expect(after).toBe(` --segment-bytes ${segmentBytes} --url ${fixture.worker.url}/ --token <token>`);
+    await writeFile(file, text);
+    const resumed = await runShell(`${printed!.replace("<token>", fixture.worker.token)} --json`, {
+      cwd: fixture.directory,
+    });
     expect(resumed.code).toBe(0);
     const result = JSON.parse(resumed.stdout) as { segments: number; sentSegments: number };
     expect(result.segments).toBe(5);
     expect(result.sentSegments).toBeLessThan(5);
-    expect((await remote("verify", "resume.txt", file)).code).toBe(0);
+    expect((await remote("verify", "kept", file)).code).toBe(0);
   });
 });
 
@@ -122,6 +129,8 @@ describe("a CLI killed mid-upload", () => {
       ],
       {
         cwd: fixture.directory,
+        // As under `npx drainpipe` (npm sets npm_command=exec), so the printed command starts with npx.
+        env: { npm_command: "exec" },
         onStart: (child) => {
           let stderr = "";
           child.stderr?.on("data", (chunk: Buffer) => {
@@ -145,6 +154,10 @@ describe("a CLI killed mid-upload", () => {
     );
     expect(killed.code).toBeNull();
     expect(uploadId).toBeDefined();
+    expect(killed.stderr).toContain(
+      `resume it with:\n  npx drainpipe upload ${file} --name killed.txt --resume ${uploadId} ` +
+        `--segment-bytes ${segmentBytes} --url ${fixture.worker.url}/ --token <token>\n`,
+    );
     const resumed = await remote(
       "upload",
       file,
