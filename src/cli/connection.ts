@@ -75,7 +75,7 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
   if (process.stderr.isTTY) process.stderr.write("drainpipe: starting the embedded worker (local workerd)…\n");
   const worker = await startEmbeddedWorker({ stateDir: options.stateDir }).catch((error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new CliError(`Cannot start the embedded worker: ${reason}`, { cause: error });
+    throw new CliError(`Cannot start the embedded worker: ${reason}`, { code: "embedded-worker-failed", cause: error });
   });
   const client = new WorkerClient(worker.url, worker.token);
   // The repair after a crash: what earlier runs left behind (a killed upload) goes, once its lease has ended.

@@ -44,7 +44,7 @@ export async function openFileStream(path: string): Promise<FileStream> {
   const info = await stat(path).catch((error: unknown) => {
     throw fileError("read", path, error);
   });
-  if (!info.isFile()) throw new CliError(`Cannot read "${path}": it is not a regular file`);
+  if (!info.isFile()) throw new CliError(`Cannot read "${path}": it is not a regular file`, { code: "not-a-file" });
   const handle = await open(path, "r").catch((error: unknown) => {
     throw fileError("read", path, error);
   });
@@ -127,5 +127,6 @@ function fileError(verb: "read" | "write", path: string, error: unknown): CliErr
           : error instanceof Error
             ? error.message
             : String(error);
-  return new CliError(`Cannot ${verb} "${path}": ${reason}`, { cause: error });
+  const kind = code === "ENOENT" && verb === "read" ? "no-such-file" : `cannot-${verb}`;
+  return new CliError(`Cannot ${verb} "${path}": ${reason}`, { code: kind, details: { path }, cause: error });
 }

@@ -5,13 +5,13 @@
  * `drainpipe --help` or `drainpipe <command> --help`.
  *
  * Exit codes: 0 on success, 1 when an operation fails (or `verify` finds a difference), 2 for a malformed
- * command line.
+ * command line, 130 after Ctrl-C. With `--json`, a failure is also written on stdout as
+ * `{ "error": { code, message, … } }`.
  *
  * @module
  */
 import { createRequire } from "node:module";
-import { Command, CommanderError } from "commander";
-import { EXIT_USAGE } from "./cli-error.ts";
+import { Command } from "commander";
 import { registerGet } from "./commands/get.ts";
 import { registerLs } from "./commands/ls.ts";
 import { registerPrimes } from "./commands/primes.ts";
@@ -43,11 +43,17 @@ for (const register of [
 ])
   register(program);
 
+// Whether the command asked for JSON: read from its parsed options once it runs; a command line commander
+// refuses never gets that far, so then `--json` among the arguments decides.
+let json = process.argv.slice(2).includes("--json");
+program.hook("preAction", (_program, command) => {
+  json = command.opts<{ json?: boolean }>().json === true;
+});
+
 try {
   await program.parseAsync();
 } catch (error) {
-  if (error instanceof CommanderError) process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
-  else reportError(error);
+  reportError(error, { json });
 } finally {
   if (program.opts<{ debugRss?: boolean }>().debugRss) {
     const kib = process.resourceUsage().maxRSS;

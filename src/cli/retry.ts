@@ -32,7 +32,7 @@ export interface RetryOptions {
  */
 export function isRetryable(error: unknown): boolean {
   if (error instanceof WorkerError) return error.status >= 500;
-  return error instanceof CliError && / (is unreachable|failed to answer) /.test(error.message);
+  return error instanceof CliError && (error.code === "unreachable" || error.code === "no-answer");
 }
 
 /**

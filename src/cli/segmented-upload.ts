@@ -7,13 +7,13 @@
  */
 import type { Manifest } from "../files/manifest.ts";
 import type { SegmentReceipt, SessionDescription, SessionWithSegments } from "../worker/api-types.ts";
+import { badLineError, isBadLine } from "./bad-line.ts";
 import { CliError } from "./cli-error.ts";
 import { countLineBreaks, digestOfRange, type FileRange, readRange } from "./file-range.ts";
 import { countBytes, startProgress } from "./progress.ts";
 import { withRetries } from "./retry.ts";
 import { planSessionSegments } from "./segment-plan.ts";
 import type { WorkerClient } from "./worker-client.ts";
-import { WorkerError } from "./worker-error.ts";
 
 /** Room left under the worker's segment limit for the line that ends a segment past its multiple. */
 const SEGMENT_MARGIN_BYTES = 64 * 1024;
@@ -77,7 +77,11 @@ export async function uploadInSegments(
   const session: SessionDescription & Partial<Pick<SessionWithSegments, "segments">> = options.resume
     ? await client.session(name, options.resume)
     : await client.openSession(name, options.maxPartBytes);
-  if (session.state !== "open") throw new CliError(`Cannot resume upload ${session.uploadId}: it is ${session.state}`);
+  if (session.state !== "open") {
+    throw new CliError(`Cannot resume upload ${session.uploadId}: it is ${session.state}`, {
+      code: "session-not-open",
+    });
+  }
   const limit = Math.max(1, session.segmentMaxBytes - SEGMENT_MARGIN_BYTES);
   const segmentBytes = Math.min(options.segmentBytes ?? limit, limit);
   options.onSession?.(session.uploadId, segmentBytes);
@@ -110,7 +114,9 @@ export async function uploadInSegments(
       },
       { signal: options.signal },
     ).catch(async (error: unknown) => {
-      throw await inFileTerms(error, file.path, range);
+      if (!isBadLine(error)) throw error;
+      const linesBefore = await countLineBreaks(file.path, range.start);
+      throw badLineError(error, file.path, { index: range.index, offset: range.start, linesBefore }) ?? error;
     });
   try {
     await inParallel(toSend, options.parallel, send);
@@ -139,19 +145,4 @@ async function inParallel<T>(items: readonly T[], limit: number, task: (item: T)
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
   if (failure) throw failure.error;
-}
-
-/** A bad line in a segment, told as the file's own line, column and byte offset; other errors as they are. */
-async function inFileTerms(error: unknown, path: string, range: FileRange): Promise<unknown> {
-  if (!(error instanceof WorkerError) || error.body.error !== "invalid-number") return error;
-  const { line, column, offset } = error.body;
-  if (typeof line !== "number" || typeof column !== "number" || typeof offset !== "number") return error;
-  const fileLine = (await countLineBreaks(path, range.start)) + line;
-  const fileOffset = range.start + offset;
-  return new CliError(
-    `Cannot upload "${path}": line ${fileLine.toLocaleString("en")}, column ${column} ` +
-      `(byte offset ${fileOffset.toLocaleString("en")}; segment ${range.index}, its line ${line}): ` +
-      error.body.detail,
-    { cause: error },
-  );
 }

@@ -327,7 +327,12 @@ function requestFailed(action: string, url: string, error: unknown): CliError {
   if (cause instanceof CliError) return cause;
   const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : undefined;
   const reason = cause instanceof Error ? cause.message : String(cause);
-  const what = code !== undefined && UNREACHABLE_CODES.has(code) ? "is unreachable" : "failed to answer";
+  const unreachable = code !== undefined && UNREACHABLE_CODES.has(code);
+  const what = unreachable ? "is unreachable" : "failed to answer";
   const detail = code !== undefined && !reason.includes(code) ? `${code}: ${reason}` : reason;
-  return new CliError(`Cannot ${action}: the worker at ${url} ${what} (${detail})`, { cause: error });
+  return new CliError(`Cannot ${action}: the worker at ${url} ${what} (${detail})`, {
+    code: unreachable ? "unreachable" : "no-answer",
+    details: { url },
+    cause: error,
+  });
 }

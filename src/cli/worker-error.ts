@@ -3,7 +3,8 @@ import { CliError } from "./cli-error.ts";
 
 /**
  * The worker answered with an error status (4xx or 5xx). The message names the status, the worker's error code
- * and detail, and the line and column of bad input when the worker gave them.
+ * and detail, and the line and column of bad input when the worker gave them; the error's `code` is the
+ * worker's, its `details` the status and the body's other fields.
  *
  * @example
  * ```ts
@@ -21,8 +22,10 @@ export class WorkerError extends CliError {
 
   /** Builds the error for what `action` was trying to do. */
   constructor(action: string, status: number, body: ErrorBody) {
+    const { error: code, detail: _detail, ...facts } = body;
     super(
       `Cannot ${action}: the worker answered ${status} ${body.error}: ${body.detail}${position(body)}${hint(status)}`,
+      { code, details: { status, ...facts } },
     );
     this.status = status;
     this.body = body;

@@ -201,12 +201,62 @@ describe("errors", () => {
     const run = await remote("upload", file);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toMatch(
-      /^drainpipe: Cannot upload "bad.txt": the worker answered 400 invalid-number: .*line 4, column 2/,
+    expect(run.stderr).toBe(
+      `drainpipe: Cannot upload "${file}": line 4, column 2 (byte offset 7): ` +
+        "unexpected byte 0x78 ('x'); expected a digit or a line break\n",
     );
 
     const json = await remote("ls", "--json");
     expect((JSON.parse(json.stdout) as { files: FileSummary[] }).files.map((f) => f.name)).not.toContain("bad.txt");
+  });
+
+  test("with --json, a failure is { error: { code, message, … } } on stdout, with the same exit code", {
+    timeout: 60_000,
+  }, async () => {
+    const bad = join(fixture.directory, "bad-json.txt");
+    await writeFile(bad, "2\n3\n5\n7x\n11\n");
+    const upload = await remote("upload", bad, "--json");
+    expect(upload.code).toBe(1);
+    expect(JSON.parse(upload.stdout)).toEqual({
+      error: {
+        code: "invalid-number",
+        message:
+          `Cannot upload "${bad}": line 4, column 2 (byte offset 7): ` +
+          "unexpected byte 0x78 ('x'); expected a digit or a line break",
+        status: 400,
+        line: 4,
+        column: 2,
+        offset: 7,
+        reason: "unexpected-byte",
+        path: bad,
+      },
+    });
+
+    const rm = await remote("rm", "nosuch", "--json");
+    expect(rm.code).toBe(1);
+    expect(JSON.parse(rm.stdout)).toEqual({
+      error: {
+        code: "not-found",
+        message: 'Cannot remove "nosuch": the worker answered 404 not-found: No file named "nosuch"',
+        status: 404,
+      },
+    });
+
+    const verify = await remote("verify", "nosuch", bad, "--json");
+    expect(verify.code).toBe(1);
+    expect(JSON.parse(verify.stdout)).toMatchObject({ error: { code: "not-found", status: 404 } });
+
+    const missing = await remote("upload", "missing.txt", "--json");
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout)).toEqual({
+      error: { code: "no-such-file", message: 'Cannot read "missing.txt": no such file', path: "missing.txt" },
+    });
+
+    const usage = await cli("upload", bad, "--max-part-bytes", "12", "--json");
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.stdout)).toMatchObject({
+      error: { code: "usage", message: expect.stringContaining("Cannot use maxPartBytes 12") },
+    });
   });
 
   test("a missing file exits 1 naming it", async () => {
@@ -301,10 +351,7 @@ describe("against a stand-in HTTP server", () => {
     await writeFile(file, text);
     const run = await cli("upload", file, "--url", url, "--token", "s3cret");
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(
-      'drainpipe: Cannot upload "wire.txt": the worker answered 400 invalid-number: ' +
-        "Cannot parse: test (line 1, column 1)\n",
-    );
+    expect(run.stderr).toBe(`drainpipe: Cannot upload "${file}": line 1, column 1: Cannot parse: test\n`);
     expect(uploads).toHaveLength(1);
     const [upload] = uploads;
     expect(upload?.bytes).toBe(text.length);

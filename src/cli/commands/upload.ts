@@ -9,6 +9,7 @@ import { assertValidName, InvalidNameError } from "../../files/file-name.ts";
 import type { Manifest } from "../../files/manifest.ts";
 import { PartSizeError, parseMaxPartBytes } from "../../split/part-size.ts";
 import { argumentParser } from "../argument-parser.ts";
+import { badLineError } from "../bad-line.ts";
 import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED } from "../cli-error.ts";
 import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
 import { defaultName } from "../default-name.ts";
@@ -90,6 +91,8 @@ export async function uploadFile(
       attempt: options.attempt,
       signal: options.signal,
     });
+  } catch (error) {
+    throw badLineError(error, path) ?? error;
   } finally {
     progress.stop();
   }
@@ -141,6 +144,8 @@ async function cancelledUpload(client: WorkerClient, name: string, attempt: stri
     if (inFlight !== undefined && !inFlight.some((upload) => upload.attempt === attempt)) {
       return new CliError(`upload of "${name}" cancelled; the worker removed the partial upload`, {
         exitCode: EXIT_INTERRUPTED,
+        code: "interrupted",
+        details: { removed: true },
         cause,
       });
     }
@@ -149,7 +154,7 @@ async function cancelledUpload(client: WorkerClient, name: string, attempt: stri
   return new CliError(
     `upload of "${name}" cancelled; the worker had not removed the partial upload after ${CANCEL_WAIT_MS / 1000} s: ` +
       `it goes when its lease ends (or run ${invocation()} sweep)`,
-    { exitCode: EXIT_INTERRUPTED, cause },
+    { exitCode: EXIT_INTERRUPTED, code: "interrupted", details: { removed: false }, cause },
   );
 }
 
@@ -309,20 +314,31 @@ async function sendSession(
     };
   } catch (error) {
     if (session === undefined) throw error;
-    const exitCode = signal.aborted ? EXIT_INTERRUPTED : error instanceof CliError ? error.exitCode : EXIT_FAILURE;
+    const failure = error instanceof CliError ? error : undefined;
+    const exitCode = signal.aborted ? EXIT_INTERRUPTED : (failure?.exitCode ?? EXIT_FAILURE);
     const reason = signal.aborted ? "cancelled" : error instanceof Error ? error.message : String(error);
+    const facts = {
+      exitCode,
+      code: signal.aborted ? "interrupted" : (failure?.code ?? "failed"),
+      cause: error,
+    };
+    const details = { ...failure?.details, uploadId: session.uploadId };
     if (options.keepSession) {
       const resume = resumeCommand(file, name, session, command);
       throw new CliError(`${reason}\nthe upload session is kept; resume it with:\n  ${resume}`, {
-        exitCode,
-        cause: error,
+        ...facts,
+        details: { ...details, sessionKept: true, resume },
       });
     }
-    const aborted = await client.abortSession(name, session.uploadId).then(
-      () => "the worker removed the upload session",
-      () => "the upload session goes when it expires",
+    const removed = await client.abortSession(name, session.uploadId).then(
+      () => true,
+      () => false,
     );
-    throw new CliError(`${reason}\n${aborted} (${session.uploadId})`, { exitCode, cause: error });
+    const aborted = removed ? "the worker removed the upload session" : "the upload session goes when it expires";
+    throw new CliError(`${reason}\n${aborted} (${session.uploadId})`, {
+      ...facts,
+      details: { ...details, sessionKept: false, sessionRemoved: removed },
+    });
   }
 }
 

@@ -62,8 +62,11 @@ describe("upload sessions from the CLI", () => {
     const offset = text.indexOf("12x4");
     const upload = await remote("upload", file, "--segment-bytes", String(Math.ceil(text.length / 6)));
     expect(upload.code).toBe(1);
-    expect(upload.stderr).toContain(`line ${badLine.toLocaleString("en")}, column 3`);
-    expect(upload.stderr).toContain(`byte offset ${(offset + 2).toLocaleString("en")}; segment 5`);
+    expect(upload.stderr).toContain(
+      `drainpipe: Cannot upload "${file}": line ${badLine.toLocaleString("en")}, column 3 ` +
+        `(byte offset ${(offset + 2).toLocaleString("en")}, in segment 5): unexpected byte 0x78 ('x'); ` +
+        "expected a digit or a line break\n",
+    );
     expect(upload.stderr).toContain("the worker removed the upload session");
     expect((await remote("get", "bad.txt")).code).toBe(1);
   });
