@@ -4,9 +4,11 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { CliError } from "./cli-error.ts";
 import { startEmbeddedWorker } from "./embedded-worker.ts";
+import { findStateDir } from "./state-dir.ts";
 import { WorkerClient } from "./worker-client.ts";
 
 /** The connection options every command that talks to the worker accepts. */
@@ -23,6 +25,8 @@ export interface ConnectionOptions {
 export interface Connection {
   /** The worker's API. */
   client: WorkerClient;
+  /** Where the embedded worker keeps its state; `undefined` for a worker at a URL. */
+  stateDir: string | undefined;
   /** Stops the embedded worker, if one was started. */
   close(): Promise<void>;
 }
@@ -51,14 +55,15 @@ export function addConnectionOptions(command: Command): Command {
     .addOption(
       new Option(
         "--state-dir <dir>",
-        "where the embedded worker persists its local R2 (default: .wrangler/state, shared with npm start)",
+        "where the embedded worker persists its local R2 (default: the nearest .wrangler/state in this directory " +
+          "or above, as npm start keeps it; else one in the project root or here)",
       ).conflicts("url"),
     );
 }
 
 /**
  * Connects to the worker at `options.url`, or starts the embedded one (a few seconds) with a fresh random
- * token.
+ * token, saying on stderr which state directory it uses.
  *
  * @throws {CliError} when the embedded worker cannot start.
  *
@@ -70,10 +75,11 @@ export function addConnectionOptions(command: Command): Command {
  */
 export async function openConnection(options: ConnectionOptions): Promise<Connection> {
   if (options.url !== undefined) {
-    return { client: new WorkerClient(options.url, options.token), close: async () => {} };
+    return { client: new WorkerClient(options.url, options.token), stateDir: undefined, close: async () => {} };
   }
-  if (process.stderr.isTTY) process.stderr.write("drainpipe: starting the embedded worker (local workerd)…\n");
-  const worker = await startEmbeddedWorker({ stateDir: options.stateDir }).catch((error: unknown) => {
+  const stateDir = resolve(options.stateDir ?? findStateDir());
+  process.stderr.write(`drainpipe: starting the embedded worker (local workerd) with its state in ${stateDir}\n`);
+  const worker = await startEmbeddedWorker({ stateDir }).catch((error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);
     throw new CliError(`Cannot start the embedded worker: ${reason}`, { code: "embedded-worker-failed", cause: error });
   });
@@ -83,7 +89,7 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
     await worker.stop();
     throw error;
   });
-  return { client, close: () => worker.stop() };
+  return { client, stateDir, close: () => worker.stop() };
 }
 
 /**

@@ -35,7 +35,9 @@ async function demo(count: number): Promise<void> {
 
     const connection = await openConnection({});
     try {
-      printLines([`worker embedded in local workerd at ${connection.client.url} (R2 persisted in .wrangler/state)`]);
+      printLines([
+        `worker embedded in local workerd at ${connection.client.url} (R2 persisted in ${connection.stateDir})`,
+      ]);
       const name = `primes-${count}`;
       const upload = await uploadFile(connection.client, await openFileStream(file), { name, progress });
       printLines([...summarizeManifest(upload.manifest), describeThroughput(upload)]);

@@ -1,12 +1,14 @@
 /**
  * The drainpipe worker embedded in this process: wrangler's `unstable_dev` runs `src/worker/index.ts` in local
- * workerd (miniflare) with the R2 bucket persisted on disk, in the same place `npm start` (`wrangler dev`)
- * keeps it, so both see the same files.
+ * workerd (miniflare) with the R2 bucket persisted on disk, by default in the same place `npm start`
+ * (`wrangler dev`) keeps it (see `state-dir.ts`), so both see the same files.
  *
  * @module
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { mkdirSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
+import { findStateDir } from "./state-dir.ts";
 
 /** The project root (or the installed package's): `src/cli/` and `dist/cli/` are two levels below it. */
 export const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
@@ -20,12 +22,6 @@ export const BUILT = !import.meta.url.endsWith(".ts");
 /** The script of the process that hosts the worker. */
 const HOST = resolve(import.meta.dirname, BUILT ? "embedded-worker-host.js" : "embedded-worker-host.ts");
 
-/**
- * Where `wrangler dev` persists local state (R2 included) by default, and where the embedded worker does too: in
- * the project root, or for the installed CLI in the working directory.
- */
-const DEFAULT_STATE_DIR = BUILT ? resolve(".wrangler/state") : resolve(PROJECT_ROOT, ".wrangler/state");
-
 /** What the CLI says when the embedded mode cannot find wrangler (an optional peer dependency of the package). */
 export const WRANGLER_MISSING =
   "the embedded worker needs wrangler, which is not installed: add it with `npm install --save-dev wrangler`, " +
@@ -33,6 +29,8 @@ export const WRANGLER_MISSING =
 
 /** A running embedded worker. */
 export interface EmbeddedWorker {
+  /** The directory its state is persisted in (absolute). */
+  stateDir: string;
   /** Its origin, e.g. `http://127.0.0.1:41873`. */
   url: string;
   /** The bearer token it was started with (its `API_TOKEN` variable). */
@@ -44,10 +42,10 @@ export interface EmbeddedWorker {
 /** Options of {@linkcode startEmbeddedWorker}. */
 export interface EmbeddedWorkerOptions {
   /**
-   * Where to persist local state; default `.wrangler/state` in the project root, where `wrangler dev` keeps it.
-   * Relative paths are resolved against the working directory.
+   * Where to persist local state; default {@linkcode findStateDir}'s (the nearest `.wrangler/state` upward, where
+   * `wrangler dev` keeps it). Relative paths are resolved against the working directory.
    */
-  stateDir?: string;
+  stateDir?: string | undefined;
   /** Variables for the worker beside its `API_TOKEN` (for example a short `LEASE_SECONDS` in tests). */
   vars?: Record<string, string>;
 }
@@ -85,8 +83,10 @@ const STOP_TIMEOUT_MS = 15_000;
 export async function startEmbeddedWorker(options: EmbeddedWorkerOptions = {}): Promise<EmbeddedWorker> {
   quietWrangler();
   if (!wranglerInstalled()) throw new Error(WRANGLER_MISSING);
-  const stateDir = resolve(options.stateDir ?? DEFAULT_STATE_DIR);
+  const stateDir = resolve(options.stateDir ?? findStateDir());
+  mkdirSync(stateDir, { recursive: true });
   const host = spawn(process.execPath, [HOST, JSON.stringify({ stateDir, vars: options.vars })], {
+    cwd: scratchDirectory(stateDir),
     detached: true,
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -116,7 +116,17 @@ export async function startEmbeddedWorker(options: EmbeddedWorkerOptions = {}): 
     })();
     return stopping;
   };
-  return { url, token, stop };
+  return { stateDir, url, token, stop };
+}
+
+/**
+ * Where the host runs, since wrangler writes its scratch files (`.wrangler/tmp`) in its working directory: beside
+ * the state, in the directory that holds `.wrangler/state` (a project's root), or in a custom state directory
+ * itself, never in the user's working directory.
+ */
+function scratchDirectory(stateDir: string): string {
+  const parent = dirname(stateDir);
+  return basename(stateDir) === "state" && basename(parent) === ".wrangler" ? dirname(parent) : stateDir;
 }
 
 /** Whether `wrangler` resolves from here (it is an optional peer dependency of the published package). */

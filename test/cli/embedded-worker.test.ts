@@ -1,4 +1,4 @@
-import { access, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { access, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -58,6 +58,31 @@ describe("the embedded worker", () => {
     expect((await embedded("rm", "squares")).code).toBe(0);
     const empty = await embedded("ls");
     expect(empty).toMatchObject({ code: 0, stdout: "no files\n" });
+  });
+
+  test("without --state-dir, a command in a subdirectory finds the project's store above it and names it", {
+    timeout: 120_000,
+  }, async () => {
+    const project = join(directory, "project");
+    const store = join(project, ".wrangler", "state");
+    const nested = join(project, "src", "deep");
+    await mkdir(nested, { recursive: true });
+    await writeFile(join(project, "package.json"), "{}\n");
+    const file = join(project, "five.txt");
+    await writeFile(file, "2\n3\n5\n7\n11\n");
+
+    // No store yet: the project root's (the nearest package.json) is made, not one in the subdirectory.
+    const upload = await runCli(["upload", file, "--json"], { cwd: nested });
+    expect(upload.code).toBe(0);
+    expect(upload.stderr).toContain(
+      `drainpipe: starting the embedded worker (local workerd) with its state in ${store}\n`,
+    );
+    await expect(access(join(nested, ".wrangler"))).rejects.toThrow(/ENOENT/);
+
+    const ls = await runCli(["ls", "--json"], { cwd: join(project, "src") });
+    expect(ls.code).toBe(0);
+    expect(ls.stderr).toContain(`with its state in ${store}\n`);
+    expect((JSON.parse(ls.stdout) as { files: FileSummary[] }).files.map((f) => f.name)).toEqual(["five.txt"]);
   });
 
   test("a missing file fails before the worker starts, leaving no state behind", async () => {
