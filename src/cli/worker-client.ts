@@ -322,10 +322,20 @@ const UNREACHABLE_CODES = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
+/** What OpenSSL reports when an `https:` URL reaches a server that answers in plain HTTP. */
+const PLAIN_HTTP_CODES = new Set(["ERR_SSL_WRONG_VERSION_NUMBER", "ERR_SSL_PACKET_LENGTH_TOO_LONG", "EPROTO"]);
+
 function requestFailed(action: string, url: string, error: unknown): CliError {
   const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
   if (cause instanceof CliError) return cause;
   const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : undefined;
+  if (code !== undefined && PLAIN_HTTP_CODES.has(code) && url.startsWith("https:")) {
+    return new CliError(
+      `Cannot ${action}: the worker at ${url} speaks plain HTTP, not HTTPS ` +
+        `(try --url ${url.replace(/^https:/, "http:")})`,
+      { code: "not-tls", details: { url }, cause: error },
+    );
+  }
   const reason = cause instanceof Error ? cause.message : String(cause);
   const unreachable = code !== undefined && UNREACHABLE_CODES.has(code);
   const what = unreachable ? "is unreachable" : "failed to answer";

@@ -370,6 +370,15 @@ describe("against a stand-in HTTP server", () => {
     await expect(access(output)).rejects.toThrow(/ENOENT/);
   });
 
+  test("--url https:// on a plain HTTP port says the server speaks plain HTTP", async () => {
+    const secure = url.replace(/^http:/, "https:");
+    const run = await cli("ls", "--url", secure);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `drainpipe: Cannot list files: the worker at ${secure}/ speaks plain HTTP, not HTTPS (try --url ${url}/)\n`,
+    );
+  });
+
   test("an error page that is not the worker's JSON is described by its status and text", async () => {
     const run = await cli("ls", "--url", url);
     expect(run.code).toBe(1);
