@@ -20,6 +20,7 @@ import { openFileStream } from "./local-file.ts";
 import { summarizeManifest } from "./manifest-summary.ts";
 import { printLines } from "./output.ts";
 import { progressEnabled } from "./progress.ts";
+import { parseQuantity } from "./quantity.ts";
 import { reportError } from "./report-error.ts";
 
 async function demo(count: number): Promise<void> {
@@ -53,9 +54,10 @@ async function demo(count: number): Promise<void> {
 }
 
 function demoCount(text: string | undefined): number {
-  const count = Number(text ?? 1_000_000);
-  if (!Number.isSafeInteger(count) || count < 1)
-    throw new UsageError(`Cannot run the demo on DEMO_PRIMES=${text}: expected a positive whole number`);
+  const count = text === undefined ? 1_000_000 : parseQuantity(text, { units: false });
+  if (count === undefined || count < 1) {
+    throw new UsageError(`Cannot run the demo on DEMO_PRIMES=${text}: expected a positive whole number such as 1e7`);
+  }
   return count;
 }
 

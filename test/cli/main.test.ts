@@ -59,7 +59,7 @@ describe("upload, ls, get, verify, rm", () => {
     const text = primesText(20_000);
     await writeFile(file, text);
 
-    const upload = await remote("upload", file, "--max-part-bytes", "16384", "--json");
+    const upload = await remote("upload", file, "--max-part-bytes", "16KiB", "--json");
     expect(upload.stderr).toBe("");
     expect(upload.code).toBe(0);
     const { manifest, bytes } = JSON.parse(upload.stdout) as { manifest: Manifest; bytes: number };
@@ -119,7 +119,7 @@ describe("verify", () => {
   beforeAll(async () => {
     file = join(fixture.directory, "verify-source.txt");
     await writeFile(file, text);
-    const upload = await remote("upload", file, "--name", "verify-me", "--max-part-bytes", "1024");
+    const upload = await remote("upload", file, "--name", "verify-me", "--max-part-bytes", "1KiB");
     expect(upload.code).toBe(0);
   }, 30_000);
 
@@ -255,7 +255,7 @@ describe("errors", () => {
     const usage = await cli("upload", bad, "--max-part-bytes", "12", "--json");
     expect(usage.code).toBe(2);
     expect(JSON.parse(usage.stdout)).toMatchObject({
-      error: { code: "usage", message: expect.stringContaining("Cannot use maxPartBytes 12") },
+      error: { code: "usage", message: expect.stringContaining(`Cannot use --max-part-bytes "12"`) },
     });
   });
 
@@ -295,10 +295,11 @@ describe("errors", () => {
   });
 
   test.each([
-    [["upload", "x.txt", "--max-part-bytes", "12"], "Cannot use maxPartBytes 12"],
+    [["upload", "x.txt", "--max-part-bytes", "12"], `Cannot use --max-part-bytes "12": expected a size such as`],
+    [["upload", "x.txt", "--segment-bytes", "10 parsecs"], `Cannot use --segment-bytes "10 parsecs"`],
     [["upload", "x.txt", "--name", "../etc"], `Cannot use file name "../etc"`],
     [["upload", "x.txt", "--url", "ftp://example.com"], "the scheme must be http or https"],
-    [["primes", "many"], `Cannot generate "many" primes`],
+    [["primes", "many"], `Cannot use count "many": expected a whole number such as 1000, 1_000_000 or 1e6`],
     [["primes"], "missing required argument 'count'"],
     [["verify", "only-a-name"], "missing required argument 'file'"],
     [["frobnicate"], "unknown command 'frobnicate'"],

@@ -3,13 +3,14 @@
  *
  * @module
  */
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { MAX_PRIME_COUNT } from "../../numbers/prime-batches.ts";
 import { primeTextStream } from "../../numbers/prime-text-stream.ts";
 import { formatBytes, formatCount, formatSeconds, secondsSince } from "../format.ts";
 import { READ_CHUNK_BYTES, writeStream } from "../local-file.ts";
 import { printLines } from "../output.ts";
 import { addProgressOptions, progressEnabled, startProgress } from "../progress.ts";
+import { countArgument } from "../quantity.ts";
 
 /** What {@linkcode writePrimes} wrote. */
 export interface PrimesResult {
@@ -67,7 +68,7 @@ export function registerPrimes(program: Command): void {
       .argument(
         "<count>",
         `how many primes (0 to ${formatCount(MAX_PRIME_COUNT)}; 1e6 and 1_000_000 work too)`,
-        parseCount,
+        countArgument("count", 0, MAX_PRIME_COUNT),
       )
       .option("-o, --output <file>", "write to this file instead of stdout"),
   ).action(async (count: number, options: { output?: string; progress?: boolean }) => {
@@ -79,20 +80,4 @@ export function registerPrimes(program: Command): void {
       ]);
     }
   });
-}
-
-/**
- * Parses a prime count: digits with optional `_` or `,` separators, or a number like `1e6`.
- *
- * @throws {InvalidArgumentError} when it is not a whole number from 0 to {@linkcode MAX_PRIME_COUNT}.
- */
-function parseCount(text: string): number {
-  const cleaned = text.replace(/[_,]/g, "");
-  const count = /^[0-9]+(\.[0-9]+)?(e[0-9]+)?$/i.test(cleaned) ? Number(cleaned) : Number.NaN;
-  if (!Number.isSafeInteger(count) || count > MAX_PRIME_COUNT) {
-    throw new InvalidArgumentError(
-      `Cannot generate "${text}" primes: expected a whole number from 0 to ${formatCount(MAX_PRIME_COUNT)}.`,
-    );
-  }
-  return count;
 }

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { assertValidName, InvalidNameError } from "../../files/file-name.ts";
 import type { Manifest } from "../../files/manifest.ts";
-import { PartSizeError, parseMaxPartBytes } from "../../split/part-size.ts";
+import { MAX_MAX_PART_BYTES, MIN_MAX_PART_BYTES } from "../../split/part-size.ts";
 import { argumentParser } from "../argument-parser.ts";
 import { badLineError } from "../bad-line.ts";
 import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED } from "../cli-error.ts";
@@ -20,6 +20,7 @@ import { type FileStream, openFileStream } from "../local-file.ts";
 import { summarizeManifest } from "../manifest-summary.ts";
 import { printJson, printLines } from "../output.ts";
 import { addProgressOptions, countBytes, progressEnabled, startProgress } from "../progress.ts";
+import { countArgument, sizeArgument } from "../quantity.ts";
 import { randomToken } from "../random-token.ts";
 import { planSessionSegments } from "../segment-plan.ts";
 import { uploadInSegments } from "../segmented-upload.ts";
@@ -173,17 +174,6 @@ interface UploadCommandOptions extends ConnectionOptions {
   progress?: boolean;
 }
 
-/** A whole number from `min` to `max`, for commander. */
-function wholeNumber(what: string, min: number, max: number): (text: string) => number {
-  return (text) => {
-    const value = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
-    if (!(value >= min && value <= max)) {
-      throw new InvalidArgumentError(`Cannot use ${what} "${text}": expected a whole number from ${min} to ${max}`);
-    }
-    return value;
-  };
-}
-
 /** Registers `upload` on `program`. */
 export function registerUpload(program: Command): void {
   addConnectionOptions(
@@ -200,15 +190,15 @@ export function registerUpload(program: Command): void {
         .option(
           "--max-part-bytes <bytes>",
           "size limit of each stored part (1024 to 1073741824; default: the worker's)",
-          argumentParser((text) => parseMaxPartBytes(text), PartSizeError),
+          sizeArgument("--max-part-bytes", MIN_MAX_PART_BYTES, MAX_MAX_PART_BYTES),
         )
         .option(
           "--segment-bytes <bytes>",
           "send the file as an upload session cut into segments of about this size (default: only files over " +
             "95,000,000 bytes go as sessions, in segments of the worker's limit)",
-          wholeNumber("--segment-bytes", 1, 5_000_000_000),
+          sizeArgument("--segment-bytes", 1, 5_000_000_000),
         )
-        .option("--parallel <count>", "segments sent at once", wholeNumber("--parallel", 1, 64), 4)
+        .option("--parallel <count>", "segments sent at once", countArgument("--parallel", 1, 64), 4)
         .option("--keep-session", "on Ctrl-C or a failure, keep the session and print the command that resumes it")
         .option("--resume <uploadId>", "resume the upload session with this id: send only what the worker lacks")
         .option("--json", "print the manifest and throughput as JSON"),
