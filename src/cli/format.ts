@@ -8,7 +8,7 @@ import prettyBytes from "pretty-bytes";
 import prettyMs from "pretty-ms";
 
 /** The shortest duration rates are computed over, so that an instant operation does not divide by zero. */
-const MIN_SECONDS = 1e-6;
+export const MIN_SECONDS = 1e-6;
 
 /**
  * A byte count in decimal units with up to three significant digits.
@@ -33,6 +33,32 @@ export function formatBytes(bytes: number): string {
  */
 export function formatCount(count: number): string {
   return count.toLocaleString("en");
+}
+
+/**
+ * A count and a noun, the noun in the plural unless the count is 1.
+ *
+ * @example
+ * ```ts
+ * plural(1, "part");           // "1 part"
+ * plural(1200, "segment");     // "1,200 segments"
+ * plural(2, "entry", "entries"); // "2 entries"
+ * ```
+ */
+export function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${formatCount(count)} ${count === 1 ? noun : nouns}`;
+}
+
+/**
+ * Seconds rounded to the millisecond, for JSON output.
+ *
+ * @example
+ * ```ts
+ * roundSeconds(3.1216101770000004); // 3.122
+ * ```
+ */
+export function roundSeconds(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
 }
 
 /**

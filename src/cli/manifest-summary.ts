@@ -1,6 +1,6 @@
 import type { Manifest } from "../files/manifest.ts";
 import type { PartRecord } from "../split/part-splitter.ts";
-import { formatBytes, formatCount } from "./format.ts";
+import { formatBytes, formatCount, plural } from "./format.ts";
 
 /** How many parts are listed one by one before the list is shortened to its first and last two. */
 const LISTED_PARTS = 4;
@@ -31,7 +31,7 @@ export function summarizeManifest(manifest: Manifest): string[] {
   const { parts } = manifest;
   const shown = parts.length > LISTED_PARTS ? [...parts.slice(0, 2), undefined, ...parts.slice(-2)] : parts;
   for (const part of shown) {
-    lines.push(part === undefined ? `  … ${parts.length - 4} more parts` : describePart(part));
+    lines.push(part === undefined ? `  … ${plural(parts.length - 4, "more part")}` : describePart(part));
   }
   return lines;
 }
@@ -45,8 +45,4 @@ function describeSource(source: Manifest["source"]): string {
 function describePart(part: PartRecord): string {
   const range = `(${part.first} … ${part.last})`;
   return `  part ${part.index}: ${plural(part.numbers, "number")} ${range}, ${formatBytes(part.bytes)}`;
-}
-
-function plural(count: number, noun: string): string {
-  return `${formatCount(count)} ${noun}${count === 1 ? "" : "s"}`;
 }

@@ -124,11 +124,21 @@ export function countBytes(
   );
 }
 
-/** The time left at the average rate so far, e.g. `1m 5s`; `?` before anything is done. */
-function estimateRemaining(done: number, total: number, seconds: number): string {
+/**
+ * The time left at the average rate so far in whole seconds, e.g. `1m 5s`; `<1s` for less than a second, `0s`
+ * once all is done, `?` before anything is.
+ *
+ * @example
+ * ```ts
+ * estimateRemaining(50, 100, 65); // "1m 5s"
+ * estimateRemaining(99, 100, 1);  // "<1s"
+ * ```
+ */
+export function estimateRemaining(done: number, total: number, seconds: number): string {
+  if (done >= total) return "0s";
   if (done <= 0 || seconds <= 0) return "?";
-  const left = Math.max(0, Math.round(((total - done) * seconds) / done));
-  return prettyMs(left * 1000);
+  const left = ((total - done) * seconds) / done;
+  return left < 1 ? "<1s" : prettyMs(Math.round(left) * 1000);
 }
 
 function describeBytes(done: number, total: number, seconds: number): Record<string, string> {

@@ -34,6 +34,8 @@ export interface SegmentedUploadOptions {
   resume?: string | undefined;
   /** Aborts the upload (the session stays; the caller aborts or keeps it). */
   signal?: AbortSignal | undefined;
+  /** Called once every segment is sent, before the session is completed. */
+  onAllSent?: (() => void) | undefined;
   /** Called once the session is open (or found), before any segment is sent. */
   onSession?: (sessionId: string, segmentBytes: number) => void;
 }
@@ -123,6 +125,7 @@ export async function uploadInSegments(
   } finally {
     progress.stop();
   }
+  options.onAllSent?.();
   const manifest = await withRetries(() => client.completeSession(name, session.uploadId, ranges.length), {
     signal: options.signal,
   });

@@ -80,8 +80,7 @@ export function runScript(script: string, args: readonly string[], options: RunO
  * ```
  */
 export function runShell(command: string, options: RunOptions): Promise<CliRun> {
-  const env = cleanEnv(options.env);
-  env.PATH = `${resolve(ROOT, "node_modules/.bin")}${delimiter}${env.PATH ?? ""}`;
+  const env = shellEnv(options.env);
   return collect(spawn("sh", ["-c", command], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"] }), options);
 }
 
@@ -89,11 +88,21 @@ export function runShell(command: string, options: RunOptions): Promise<CliRun> 
  * This process's environment with `extra`, without `DRAINPIPE_URL`, `DRAINPIPE_TOKEN` or `npm_command` (which
  * `npx vitest` sets) unless `extra` sets them.
  */
-function cleanEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+export function cleanEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
   for (const name of ["DRAINPIPE_URL", "DRAINPIPE_TOKEN", "npm_command"]) if (!extra?.[name]) delete env[name];
   return env;
 }
+
+/** {@linkcode cleanEnv} with the project's `node_modules/.bin` first on the `PATH`, for commands run by a shell. */
+export function shellEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+  const env = cleanEnv(extra);
+  env.PATH = `${resolve(ROOT, "node_modules/.bin")}${delimiter}${env.PATH ?? ""}`;
+  return env;
+}
+
+/** The command that runs the CLI's sources, for a shell: `node <project>/src/cli/main.ts`. */
+export const CLI_COMMAND = `node ${resolve(ROOT, "src/cli/main.ts")}`;
 
 /** Collects the output of `child` until it exits. */
 function collect(child: ChildProcessByStdio<null, Readable, Readable>, options: RunOptions): Promise<CliRun> {

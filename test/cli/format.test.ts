@@ -1,6 +1,15 @@
 import { describe, expect, test } from "vitest";
 import { formatFileTable } from "../../src/cli/commands/ls.ts";
-import { formatByteRate, formatBytes, formatCount, formatCountRate, formatSeconds } from "../../src/cli/format.ts";
+import {
+  formatByteRate,
+  formatBytes,
+  formatCount,
+  formatCountRate,
+  formatSeconds,
+  plural,
+  roundSeconds,
+} from "../../src/cli/format.ts";
+import { estimateRemaining } from "../../src/cli/progress.ts";
 import type { FileSummary } from "../../src/files/file-catalog.ts";
 
 describe("format", () => {
@@ -48,5 +57,35 @@ describe("formatFileTable", () => {
 
   test("says so when there are no files", () => {
     expect(formatFileTable([])).toEqual(["no files"]);
+  });
+});
+
+describe("plural", () => {
+  test.each([
+    [0, "0 parts"],
+    [1, "1 part"],
+    [2, "2 parts"],
+    [12_345, "12,345 parts"],
+  ])("plural(%d, part) is %s", (count, text) => {
+    expect(plural(count, "part")).toBe(text);
+  });
+});
+
+describe("roundSeconds", () => {
+  test("keeps milliseconds", () => {
+    expect(roundSeconds(3.1216101770000004)).toBe(3.122);
+    expect(roundSeconds(0.0004)).toBe(0);
+  });
+});
+
+describe("estimateRemaining", () => {
+  test.each([
+    [0, 100, 0, "?"],
+    [50, 100, 65, "1m 5s"],
+    [50, 100, 2.4, "2s"],
+    [99, 100, 1, "<1s"],
+    [100, 100, 3, "0s"],
+  ])("%d of %d after %d s is %s", (done, total, seconds, text) => {
+    expect(estimateRemaining(done, total, seconds)).toBe(text);
   });
 });

@@ -3,8 +3,8 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { UploadResult } from "../../src/cli/commands/upload.ts";
 import type { FileSummary } from "../../src/files/file-catalog.ts";
-import type { Manifest } from "../../src/files/manifest.ts";
 import { type CliRun, runCli } from "./cli-runner.ts";
 import { useRemoteWorker } from "./remote-worker.ts";
 
@@ -60,9 +60,16 @@ describe("upload, ls, get, verify, rm", () => {
     await writeFile(file, text);
 
     const upload = await remote("upload", file, "--max-part-bytes", "16KiB", "--json");
-    expect(upload.stderr).toBe("");
+    expect(upload.stderr).toBe(
+      `drainpipe: storing "primes 20k.txt" as "primes-20k.txt" (names take only A–Z a–z 0–9 . _ -; ` +
+        "choose one with --name)\n",
+    );
     expect(upload.code).toBe(0);
-    const { manifest, bytes } = JSON.parse(upload.stdout) as { manifest: Manifest; bytes: number };
+    const uploaded = JSON.parse(upload.stdout) as UploadResult;
+    const { manifest, bytes } = uploaded;
+    // Seconds to the millisecond, rates in whole units: no 3.1216101770000004.
+    expect(Math.round(uploaded.seconds * 1000) / 1000).toBe(uploaded.seconds);
+    expect(Number.isInteger(uploaded.bytesPerSecond) && Number.isInteger(uploaded.numbersPerSecond)).toBe(true);
     expect(manifest.name).toBe("primes-20k.txt");
     expect(manifest.totals).toEqual({ parts: manifest.parts.length, bytes: text.length, numbers: 20_000 });
     expect(manifest.parts.length).toBeGreaterThan(5);
@@ -145,17 +152,18 @@ describe("verify", () => {
       `at byte offset ${offset.toLocaleString("en")} (line 1,234, column ${original.length})`,
     );
 
+    const local = lines[changedLine - 1]!.at(-1)!;
+    const stored = original.at(-1)!;
+    expect(run.stdout).toContain(`: the local file has "${local}", the stored content has "${stored}"\n`);
+
     const json = await remote("verify", "verify-me", changed, "--json");
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({
+    const result = JSON.parse(json.stdout) as { seconds: number };
+    expect(result).toMatchObject({
       identical: false,
-      difference: {
-        offset,
-        line: changedLine,
-        column: original.length,
-        expected: lines[changedLine - 1]!.charCodeAt(original.length - 1),
-      },
+      difference: { offset, line: changedLine, column: original.length, local, stored },
     });
+    expect(Math.round(result.seconds * 1000) / 1000).toBe(result.seconds);
   });
 
   test("exits 1 when the local file is shorter, and when it is longer", async () => {
@@ -175,7 +183,8 @@ describe("verify", () => {
       offset: 1000,
       line: prefix.split("\n").length,
       column: 1000 - prefix.lastIndexOf("\n"),
-      actual: text.charCodeAt(1000),
+      local: null,
+      stored: text[1000],
     });
 
     const longer = join(fixture.directory, "longer.txt");

@@ -5,7 +5,7 @@
  */
 import type { Command } from "commander";
 import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
-import { formatByteRate, formatBytes, formatSeconds, secondsSince } from "../format.ts";
+import { formatByteRate, formatBytes, formatSeconds, roundSeconds, secondsSince } from "../format.ts";
 import { writeStream } from "../local-file.ts";
 import { printJson, printLines } from "../output.ts";
 import { addProgressOptions, countBytes, progressEnabled, startProgress } from "../progress.ts";
@@ -19,7 +19,7 @@ export interface DownloadResult {
   output: string | null;
   /** Bytes written. */
   bytes: number;
-  /** Seconds it took. */
+  /** Seconds it took, to the millisecond. */
   seconds: number;
 }
 
@@ -62,7 +62,7 @@ export async function downloadFile(
   } finally {
     progress.stop();
   }
-  return { name, output: output ?? null, bytes, seconds: secondsSince(start) };
+  return { name, output: output ?? null, bytes, seconds: roundSeconds(secondsSince(start)) };
 }
 
 /** Registers `get` on `program`. */

@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { MAX_PRIME_COUNT } from "../../numbers/prime-batches.ts";
 import { primeTextStream } from "../../numbers/prime-text-stream.ts";
-import { formatBytes, formatCount, formatSeconds, secondsSince } from "../format.ts";
+import { formatBytes, formatCount, formatSeconds, roundSeconds, secondsSince } from "../format.ts";
 import { READ_CHUNK_BYTES, writeStream } from "../local-file.ts";
 import { printLines } from "../output.ts";
 import { addProgressOptions, progressEnabled, startProgress } from "../progress.ts";
@@ -56,7 +56,7 @@ export async function writePrimes(
   } finally {
     progress.stop();
   }
-  return { count, bytes, seconds: secondsSince(start) };
+  return { count, bytes, seconds: roundSeconds(secondsSince(start)) };
 }
 
 /** Registers `primes` on `program`. */

@@ -6,6 +6,7 @@
  */
 import type { Command } from "commander";
 import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
+import { plural } from "../format.ts";
 import { printJson, printLines } from "../output.ts";
 import type { RemoveOutcome } from "../worker-client.ts";
 
@@ -21,8 +22,7 @@ import type { RemoveOutcome } from "../worker-client.ts";
  */
 export function describeRemoval(name: string, outcome: RemoveOutcome): string {
   if (outcome.existed) return `removed "${name}"`;
-  const objects = outcome.remnants === 1 ? "1 leftover object" : `${outcome.remnants} leftover objects`;
-  return `removed ${objects} of "${name}" (dead uploads; there was no complete file)`;
+  return `removed ${plural(outcome.remnants, "leftover object")} of "${name}" (dead uploads; there was no complete file)`;
 }
 
 /** Registers `rm` on `program`. */

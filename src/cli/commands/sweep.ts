@@ -6,7 +6,7 @@
  */
 import type { Command } from "commander";
 import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
-import { formatCount } from "../format.ts";
+import { plural } from "../format.ts";
 import { printJson, printLines } from "../output.ts";
 import type { SweepTotal } from "../worker-client.ts";
 
@@ -19,9 +19,7 @@ import type { SweepTotal } from "../worker-client.ts";
  * ```
  */
 export function describeSweep(outcome: SweepTotal): string {
-  const names = outcome.names === 1 ? "1 file name" : `${formatCount(outcome.names)} file names`;
-  const objects = outcome.removed === 1 ? "1 object" : `${formatCount(outcome.removed)} objects`;
-  return `swept ${names}: removed ${objects} nothing referred to`;
+  return `swept ${plural(outcome.names, "file name")}: removed ${plural(outcome.removed, "object")} nothing referred to`;
 }
 
 /** Registers `sweep` on `program`. */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { basename } from "node:path";
 import type { Command } from "commander";
 import { assertValidName, InvalidNameError } from "../../files/file-name.ts";
 import type { Manifest } from "../../files/manifest.ts";
@@ -13,8 +14,18 @@ import { badLineError } from "../bad-line.ts";
 import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED } from "../cli-error.ts";
 import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
 import { defaultName } from "../default-name.ts";
-import { formatByteRate, formatBytes, formatCountRate, formatSeconds, secondsSince } from "../format.ts";
-import { listenForInterrupt } from "../interrupt.ts";
+import {
+  formatByteRate,
+  formatBytes,
+  formatCount,
+  formatCountRate,
+  formatSeconds,
+  MIN_SECONDS,
+  plural,
+  roundSeconds,
+  secondsSince,
+} from "../format.ts";
+import { type Interruption, listenForInterrupt } from "../interrupt.ts";
 import { invocation, shellWord } from "../invocation.ts";
 import { type FileStream, openFileStream } from "../local-file.ts";
 import { summarizeManifest } from "../manifest-summary.ts";
@@ -38,6 +49,8 @@ export interface UploadFileOptions {
   attempt?: string | undefined;
   /** Aborts the upload. */
   signal?: AbortSignal | undefined;
+  /** Called once the whole file has been handed to the request: what is left is the worker's answer. */
+  onAllSent?: (() => void) | undefined;
 }
 
 /** What {@linkcode uploadFile} did. */
@@ -48,11 +61,11 @@ export interface UploadResult {
   manifest: Manifest;
   /** Bytes sent. */
   bytes: number;
-  /** Seconds from the request's start to the manifest's arrival. */
+  /** Seconds from the request's start to the manifest's arrival, to the millisecond. */
   seconds: number;
-  /** Bytes sent per second. */
+  /** Bytes sent per second, rounded. */
   bytesPerSecond: number;
-  /** Numbers stored per second. */
+  /** Numbers stored per second, rounded. */
   numbersPerSecond: number;
 }
 
@@ -85,7 +98,10 @@ export async function uploadFile(
   const start = performance.now();
   let manifest: Manifest;
   try {
-    const body = countBytes(stream, (bytes) => progress.update(bytes));
+    const body = countBytes(stream, (bytes) => {
+      progress.update(bytes);
+      if (bytes === size) options.onAllSent?.();
+    });
     manifest = await client.upload(name, body, {
       size,
       maxPartBytes: options.maxPartBytes,
@@ -97,14 +113,19 @@ export async function uploadFile(
   } finally {
     progress.stop();
   }
-  const seconds = secondsSince(start);
+  return uploadResult(path, manifest, size, start);
+}
+
+/** What an upload of `bytes` did since `start`: seconds to the millisecond, rates rounded. */
+function uploadResult(file: string, manifest: Manifest, bytes: number, start: number): UploadResult {
+  const seconds = Math.max(secondsSince(start), MIN_SECONDS);
   return {
-    file: path,
+    file,
     manifest,
-    bytes: size,
-    seconds,
-    bytesPerSecond: size / seconds,
-    numbersPerSecond: manifest.totals.numbers / seconds,
+    bytes,
+    seconds: roundSeconds(seconds),
+    bytesPerSecond: Math.round(bytes / seconds),
+    numbersPerSecond: Math.round(manifest.totals.numbers / seconds),
   };
 }
 
@@ -124,8 +145,8 @@ export function describeThroughput(result: UploadResult & { segments?: number; s
     result.segments === undefined
       ? ""
       : result.sentSegments === result.segments
-        ? ` as ${result.segments} segments`
-        : ` as ${result.sentSegments} of ${result.segments} segments (the others were there)`;
+        ? ` as ${plural(result.segments, "segment")}`
+        : ` as ${formatCount(result.sentSegments ?? 0)} of ${plural(result.segments, "segment")} (the others were there)`;
   return `sent ${formatBytes(bytes)}${how} in ${formatSeconds(seconds)}: ${formatByteRate(bytes, seconds)}, ${numbers}`;
 }
 
@@ -205,6 +226,12 @@ export function registerUpload(program: Command): void {
     ),
   ).action(async (file: string, options: UploadCommandOptions, command: Command) => {
     const name = options.name ?? defaultName(file);
+    if (options.name === undefined && name !== basename(file)) {
+      process.stderr.write(
+        `drainpipe: storing "${basename(file)}" as "${name}" (names take only A–Z a–z 0–9 . _ -; ` +
+          "choose one with --name)\n",
+      );
+    }
     const source = await openFileStream(file);
     const segmented =
       options.segmentBytes !== undefined || options.resume !== undefined || source.size > SESSION_THRESHOLD_BYTES;
@@ -222,8 +249,8 @@ export function registerUpload(program: Command): void {
     try {
       result = await withConnection(options, (client) =>
         segmented
-          ? sendSession(client, file, source, name, command, interruption.signal)
-          : sendWhole(client, source, name, options, interruption.signal),
+          ? sendSession(client, file, source, name, command, interruption)
+          : sendWhole(client, source, name, options, interruption),
       );
     } finally {
       interruption.dispose();
@@ -233,14 +260,19 @@ export function registerUpload(program: Command): void {
   });
 }
 
+/** What a Ctrl-C prints once the whole file is sent: the upload goes on to its end. */
+const FINISHING =
+  "drainpipe: the whole file is sent; letting the worker finish storing it (Ctrl-C again to exit at once)";
+
 /** One `POST` of the whole file; on Ctrl-C, waits for the worker to remove the attempt. */
 async function sendWhole(
   client: WorkerClient,
   source: FileStream,
   name: string,
   options: UploadCommandOptions,
-  signal: AbortSignal,
+  interruption: Interruption,
 ): Promise<UploadResult> {
+  const { signal } = interruption;
   const attempt = randomToken().slice(0, 16);
   try {
     return await uploadFile(client, source, {
@@ -249,6 +281,7 @@ async function sendWhole(
       progress: progressEnabled(options.progress),
       attempt,
       signal,
+      onAllSent: () => interruption.finishing(FINISHING),
     });
   } catch (error) {
     if (!signal.aborted) throw error;
@@ -263,9 +296,10 @@ async function sendSession(
   source: FileStream,
   name: string,
   command: Command,
-  signal: AbortSignal,
+  interruption: Interruption,
 ): Promise<UploadResult & { segments: number; sentSegments: number; uploadId: string }> {
   const options = command.opts<UploadCommandOptions>();
+  const { signal } = interruption;
   await source.stream.cancel();
   const start = performance.now();
   let session: { uploadId: string; segmentBytes: number } | undefined;
@@ -281,6 +315,7 @@ async function sendSession(
         progress: progressEnabled(options.progress),
         resume: options.resume,
         signal,
+        onAllSent: () => interruption.finishing(FINISHING),
         onSession: (uploadId, segmentBytes) => {
           session = { uploadId, segmentBytes };
           process.stderr.write(
@@ -290,14 +325,8 @@ async function sendSession(
         },
       },
     );
-    const seconds = secondsSince(start);
     return {
-      file,
-      manifest: done.manifest,
-      bytes: done.bytes,
-      seconds,
-      bytesPerSecond: done.bytes / seconds,
-      numbersPerSecond: done.manifest.totals.numbers / seconds,
+      ...uploadResult(file, done.manifest, done.bytes, start),
       segments: done.segments,
       sentSegments: done.sentSegments,
       uploadId: done.uploadId,

@@ -9,11 +9,25 @@ import type { Manifest } from "../../files/manifest.ts";
 import { EXIT_FAILURE } from "../cli-error.ts";
 import { firstDifference, type StreamDifference } from "../compare-streams.ts";
 import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
-import { formatCount, formatSeconds, secondsSince } from "../format.ts";
+import { formatCount, formatSeconds, plural, roundSeconds, secondsSince } from "../format.ts";
 import { type FileStream, openFileStream } from "../local-file.ts";
 import { printJson, printLines } from "../output.ts";
 import { addProgressOptions, countBytes, progressEnabled, startProgress } from "../progress.ts";
 import type { FileContent, WorkerClient } from "../worker-client.ts";
+
+/** Where and how the local file and the stored content first differ, in the words the text output uses. */
+export interface VerifyDifference {
+  /** 0-based byte offset of the first differing byte (where the shorter side ends, when one is a prefix). */
+  offset: number;
+  /** 1-based line of that byte. */
+  line: number;
+  /** 1-based column, in bytes, of that byte. */
+  column: number;
+  /** The local file's byte there (`"7"`, `"\n"`; `"byte 0xe9"` outside ASCII); `null` where the file ended. */
+  local: string | null;
+  /** The stored content's byte there, written the same way; `null` where the content ended. */
+  stored: string | null;
+}
 
 /** What {@linkcode verifyFile} found. */
 export interface VerifyResult {
@@ -27,11 +41,11 @@ export interface VerifyResult {
   localBytes: number;
   /** The stored content's size, from the manifest. */
   storedBytes: number;
-  /** The first difference, `null` when identical. `expected` is the local file's byte, `actual` the stored one's. */
-  difference: StreamDifference | null;
+  /** The first difference, `null` when identical. */
+  difference: VerifyDifference | null;
   /** Whether the uploaded input was canonical; `null` for generated files. Non-canonical input is stored normalised. */
   canonicalInput: boolean | null;
-  /** Seconds it took. */
+  /** Seconds it took, to the millisecond. */
   seconds: number;
 }
 
@@ -81,9 +95,9 @@ export async function verifyFile(
     identical: difference === null,
     localBytes: local.size,
     storedBytes: manifest.totals.bytes,
-    difference,
+    difference: difference === null ? null : inWords(difference),
     canonicalInput: manifest.source.kind === "upload" ? manifest.source.canonical : null,
-    seconds: secondsSince(start),
+    seconds: roundSeconds(secondsSince(start)),
   };
 }
 
@@ -102,10 +116,10 @@ export function describeVerification(result: VerifyResult): string[] {
   if (difference === null) {
     return [
       `"${file}" and stored "${name}" are identical: ` +
-        `${formatCount(result.localBytes)} bytes compared in ${formatSeconds(result.seconds)}`,
+        `${plural(result.localBytes, "byte")} compared in ${formatSeconds(result.seconds)}`,
     ];
   }
-  const position = `line ${formatCount(difference.line)}, column ${difference.column}`;
+  const position = `line ${formatCount(difference.line)}, column ${formatCount(difference.column)}`;
   const where = `at byte offset ${formatCount(difference.offset)} (${position})`;
   const lines = [`"${file}" differs from stored "${name}" ${where}: ${describeBytes(result, difference)}`];
   if (result.canonicalInput === false) {
@@ -116,27 +130,37 @@ export function describeVerification(result: VerifyResult): string[] {
   return lines;
 }
 
-function describeBytes(result: VerifyResult, difference: StreamDifference): string {
-  if (difference.expected === undefined) {
+function describeBytes(result: VerifyResult, difference: VerifyDifference): string {
+  if (difference.local === null) {
     return (
-      `the local file ends there (${formatCount(result.localBytes)} bytes), ` +
-      `the stored content goes on (${formatCount(result.storedBytes)} bytes)`
+      `the local file ends there (${plural(result.localBytes, "byte")}), ` +
+      `the stored content goes on (${plural(result.storedBytes, "byte")})`
     );
   }
-  if (difference.actual === undefined) {
+  if (difference.stored === null) {
     return (
-      `the stored content ends there (${formatCount(result.storedBytes)} bytes), ` +
-      `the local file goes on (${formatCount(result.localBytes)} bytes)`
+      `the stored content ends there (${plural(result.storedBytes, "byte")}), ` +
+      `the local file goes on (${plural(result.localBytes, "byte")})`
     );
   }
-  return `the local file has ${showByte(difference.expected)}, the stored content has ${showByte(difference.actual)}`;
+  return `the local file has ${quoted(difference.local)}, the stored content has ${quoted(difference.stored)}`;
 }
 
-function showByte(byte: number): string {
-  if (byte === 0x0a) return `"\\n"`;
-  if (byte === 0x0d) return `"\\r"`;
-  if (byte >= 0x20 && byte < 0x7f) return JSON.stringify(String.fromCharCode(byte));
-  return `byte 0x${byte.toString(16).padStart(2, "0")}`;
+/** A {@linkcode StreamDifference} (`expected` the local byte, `actual` the stored one) as a {@linkcode VerifyDifference}. */
+function inWords(difference: StreamDifference): VerifyDifference {
+  const { offset, line, column } = difference;
+  return { offset, line, column, local: byteText(difference.expected), stored: byteText(difference.actual) };
+}
+
+/** A byte as text: its character in ASCII, else `byte 0x..`; `null` for no byte. */
+function byteText(byte: number | undefined): string | null {
+  if (byte === undefined) return null;
+  return byte < 0x80 ? String.fromCharCode(byte) : `byte 0x${byte.toString(16).padStart(2, "0")}`;
+}
+
+/** A character in quotes with escapes (`"7"`, `"\n"`), a `byte 0x..` as it is. */
+function quoted(text: string): string {
+  return text.length === 1 ? JSON.stringify(text) : text;
 }
 
 /** Registers `verify` on `program`. */
