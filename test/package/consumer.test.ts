@@ -22,7 +22,7 @@ import { delimiter, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { build, transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { type ReadmeExample, readmeExamples } from "./readme-examples.ts";
+import { expectedOutput, type ReadmeExample, readmeExamples } from "./readme-examples.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = join(ROOT, "node_modules/.bin");
@@ -166,17 +166,6 @@ test("each subpath bundles alone, with only the layers it builds on", async () =
   console.info(`minified bundles: ${sizes.join(", ")}`);
 });
 
-/** The `console.log` outputs an example promises: the comment after each `console.log(…); // `. */
-function expectedOutput(example: ReadmeExample): string {
-  return example.code
-    .split("\n")
-    .flatMap((line) => {
-      const match = /console\.log\(.*\); \/\/ (.*)$/.exec(line);
-      return match ? [match[1]!] : [];
-    })
-    .join("\n");
-}
-
 /** Imports every subpath but `./worker` (which needs workerd's `cloudflare:workers`) and resolves that one. */
 const IMPORT_ALL = `
 import * as root from "${PACKAGE.name}";
@@ -218,7 +207,7 @@ describe.each([
     expect(runnable.length).toBeGreaterThanOrEqual(6);
     for (const example of runnable) {
       const { stdout } = await run(program!, [...args, `${example.id}.mjs`], { cwd: project });
-      expect(stdout.trim(), `README line ${example.line}`).toBe(expectedOutput(example));
+      expect(stdout.trim(), `README line ${example.line}`).toBe(expectedOutput(example.code));
     }
   });
 });

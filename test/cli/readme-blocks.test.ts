@@ -1,0 +1,163 @@
+import { execFile } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { delimiter, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type EmbeddedWorker, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
+import { expectedOutput, type ReadmeBlock, readmeBlocks } from "../package/readme-examples.ts";
+import { CLI_COMMAND, runShell, shellEnv } from "./cli-runner.ts";
+
+// Every fenced block of the README is run by a test (here, or where the table below says) or says why it cannot
+// be: a block added without either fails the first test.
+const ROOT = resolve(import.meta.dirname, "../..");
+const blocks = readmeBlocks(await readFile(join(ROOT, "README.md"), "utf8"));
+
+/** How each block is covered, by its section and the start of its first line. */
+const COVERAGE: { section: string; starts: string; by: string }[] = [
+  {
+    section: "Quick start",
+    starts: "npm install && npm run demo",
+    by:
+      "not run as written (it installs the clone and runs the whole suite); the demo's script runs below, and " +
+      "npm run build's script in runBuiltCli (test/cli/cli-runner.ts)",
+  },
+  { section: "Install and use", starts: "", by: "test/package/consumer.test.ts" },
+  { section: "drainpipe streams", starts: "import {", by: "here" },
+  { section: "Command line", starts: "npx drainpipe primes", by: "here" },
+  {
+    section: "Command line",
+    starts: "npx drainpipe upload primes.txt --name primes",
+    by: "not run: it needs a deployed worker; the same options against a local one are in test/cli/main.test.ts",
+  },
+  { section: "Local development server: `npm start`", starts: "drainpipe: created", by: "test/cli/dev-token.test.ts" },
+  { section: "The HTTP API", starts: "TOKEN=$(sed", by: "here" },
+  { section: "The HTTP API", starts: "#!/usr/bin/env bash", by: "here" },
+  { section: "Deploying", starts: "npx wrangler r2 bucket create", by: "not run: it needs a Cloudflare account" },
+];
+
+function block(section: string, starts: string): ReadmeBlock {
+  const found = blocks.find((candidate) => candidate.section === section && candidate.code.startsWith(starts));
+  if (!found) throw new Error(`Cannot find the README block of "${section}" starting "${starts}"`);
+  return found;
+}
+
+let directory: string;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), "drainpipe-readme-"));
+});
+
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+test("every README block is run by a test or says why not", () => {
+  for (const { section, code, line } of blocks) {
+    const covered = COVERAGE.some((entry) => entry.section === section && code.startsWith(entry.starts));
+    expect(covered, `README line ${line} (${section}) is neither run nor explained`).toBe(true);
+  }
+});
+
+test("the streams extensions block prints what its comments say", async () => {
+  const { code } = block("drainpipe streams", "import {");
+  // As a module typed in at the project root, where its "./src/streams/index.ts" resolves.
+  const { stdout } = await promisify(execFile)(
+    join(ROOT, "node_modules/.bin/node"),
+    ["--input-type=module-typescript", "-e", code],
+    { cwd: ROOT },
+  );
+  expect(stdout.trim()).toBe(expectedOutput(code));
+  expect(expectedOutput(code)).not.toBe("");
+});
+
+test("npm run demo's script stores the primes and verifies them", { timeout: 120_000 }, async () => {
+  const scratch = join(directory, "demo");
+  await mkdir(scratch);
+  await writeFile(join(scratch, "package.json"), "{}\n");
+  const run = await runShell(`node ${join(ROOT, "src/cli/demo.ts")}`, {
+    cwd: scratch,
+    env: { DEMO_PRIMES: "2e4" },
+  });
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("generated the first 20,000 primes");
+  expect(run.stdout).toContain(`(R2 persisted in ${join(scratch, ".wrangler", "state")})`);
+  expect(run.stdout).toMatch(/ and stored "primes-20000" are identical: /);
+});
+
+test("the command line block runs as written", { timeout: 300_000 }, async () => {
+  const scratch = join(directory, "cli");
+  const bin = join(directory, "bin");
+  await mkdir(scratch);
+  await mkdir(bin);
+  // npx runs the project's own bin (dist/cli/main.js once built); here that bin is the CLI's sources.
+  await writeFile(join(bin, "npx"), '#!/bin/sh\nexec "$@"\n');
+  await writeFile(join(bin, "drainpipe"), `#!/bin/sh\nexec ${CLI_COMMAND} "$@"\n`);
+  await Promise.all([chmod(join(bin, "npx"), 0o755), chmod(join(bin, "drainpipe"), 0o755)]);
+  const { code } = block("Command line", "npx drainpipe primes");
+  const run = await runShell(`set -e\n${code}`, {
+    cwd: scratch,
+    env: { PATH: `${bin}${delimiter}${shellEnv(undefined).PATH}` },
+  });
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("wrote the first 1,000,000 primes (8.25 MB) to primes.txt");
+  expect(run.stdout).toContain('stored "primes.txt": 1,000,000 numbers, 8.25 MB');
+  expect(run.stdout).toMatch(/^primes\.txt +1,000,000 +8\.25 MB +1 /m);
+  expect(run.stdout).toContain('"copy.txt" and stored "primes.txt" are identical');
+  expect(run.stdout).toContain('removed "primes.txt"');
+  expect(run.stdout).toMatch(/^swept \d+ file names?: /m);
+});
+
+describe("the curl blocks, against a local worker", () => {
+  let worker: EmbeddedWorker;
+  let scratch: string;
+
+  beforeAll(async () => {
+    scratch = join(directory, "curl");
+    await mkdir(scratch);
+    worker = await startEmbeddedWorker({ stateDir: join(directory, "curl-state") });
+    const primes = await runShell(`${CLI_COMMAND} primes 2e4 -o primes.txt`, { cwd: scratch });
+    expect(primes.code).toBe(0);
+  }, 120_000);
+
+  afterAll(async () => {
+    await worker?.stop();
+  });
+
+  /** The block with `npm start`'s address replaced by the test worker's, and `.dev.vars` holding `token`. */
+  async function prepared(starts: string, token: string): Promise<string> {
+    await writeFile(join(scratch, ".dev.vars"), `API_TOKEN=${token}\n`);
+    const { code } = block("The HTTP API", starts);
+    expect(code).toContain("http://127.0.0.1:8787");
+    return code.replaceAll("http://127.0.0.1:8787", worker.url);
+  }
+
+  test("a single POST stores the file", { timeout: 60_000 }, async () => {
+    const run = await runShell(await prepared("TOKEN=$(sed", worker.token), { cwd: scratch });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ name: "primes", totals: { numbers: 20_000 } });
+  });
+
+  test("the upload session script stores the file and leaves nothing behind", { timeout: 60_000 }, async () => {
+    await writeFile(join(scratch, "upload-session.sh"), await prepared("#!/usr/bin/env bash", worker.token));
+    const before = await readdir(scratch);
+    const run = await runShell("bash upload-session.sh primes.txt by-session", { cwd: scratch });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      name: "by-session",
+      source: { kind: "segments", segments: 1 },
+      totals: { numbers: 20_000 },
+    });
+    expect(await readdir(scratch)).toEqual(before);
+  });
+
+  test("the upload session script stops at a refusal, showing the worker's error once", async () => {
+    await writeFile(join(scratch, "upload-session.sh"), await prepared("#!/usr/bin/env bash", "not-the-token"));
+    const before = await readdir(scratch);
+    const run = await runShell("bash upload-session.sh primes.txt refused", { cwd: scratch });
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.match(/"error":"unauthorized"/g)).toHaveLength(1);
+    expect(await readdir(scratch)).toEqual(before);
+  });
+});
