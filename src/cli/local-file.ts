@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
 import { open, rm, stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -18,14 +18,72 @@ import { CliError } from "./cli-error.ts";
  */
 export const READ_CHUNK_BYTES = 64 * 1024;
 
-/** A local file opened for streaming. */
-export interface FileStream {
-  /** The file's path as given. */
+/** Input to upload: a regular file, or a stream whose size is known only at its end (standard input, a pipe). */
+export interface InputStream {
+  /** The path as given (`-` for standard input). */
   path: string;
-  /** The file's bytes, read one chunk per pull. */
+  /** The bytes, read one chunk per pull. */
   stream: ReadableStream<Uint8Array>;
+  /** The size in bytes, `undefined` for standard input, a pipe or a device. */
+  size: number | undefined;
+  /**
+   * Lets go of standard input or a pipe however far it was read (a request cut off by Ctrl-C may never cancel its
+   * body, and an open pipe keeps the process alive); absent for regular files, which close at their end.
+   */
+  release?: () => void;
+}
+
+/** A local regular file opened for streaming. */
+export interface FileStream extends InputStream {
   /** The file's size in bytes when it was opened. */
   size: number;
+}
+
+/**
+ * Opens what `upload` reads: `-` for standard input, a pipe or a character device (such as `/dev/stdin`) as a
+ * stream of unknown size, anything else with {@linkcode openFileStream}.
+ *
+ * @throws {CliError} when the path does not exist, is a directory or cannot be read.
+ *
+ * @example
+ * ```ts
+ * const input = await openInputStream("-"); // { path: "-", size: undefined, … }
+ * ```
+ */
+export async function openInputStream(path: string): Promise<InputStream> {
+  const info =
+    path === "-"
+      ? undefined
+      : await stat(path).catch((error: unknown) => {
+          throw fileError("read", path, error);
+        });
+  if (info === undefined || info.isFIFO() || info.isCharacterDevice() || info.isSocket()) {
+    const source = info === undefined ? process.stdin : createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
+    return { path, stream: nodeStream(source, path), size: undefined, release: () => source.destroy() };
+  }
+  return openFileStream(path);
+}
+
+/** A Node readable as a web stream of byte chunks, its read errors told as {@linkcode CliError}s naming `path`. */
+function nodeStream(source: Readable, path: string): ReadableStream<Uint8Array> {
+  const reader = (Readable.toWeb(source) as ReadableStream<Uint8Array>).getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (error) {
+          throw fileError("read", path, error);
+        }
+      },
+      async cancel(reason) {
+        await reader.cancel(reason);
+      },
+    },
+    new CountQueuingStrategy({ highWaterMark: 1 }),
+  );
 }
 
 /**

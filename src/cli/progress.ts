@@ -21,8 +21,8 @@ export interface Progress {
 export interface ProgressOptions {
   /** A word in front of the bar, e.g. `upload`. */
   label: string;
-  /** The amount that makes 100%. */
-  total: number;
+  /** The amount that makes 100%; `undefined` when unknown (then the bar shows the amount and the rate only). */
+  total: number | undefined;
   /** What is counted: bytes (shown in MB and MB/s) or primes. */
   unit: "bytes" | "primes";
   /** Whether to draw at all (see {@linkcode progressEnabled}); a disabled bar does nothing. */
@@ -76,17 +76,22 @@ export function startProgress(options: ProgressOptions): Progress {
   if (!options.enabled) return { update() {}, stop() {} };
   const start = performance.now();
   const describe = options.unit === "bytes" ? describeBytes : describePrimes;
+  const { total } = options;
   const bar = new cliProgress.SingleBar({
-    format: `${options.label} [{bar}] {percentage}% | {done} / {size} | {rate} | ETA {remaining}`,
+    format:
+      total === undefined
+        ? `${options.label} {done} | {rate}`
+        : `${options.label} [{bar}] {percentage}% | {done} / {size} | {rate} | ETA {remaining}`,
     stream: process.stderr,
     noTTYOutput: process.stderr.isTTY !== true,
     barsize: 30,
   });
   const payload = (done: number) => {
     const seconds = secondsSince(start);
-    return { ...describe(done, options.total, seconds), remaining: estimateRemaining(done, options.total, seconds) };
+    const remaining = total === undefined ? "?" : estimateRemaining(done, total, seconds);
+    return { ...describe(done, total ?? done, seconds), remaining };
   };
-  bar.start(Math.max(options.total, 1), 0, payload(0));
+  bar.start(Math.max(total ?? 0, 1), 0, payload(0));
   return {
     update(done) {
       bar.update(done, payload(done));

@@ -24,8 +24,8 @@ export interface FileContent {
 
 /** Options of {@linkcode WorkerClient.upload}. */
 export interface UploadOptions {
-  /** The body's exact size in bytes, sent as `Content-Length`. */
-  size: number;
+  /** The body's exact size in bytes, sent as `Content-Length`; without it the body goes chunked. */
+  size?: number | undefined;
   /** The part size limit; the worker's default when absent. */
   maxPartBytes?: number | undefined;
   /** A token naming this attempt (`Drainpipe-Attempt`), to find it in {@linkcode WorkerClient.uploads}. */
@@ -89,11 +89,12 @@ export class WorkerClient {
 
   /**
    * Streams `body` to `POST /files/:name` and returns the manifest. The body is sent as it is read, with a
-   * `Content-Length` header and without `Expect: 100-continue`.
+   * `Content-Length` header when the size is known (chunked otherwise) and without `Expect: 100-continue`.
    */
   async upload(name: string, body: ReadableStream<Uint8Array>, options: UploadOptions): Promise<Manifest> {
     const query = options.maxPartBytes === undefined ? "" : `?maxPartBytes=${options.maxPartBytes}`;
-    const headers: Record<string, string> = { "Content-Length": String(options.size), "Content-Type": "text/plain" };
+    const headers: Record<string, string> = { "Content-Type": "text/plain" };
+    if (options.size !== undefined) headers["Content-Length"] = String(options.size);
     if (options.attempt !== undefined) headers["Drainpipe-Attempt"] = options.attempt;
     const response = await this.#request(`upload "${name}"`, "POST", `${filePath(name)}${query}`, {
       body,

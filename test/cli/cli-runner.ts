@@ -4,9 +4,8 @@
  *
  * @module
  */
-import { type ChildProcess, type ChildProcessByStdio, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { delimiter, resolve } from "node:path";
-import type { Readable } from "node:stream";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const NODE = resolve(ROOT, "node_modules/.bin/node");
@@ -19,6 +18,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Called with the child process once spawned (to signal it, say). */
   onStart?: (child: ChildProcess) => void;
+  /** Whether the child's stdin is a pipe (`child.stdin`, for `onStart` to write to) rather than empty. */
+  stdin?: boolean;
 }
 
 /** How a run of the command ended. */
@@ -64,7 +65,7 @@ export function runScript(script: string, args: readonly string[], options: RunO
     spawn(NODE, [resolve(ROOT, script), ...args], {
       cwd: options.cwd,
       env: cleanEnv(options.env),
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"],
     }),
     options,
   );
@@ -105,13 +106,13 @@ export function shellEnv(extra: Record<string, string> | undefined): NodeJS.Proc
 export const CLI_COMMAND = `node ${resolve(ROOT, "src/cli/main.ts")}`;
 
 /** Collects the output of `child` until it exits. */
-function collect(child: ChildProcessByStdio<null, Readable, Readable>, options: RunOptions): Promise<CliRun> {
+function collect(child: ChildProcess, options: RunOptions): Promise<CliRun> {
   return new Promise((resolvePromise, reject) => {
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     options.onStart?.(child);
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
     child.on("error", reject);
     child.on("close", (code) => {
       resolvePromise({

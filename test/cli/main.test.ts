@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { UploadResult } from "../../src/cli/commands/upload.ts";
 import type { FileSummary } from "../../src/files/file-catalog.ts";
-import { type CliRun, runCli } from "./cli-runner.ts";
+import { CLI_COMMAND, type CliRun, runCli, runShell } from "./cli-runner.ts";
 import { useRemoteWorker } from "./remote-worker.ts";
 
 // One worker for the whole file, started here in local workerd; the CLI talks to it with --url and --token,
@@ -116,6 +116,60 @@ describe("upload, ls, get, verify, rm", () => {
     expect(again.stderr).toBe(
       `drainpipe: Cannot remove "second": the worker answered 404 not-found: No file named "second"\n`,
     );
+  });
+});
+
+describe("upload from standard input and of several files", () => {
+  test("upload - --name x streams what is piped in, chunked, and it reads back byte for byte", async () => {
+    const text = primesText(5000);
+    const file = join(fixture.directory, "piped-source.txt");
+    await writeFile(file, text);
+    const auth = `--url ${fixture.worker.url} --token ${fixture.worker.token}`;
+    const run = await runShell(`cat piped-source.txt | ${CLI_COMMAND} upload - --name piped ${auth} --json`, {
+      cwd: fixture.directory,
+    });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ file: "-", bytes: text.length, manifest: { name: "piped" } });
+    expect((await remote("get", "piped")).stdout).toBe(text);
+
+    const devStdin = await runShell(`${CLI_COMMAND} upload /dev/stdin --name dev-stdin ${auth} < piped-source.txt`, {
+      cwd: fixture.directory,
+    });
+    expect(devStdin.code).toBe(0);
+    expect(devStdin.stdout).toMatch(/^stored "dev-stdin": 5,000 numbers/);
+  });
+
+  test("standard input needs --name and cannot go as a session", async () => {
+    const unnamed = await cli("upload", "-");
+    expect(unnamed).toMatchObject({ code: 2, stdout: "" });
+    expect(unnamed.stderr).toBe('drainpipe: Cannot upload standard input ("-") without a name: pass one with --name\n');
+    const session = await cli("upload", "-", "--name", "x", "--segment-bytes", "1MB");
+    expect(session.code).toBe(2);
+    expect(session.stderr).toContain('Cannot send "-" as an upload session: its size is unknown until it ends');
+  });
+
+  test("several files go in one run, each under its own name", async () => {
+    const names = ["one.txt", "two.txt", "three.txt"];
+    for (const [index, name] of names.entries()) {
+      await writeFile(join(fixture.directory, name), primesText(100 * (index + 1)));
+    }
+    const run = await remote("upload", ...names.map((name) => join(fixture.directory, name)), "--json");
+    expect(run.code).toBe(0);
+    const { uploads } = JSON.parse(run.stdout) as { uploads: UploadResult[] };
+    expect(uploads.map((upload) => [upload.manifest.name, upload.manifest.totals.numbers])).toEqual([
+      ["one.txt", 100],
+      ["two.txt", 200],
+      ["three.txt", 300],
+    ]);
+    const text = await remote("upload", join(fixture.directory, "one.txt"), join(fixture.directory, "two.txt"));
+    expect(text.stdout.match(/^stored "(one|two)\.txt"/gm)).toEqual(['stored "one.txt"', 'stored "two.txt"']);
+
+    const named = await cli("upload", "one.txt", "two.txt", "--name", "both");
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain("Cannot use --name or --resume with several files");
+    const clash = await cli("upload", "one.txt", "sub/one.txt");
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toContain(`Cannot store two of these files as "one.txt"`);
   });
 });
 
@@ -368,6 +422,18 @@ describe("against a stand-in HTTP server", () => {
     expect(upload?.headers).toMatchObject({ "content-length": String(text.length), authorization: "Bearer s3cret" });
     expect(upload?.headers).not.toHaveProperty("expect");
     expect(upload?.headers).not.toHaveProperty("transfer-encoding");
+  });
+
+  test("upload - sends standard input chunked: no Content-Length", async () => {
+    const before = uploads.length;
+    const run = await runShell(`printf '2\\n3\\n5\\n' | ${CLI_COMMAND} upload - --name wire-piped --url ${url}`, {
+      cwd: fixture.directory,
+    });
+    expect(run.code).toBe(1);
+    expect(uploads).toHaveLength(before + 1);
+    expect(uploads.at(-1)?.bytes).toBe(6);
+    expect(uploads.at(-1)?.headers).toMatchObject({ "transfer-encoding": "chunked" });
+    expect(uploads.at(-1)?.headers).not.toHaveProperty("content-length");
   });
 
   test("a connection cut in the middle of get exits 1 and removes the partial output file", async () => {

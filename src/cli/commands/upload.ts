@@ -11,7 +11,7 @@ import type { Manifest } from "../../files/manifest.ts";
 import { MAX_MAX_PART_BYTES, MIN_MAX_PART_BYTES } from "../../split/part-size.ts";
 import { argumentParser } from "../argument-parser.ts";
 import { badLineError } from "../bad-line.ts";
-import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED } from "../cli-error.ts";
+import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED, UsageError } from "../cli-error.ts";
 import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
 import { defaultName } from "../default-name.ts";
 import {
@@ -27,7 +27,7 @@ import {
 } from "../format.ts";
 import { type Interruption, listenForInterrupt } from "../interrupt.ts";
 import { invocation, shellWord } from "../invocation.ts";
-import { type FileStream, openFileStream } from "../local-file.ts";
+import { type FileStream, type InputStream, openInputStream } from "../local-file.ts";
 import { summarizeManifest } from "../manifest-summary.ts";
 import { printJson, printLines } from "../output.ts";
 import { addProgressOptions, countBytes, progressEnabled, startProgress } from "../progress.ts";
@@ -70,8 +70,8 @@ export interface UploadResult {
 }
 
 /**
- * Streams a local file to the worker as it is read from disk (never holding it whole) and returns the
- * manifest and throughput.
+ * Streams a local file (or standard input, chunked) to the worker as it is read (never holding it whole) and
+ * returns the manifest and throughput.
  *
  * @throws {CliError} when the file cannot be read or the worker refuses it (a {@linkcode WorkerError} with
  * the line and column of bad input).
@@ -89,7 +89,7 @@ export interface UploadResult {
  */
 export async function uploadFile(
   client: WorkerClient,
-  source: FileStream,
+  source: InputStream,
   options: UploadFileOptions,
 ): Promise<UploadResult> {
   const { path, stream, size } = source;
@@ -97,8 +97,10 @@ export async function uploadFile(
   const progress = startProgress({ label: "upload", total: size, unit: "bytes", enabled: options.progress });
   const start = performance.now();
   let manifest: Manifest;
+  let sent = 0;
   try {
     const body = countBytes(stream, (bytes) => {
+      sent = bytes;
       progress.update(bytes);
       if (bytes === size) options.onAllSent?.();
     });
@@ -113,7 +115,7 @@ export async function uploadFile(
   } finally {
     progress.stop();
   }
-  return uploadResult(path, manifest, size, start);
+  return uploadResult(path, manifest, sent, start);
 }
 
 /** What an upload of `bytes` did since `start`: seconds to the millisecond, rates rounded. */
@@ -202,7 +204,7 @@ export function registerUpload(program: Command): void {
       program
         .command("upload")
         .description("stream a newline-separated numbers file to the worker and print its manifest")
-        .argument("<file>", "the file to upload")
+        .argument("<files...>", 'the files to upload ("-" for standard input, with --name)')
         .option(
           "--name <name>",
           "store it under this name (default: the file's base name, sanitised)",
@@ -224,40 +226,94 @@ export function registerUpload(program: Command): void {
         .option("--resume <uploadId>", "resume the upload session with this id: send only what the worker lacks")
         .option("--json", "print the manifest and throughput as JSON"),
     ),
-  ).action(async (file: string, options: UploadCommandOptions, command: Command) => {
-    const name = options.name ?? defaultName(file);
-    if (options.name === undefined && name !== basename(file)) {
-      process.stderr.write(
-        `drainpipe: storing "${basename(file)}" as "${name}" (names take only A–Z a–z 0–9 . _ -; ` +
-          "choose one with --name)\n",
-      );
-    }
-    const source = await openFileStream(file);
-    const segmented =
-      options.segmentBytes !== undefined || options.resume !== undefined || source.size > SESSION_THRESHOLD_BYTES;
-    if (options.segmentBytes !== undefined) {
-      // Known before the first byte, and before the worker starts: a plan a session cannot hold is refused now.
-      await planSessionSegments({ path: file, size: source.size }, options.segmentBytes).catch(async (error) => {
-        await source.stream.cancel();
-        throw error;
-      });
-    }
+  ).action(async (files: string[], options: UploadCommandOptions, command: Command) => {
+    const inputs = await openInputs(files, options);
     const interruption = listenForInterrupt(
       `drainpipe: forced exit; the worker removes what the upload wrote once its lease ends (or run ${invocation()} sweep)`,
     );
-    let result: UploadResult & { segments?: number; sentSegments?: number; uploadId?: string };
+    const results: UploadOutcome[] = [];
     try {
-      result = await withConnection(options, (client) =>
-        segmented
-          ? sendSession(client, file, source, name, command, interruption)
-          : sendWhole(client, source, name, options, interruption),
-      );
+      await withConnection(options, async (client) => {
+        for (const [index, input] of inputs.entries()) {
+          const result = await (input.segmented
+            ? sendSession(client, input.source, input.name, command, interruption)
+            : sendWhole(client, input.source, input.name, options, interruption)
+          ).catch(async (error: unknown) => {
+            await Promise.all(inputs.slice(index + 1).map((rest) => rest.source.stream.cancel()));
+            throw error;
+          });
+          results.push(result);
+          if (!options.json) printLines([...summarizeManifest(result.manifest), describeThroughput(result)]);
+        }
+      });
     } finally {
       interruption.dispose();
+      for (const input of inputs) input.source.release?.();
     }
-    if (options.json) printJson(result);
-    else printLines([...summarizeManifest(result.manifest), describeThroughput(result)]);
+    if (options.json) printJson(results.length === 1 ? results[0] : { uploads: results });
   });
+}
+
+/** What an upload did, one POST or a session. */
+type UploadOutcome = UploadResult & { segments?: number; sentSegments?: number; uploadId?: string };
+
+/** An input of `upload`, opened, named and planned: one POST, or an upload session of a regular file. */
+type PlannedInput =
+  | { segmented: false; source: InputStream; name: string }
+  | { segmented: true; source: FileStream; name: string };
+
+/**
+ * Opens and names every input before the worker starts, so that a missing file, a clash of names or a segment
+ * plan a session cannot hold is refused at once; says when a default name differs from the file's base name.
+ */
+async function openInputs(files: readonly string[], options: UploadCommandOptions): Promise<PlannedInput[]> {
+  if (files.length > 1 && (options.name !== undefined || options.resume !== undefined)) {
+    throw new UsageError("Cannot use --name or --resume with several files: upload them one at a time");
+  }
+  if (files.includes("-") && options.name === undefined) {
+    throw new UsageError('Cannot upload standard input ("-") without a name: pass one with --name');
+  }
+  const names = files.map((file) => options.name ?? defaultName(file));
+  const clash = names.find((name, index) => names.indexOf(name) !== index);
+  if (clash !== undefined) throw new UsageError(`Cannot store two of these files as "${clash}": upload them apart`);
+  const inputs: PlannedInput[] = [];
+  try {
+    for (const [index, file] of files.entries()) {
+      const name = names[index]!;
+      if (options.name === undefined && name !== basename(file)) {
+        process.stderr.write(
+          `drainpipe: storing "${basename(file)}" as "${name}" (names take only A–Z a–z 0–9 . _ -; ` +
+            "choose one with --name)\n",
+        );
+      }
+      const source = await openInputStream(file);
+      const { size } = source;
+      const askedForSession = options.segmentBytes !== undefined || options.resume !== undefined;
+      if (size === undefined) {
+        inputs.push({ segmented: false, source, name });
+        if (askedForSession) {
+          throw new UsageError(
+            `Cannot send "${file}" as an upload session: its size is unknown until it ends; save it to a file ` +
+              "first, or send it as one POST (without --segment-bytes and --resume)",
+          );
+        }
+        continue;
+      }
+      if (askedForSession || size > SESSION_THRESHOLD_BYTES) {
+        inputs.push({ segmented: true, source: { ...source, size }, name });
+      } else {
+        inputs.push({ segmented: false, source, name });
+      }
+      if (options.segmentBytes !== undefined) {
+        // Known before the first byte, and before the worker starts: a plan a session cannot hold is refused now.
+        await planSessionSegments({ path: file, size }, options.segmentBytes);
+      }
+    }
+  } catch (error) {
+    await Promise.all(inputs.map((input) => input.source.stream.cancel()));
+    throw error;
+  }
+  return inputs;
 }
 
 /** What a Ctrl-C prints once the whole file is sent: the upload goes on to its end. */
@@ -267,7 +323,7 @@ const FINISHING =
 /** One `POST` of the whole file; on Ctrl-C, waits for the worker to remove the attempt. */
 async function sendWhole(
   client: WorkerClient,
-  source: FileStream,
+  source: InputStream,
   name: string,
   options: UploadCommandOptions,
   interruption: Interruption,
@@ -292,13 +348,13 @@ async function sendWhole(
 /** An upload session; on Ctrl-C or a failure, aborts it, or keeps it and tells how to resume. */
 async function sendSession(
   client: WorkerClient,
-  file: string,
   source: FileStream,
   name: string,
   command: Command,
   interruption: Interruption,
 ): Promise<UploadResult & { segments: number; sentSegments: number; uploadId: string }> {
   const options = command.opts<UploadCommandOptions>();
+  const file = source.path;
   const { signal } = interruption;
   await source.stream.cancel();
   const start = performance.now();

@@ -54,6 +54,37 @@ describe("Ctrl-C during upload", () => {
   }, 60_000);
 });
 
+describe("Ctrl-C during upload from standard input", () => {
+  test("aborts it the same way: the worker removes the attempt, exit 130", async () => {
+    let signalled = false;
+    const run = await fixture.remote(["upload", "-", "--name", "piped-cancelled"], {
+      stdin: true,
+      onStart: (child) => {
+        // Half a megabyte of numbers, and the pipe stays open: the upload is under way until the Ctrl-C.
+        child.stdin?.write("1234567890123\n".repeat(40_000));
+        const poll = setInterval(async () => {
+          if (signalled) return;
+          const uploads = await uploadsInFlight("piped-cancelled").catch(() => []);
+          if (uploads.length === 0 || signalled) return;
+          signalled = true;
+          clearInterval(poll);
+          child.kill("SIGINT");
+        }, 50);
+        child.on("exit", () => {
+          clearInterval(poll);
+          child.stdin?.destroy();
+        });
+      },
+    });
+    expect(signalled).toBe(true);
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain(
+      `drainpipe: upload of "piped-cancelled" cancelled; the worker removed the partial upload`,
+    );
+    expect(await uploadsInFlight("piped-cancelled")).toEqual([]);
+  }, 60_000);
+});
+
 describe("sweep", () => {
   test("reports what it removed, as text and as JSON", async () => {
     const text = await remote(["sweep"]);

@@ -84,4 +84,28 @@ describe("upload in a terminal", () => {
       await terminal.close();
     }
   });
+
+  test("from standard input, the bar shows the amount sent and the rate, not a percentage", {
+    timeout: 60_000,
+  }, async () => {
+    const file = join(directory, "piped.txt");
+    await writeFile(file, text);
+    const bodyArrived = new Promise<void>((resolve) => {
+      received = resolve;
+    });
+    const terminal = await Terminal.start(`cat ${file} | ${CLI_COMMAND} upload - --name piped --url ${url}`, {
+      cwd: directory,
+    });
+    try {
+      await bodyArrived;
+      const screen = await terminal.waitFor(/upload 289 kB \| [0-9.]+ [kMG]?B\/s/);
+      expect(screen).not.toContain("%");
+      release();
+      const { code, screen: final } = await terminal.exit();
+      expect(code).toBe(0);
+      expect(final).toContain('stored "piped": 50,000 numbers');
+    } finally {
+      await terminal.close();
+    }
+  });
 });
