@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { CliError } from "./cli-error.ts";
+import { runningDevWorker } from "./dev-worker.ts";
 import { startEmbeddedWorker } from "./embedded-worker.ts";
 import { findStateDir } from "./state-dir.ts";
 import { WorkerClient } from "./worker-client.ts";
@@ -62,8 +63,9 @@ export function addConnectionOptions(command: Command): Command {
 }
 
 /**
- * Connects to the worker at `options.url`, or starts the embedded one (a few seconds) with a fresh random
- * token, saying on stderr which state directory it uses.
+ * Connects to the worker at `options.url`; else to the embedded one: the one `drainpipe dev` keeps running on
+ * the state directory, or one started now (a few seconds) with a fresh random token. Says on stderr which state
+ * directory it uses.
  *
  * @throws {CliError} when the embedded worker cannot start.
  *
@@ -78,6 +80,11 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
     return { client: new WorkerClient(options.url, options.token), stateDir: undefined, close: async () => {} };
   }
   const stateDir = resolve(options.stateDir ?? findStateDir());
+  const dev = await runningDevWorker(stateDir);
+  if (dev !== undefined) {
+    process.stderr.write(`drainpipe: using drainpipe dev's worker (pid ${dev.pid}) with its state in ${stateDir}\n`);
+    return { client: new WorkerClient(dev.url, dev.token), stateDir, close: async () => {} };
+  }
   process.stderr.write(`drainpipe: starting the embedded worker (local workerd) with its state in ${stateDir}\n`);
   const worker = await startEmbeddedWorker({ stateDir }).catch((error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);

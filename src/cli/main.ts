@@ -12,6 +12,7 @@
  */
 import { createRequire } from "node:module";
 import { Command } from "commander";
+import { registerDev } from "./commands/dev.ts";
 import { registerGet } from "./commands/get.ts";
 import { registerLs } from "./commands/ls.ts";
 import { registerPrimes } from "./commands/primes.ts";
@@ -40,6 +41,7 @@ for (const register of [
   registerVerify,
   registerRm,
   registerSweep,
+  registerDev,
 ])
   register(program);
 

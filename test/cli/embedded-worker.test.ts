@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import { access, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -83,6 +84,52 @@ describe("the embedded worker", () => {
     expect(ls.code).toBe(0);
     expect(ls.stderr).toContain(`with its state in ${store}\n`);
     expect((JSON.parse(ls.stdout) as { files: FileSummary[] }).files.map((f) => f.name)).toEqual(["five.txt"]);
+  });
+
+  test("drainpipe dev keeps one worker running that other commands attach to, until Ctrl-C", {
+    timeout: 120_000,
+  }, async () => {
+    const devState = join(directory, "dev-state");
+    let ready: () => void;
+    const started = new Promise<void>((resolve) => {
+      ready = resolve;
+    });
+    let dev: ChildProcess | undefined;
+    const devRun = runCli(["dev", "--state-dir", devState], {
+      cwd: directory,
+      onStart: (child) => {
+        dev = child;
+        let stdout = "";
+        child.stdout?.on("data", (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (stdout.includes("Ctrl-C stops it")) ready();
+        });
+      },
+    });
+    await started;
+    const file = join(directory, "dev.txt");
+    await writeFile(file, "2\n3\n5\n");
+    const upload = await runCli(["upload", file, "--state-dir", devState, "--json"], { cwd: directory });
+    expect(upload.code).toBe(0);
+    expect(upload.stderr).toMatch(/^drainpipe: using drainpipe dev's worker \(pid \d+\) with its state in /);
+    const ls = await runCli(["ls", "--state-dir", devState], { cwd: directory });
+    expect(ls.stderr).toContain(
+      `drainpipe: using drainpipe dev's worker (pid ${dev!.pid}) with its state in ${devState}`,
+    );
+    expect(ls.stdout).toMatch(/^dev\.txt +3 /m);
+
+    const second = await runCli(["dev", "--state-dir", devState], { cwd: directory });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`one runs there already (pid ${dev!.pid}`);
+
+    dev!.kill("SIGINT");
+    const stopped = await devRun;
+    expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toContain("drainpipe dev: stopped");
+    await expect(access(join(devState, "drainpipe-dev.json"))).rejects.toThrow(/ENOENT/);
+    const alone = await runCli(["ls", "--state-dir", devState], { cwd: directory });
+    expect(alone.stderr).toContain("drainpipe: starting the embedded worker");
+    expect(alone.stdout).toMatch(/^dev\.txt +3 /m);
   });
 
   test("a missing file fails before the worker starts, leaving no state behind", async () => {

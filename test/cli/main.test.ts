@@ -465,16 +465,19 @@ describe("against a stand-in HTTP server", () => {
 });
 
 describe("--help", () => {
-  test.each(["primes", "upload", "ls", "get", "verify", "rm", "sweep"])("drainpipe %s --help", async (command) => {
-    const run = await cli(command, "--help");
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`^Usage: drainpipe ${command} `));
-  });
+  test.each(["primes", "upload", "ls", "get", "verify", "rm", "sweep", "dev"])(
+    "drainpipe %s --help",
+    async (command) => {
+      const run = await cli(command, "--help");
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^Usage: drainpipe ${command} `));
+    },
+  );
 
   test("drainpipe --help lists every command", async () => {
     const run = await cli("--help");
     expect(run.code).toBe(0);
-    for (const command of ["primes", "upload", "ls", "get", "verify", "rm", "sweep"])
+    for (const command of ["primes", "upload", "ls", "get", "verify", "rm", "sweep", "dev"])
       expect(run.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
   });
 });
