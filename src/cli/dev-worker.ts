@@ -26,7 +26,8 @@ const RECORD = "drainpipe-dev.json";
  *
  * @example
  * ```ts
- * await recordDevWorker("/p/.wrangler/state", { url: "http://127.0.0.1:41873", token: "t", pid: process.pid });
+ * declare const stateDir: string;
+ * await recordDevWorker(stateDir, { url: "http://127.0.0.1:41873", token: "t", pid: process.pid });
  * ```
  */
 export async function recordDevWorker(stateDir: string, worker: DevWorker): Promise<void> {
@@ -38,7 +39,8 @@ export async function recordDevWorker(stateDir: string, worker: DevWorker): Prom
  *
  * @example
  * ```ts
- * await forgetDevWorker("/p/.wrangler/state");
+ * declare const stateDir: string;
+ * await forgetDevWorker(stateDir);
  * ```
  */
 export async function forgetDevWorker(stateDir: string): Promise<void> {
@@ -50,7 +52,8 @@ export async function forgetDevWorker(stateDir: string): Promise<void> {
  *
  * @example
  * ```ts
- * const dev = await runningDevWorker("/p/.wrangler/state");
+ * declare const stateDir: string;
+ * const dev = await runningDevWorker(stateDir);
  * if (dev) console.log(`attach to ${dev.url}`);
  * ```
  */

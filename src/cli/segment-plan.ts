@@ -36,8 +36,8 @@ export function smallestSegmentBytes(size: number): number {
  *
  * @example
  * ```ts
- * const ranges = await planSessionSegments({ path: "primes.txt", size: 1_040_000_000 }, 95_000_000);
- * ranges.length; // 11
+ * declare const file: { path: string; size: number };
+ * const ranges = await planSessionSegments(file, 95_000_000);
  * ```
  */
 export async function planSessionSegments(

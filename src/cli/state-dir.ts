@@ -12,7 +12,9 @@ const STATE_SUBDIR = join(".wrangler", "state");
  *
  * @example
  * ```ts
- * findStateDir("/home/me/drainpipe/src"); // "/home/me/drainpipe/.wrangler/state" once it exists
+ * // In /home/me/drainpipe/src, once /home/me/drainpipe/.wrangler/state exists: that directory.
+ * declare const cwd: string;
+ * const stateDir = findStateDir(cwd);
  * ```
  */
 export function findStateDir(cwd: string = process.cwd()): string {

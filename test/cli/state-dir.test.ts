@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 describe("findStateDir", () => {
-  test("takes the nearest existing .wrangler/state upward, then the project root's, then the directory's own", async () => {
+  test("takes the nearest .wrangler/state upward, then the project root's, then the directory's own", async () => {
     const outer = join(root, "outer");
     const project = join(outer, "project");
     const deep = join(project, "src", "cli");

@@ -22,7 +22,8 @@ import type { RemoveOutcome } from "../worker-client.ts";
  */
 export function describeRemoval(name: string, outcome: RemoveOutcome): string {
   if (outcome.existed) return `removed "${name}"`;
-  return `removed ${plural(outcome.remnants, "leftover object")} of "${name}" (dead uploads; there was no complete file)`;
+  const objects = plural(outcome.remnants, "leftover object");
+  return `removed ${objects} of "${name}" (dead uploads; there was no complete file)`;
 }
 
 /** Registers `rm` on `program`. */

@@ -19,7 +19,8 @@ import type { SweepTotal } from "../worker-client.ts";
  * ```
  */
 export function describeSweep(outcome: SweepTotal): string {
-  return `swept ${plural(outcome.names, "file name")}: removed ${plural(outcome.removed, "object")} nothing referred to`;
+  const names = plural(outcome.names, "file name");
+  return `swept ${names}: removed ${plural(outcome.removed, "object")} nothing referred to`;
 }
 
 /** Registers `sweep` on `program`. */

@@ -148,7 +148,8 @@ export function describeThroughput(result: UploadResult & { segments?: number; s
       ? ""
       : result.sentSegments === result.segments
         ? ` as ${plural(result.segments, "segment")}`
-        : ` as ${formatCount(result.sentSegments ?? 0)} of ${plural(result.segments, "segment")} (the others were there)`;
+        : ` as ${formatCount(result.sentSegments ?? 0)} of ${plural(result.segments, "segment")} ` +
+          "(the others were there)";
   return `sent ${formatBytes(bytes)}${how} in ${formatSeconds(seconds)}: ${formatByteRate(bytes, seconds)}, ${numbers}`;
 }
 
@@ -229,7 +230,8 @@ export function registerUpload(program: Command): void {
   ).action(async (files: string[], options: UploadCommandOptions, command: Command) => {
     const inputs = await openInputs(files, options);
     const interruption = listenForInterrupt(
-      `drainpipe: forced exit; the worker removes what the upload wrote once its lease ends (or run ${invocation()} sweep)`,
+      "drainpipe: forced exit; the worker removes what the upload wrote once its lease ends " +
+        `(or run ${invocation()} sweep)`,
     );
     const results: UploadOutcome[] = [];
     try {

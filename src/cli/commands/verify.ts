@@ -146,7 +146,10 @@ function describeBytes(result: VerifyResult, difference: VerifyDifference): stri
   return `the local file has ${quoted(difference.local)}, the stored content has ${quoted(difference.stored)}`;
 }
 
-/** A {@linkcode StreamDifference} (`expected` the local byte, `actual` the stored one) as a {@linkcode VerifyDifference}. */
+/**
+ * A {@linkcode StreamDifference} (`expected` the local byte, `actual` the stored one) as a
+ * {@linkcode VerifyDifference}.
+ */
 function inWords(difference: StreamDifference): VerifyDifference {
   const { offset, line, column } = difference;
   return { offset, line, column, local: byteText(difference.expected), stored: byteText(difference.actual) };
