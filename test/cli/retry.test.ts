@@ -4,20 +4,26 @@ import { isRetryable, withRetries } from "../../src/cli/retry.ts";
 import { WorkerError } from "../../src/cli/worker-error.ts";
 
 const answered = (status: number) => new WorkerError("send", status, { error: "e", detail: "d" });
-const unreachable = () => new CliError("Cannot send: the worker at http://127.0.0.1:8787/ is unreachable (refused)");
+const unreachable = () =>
+  new CliError("Cannot send: the worker at http://127.0.0.1:8787/ is unreachable (refused)", { code: "unreachable" });
 
 describe("isRetryable", () => {
   test("retries a 5xx answer and a worker that could not be reached or did not answer", () => {
     expect(isRetryable(answered(500))).toBe(true);
     expect(isRetryable(answered(503))).toBe(true);
     expect(isRetryable(unreachable())).toBe(true);
-    expect(isRetryable(new CliError("Cannot send: the worker at http://x/ failed to answer (reset)"))).toBe(true);
+    const noAnswer = new CliError("Cannot send: the worker at http://x/ failed to answer (reset)", {
+      code: "no-answer",
+    });
+    expect(isRetryable(noAnswer)).toBe(true);
   });
 
   test("never retries a 4xx answer, another CliError or any other error", () => {
     expect(isRetryable(answered(400))).toBe(false);
     expect(isRetryable(answered(409))).toBe(false);
-    expect(isRetryable(new CliError(`Cannot read "primes.txt": no such file`))).toBe(false);
+    expect(isRetryable(new CliError(`Cannot read "primes.txt": no such file`, { code: "no-such-file" }))).toBe(false);
+    // The code decides, not the words: a message that reads like a network failure is not retried without it.
+    expect(isRetryable(new CliError("Cannot send: the worker at http://x/ is unreachable (refused)"))).toBe(false);
     expect(isRetryable(new TypeError("is unreachable"))).toBe(false);
   });
 });
