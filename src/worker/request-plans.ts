@@ -13,7 +13,7 @@ import type { RequestBudget } from "./request-budget.ts";
  * Lease renewals a request plans for beside its own work: one every quarter lease (15 s by default), so a
  * minute of streaming.
  */
-export const PLANNED_RENEWALS = 4;
+const PLANNED_RENEWALS = 4;
 
 /** Coordinator calls around a read: `beginRead`, `endRead` and the planned renewals. */
 export const READ_CALLS = 2 + PLANNED_RENEWALS;
@@ -22,20 +22,20 @@ export const READ_CALLS = 2 + PLANNED_RENEWALS;
  * Coordinator calls around an upload: `beginUpload`, `publish`, the planned renewals, and `abandonUpload`,
  * which is held back (reserved) for the clean-up after a failure.
  */
-export const UPLOAD_CALLS = 3 + PLANNED_RENEWALS;
+const UPLOAD_CALLS = 3 + PLANNED_RENEWALS;
 
 /** The longest line a stored file holds: 16 digits (2^53 − 1) and a line break. */
 const MAX_LINE_BYTES = 17;
 
 /** Most file summaries `GET /files` answers per page. */
-export const MAX_LIST_PAGE = 100;
+const MAX_LIST_PAGE = 100;
 
 /**
  * Subrequests that writing one part of `partBytes` bytes takes: one `put`, or for a part larger than a multipart
  * chunk, `createMultipartUpload`, the coordinator's `recordMultipart`, one `uploadPart` per chunk, `complete` and
  * the coordinator's `completedMultipart`.
  */
-export function partWriteCalls(partBytes: number): number {
+function partWriteCalls(partBytes: number): number {
   return partBytes <= DEFAULT_CHUNK_BYTES ? 1 : 4 + Math.ceil(partBytes / DEFAULT_CHUNK_BYTES);
 }
 
@@ -43,12 +43,12 @@ export function partWriteCalls(partBytes: number): number {
  * Most parts `bytes` of numbers text can make in parts of at most `maxPartBytes`: a part ends at a line break,
  * so it may be up to one line short of full.
  */
-export function mostParts(bytes: number, maxPartBytes: number): number {
+function mostParts(bytes: number, maxPartBytes: number): number {
   return Math.max(1, Math.ceil(bytes / Math.max(1, maxPartBytes - MAX_LINE_BYTES)));
 }
 
 /** Subrequests an upload of `bytes` in parts of at most `maxPartBytes` needs, clean-up included. */
-export function uploadCalls(bytes: number, maxPartBytes: number): number {
+function uploadCalls(bytes: number, maxPartBytes: number): number {
   return UPLOAD_CALLS + mostParts(bytes, maxPartBytes) * partWriteCalls(Math.min(bytes, maxPartBytes));
 }
 
