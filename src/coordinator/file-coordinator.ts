@@ -27,7 +27,7 @@ import type { ObjectStore } from "../store/object-store.ts";
 import { R2Store } from "../store/r2-store.ts";
 import type { CoordinatedFile } from "./coordinated-file.ts";
 import { type AttemptRecord, FileLedger } from "./file-ledger.ts";
-import { type ReadLease, Reads } from "./reads.ts";
+import { type NoSuchPart, type PartReadLease, type ReadLease, Reads } from "./reads.ts";
 import { removeRemnants } from "./remnants.ts";
 import { SerialQueue } from "./serial-queue.ts";
 import { type AcceptResult, type CompleteResult, type FileLimits, Sessions, type SessionView } from "./sessions.ts";
@@ -169,6 +169,14 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   /** Starts a read of the current version, or `null` when there is no such file. */
   beginRead(leaseMs: number): Promise<ReadLease | null> {
     return this.#thenAlarm(this.#named.reads.begin(leaseMs));
+  }
+
+  /**
+   * Starts a read of part `index` of the current version, like {@linkcode beginRead} but handing over that part's
+   * record only. `null` when the file does not exist; `{ part: null }` (no lease) when it has no part `index`.
+   */
+  beginPartRead(index: number, leaseMs: number): Promise<PartReadLease | NoSuchPart | null> {
+    return this.#thenAlarm(this.#named.reads.beginPart(index, leaseMs));
   }
 
   /** Extends a read's lease; `false` when it ended. */

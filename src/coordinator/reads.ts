@@ -1,3 +1,23 @@
+/** A read of one part the coordinator admitted: that part's record, held until the read ends. */
+export interface PartReadLease {
+  /** Pass to `renewRead` and `endRead`. */
+  readId: string;
+  /** The part being read. */
+  part: PartRecord;
+  /** How many parts the version has. */
+  parts: number;
+  /** When the lease ends unless renewed (ms since the epoch). */
+  leaseUntil: number;
+}
+
+/** A part read of an index the current version does not have: no lease was taken. */
+export interface NoSuchPart {
+  /** Always `null`. */
+  part: null;
+  /** How many parts the version has. */
+  parts: number;
+}
+
 /**
  * Reads of a file's content under its coordinator: each holds the version it reads with a lease, so the
  * version's objects stay until the read ends or its reader dies.
@@ -5,6 +25,7 @@
  * @module
  */
 import { type Manifest, parseManifest } from "../files/manifest.ts";
+import type { PartRecord } from "../split/part-splitter.ts";
 import type { CoordinatedFile } from "./coordinated-file.ts";
 
 /** A read the coordinator admitted: the version to read, held until the read ends. */
@@ -31,6 +52,7 @@ export interface ReadLease {
  */
 export class Reads {
   readonly #file: CoordinatedFile;
+  #parsed: Manifest | undefined;
 
   /** The reads of `file`. */
   constructor(file: CoordinatedFile) {
@@ -39,13 +61,38 @@ export class Reads {
 
   /** Starts a read of the current version with a lease of `leaseMs`, or `null` when there is no such file. */
   begin(leaseMs: number): ReadLease | null {
-    const { ledger } = this.#file;
-    const current = ledger.current();
+    const manifest = this.#current();
+    if (!manifest) return null;
+    return { ...this.#lease(manifest, leaseMs), manifest };
+  }
+
+  /**
+   * Starts a read of part `index` of the current version with a lease of `leaseMs`: only that part's record
+   * crosses to the reader, whatever the file's size. `null` when there is no such file; no lease when the
+   * version has no part `index`.
+   */
+  beginPart(index: number, leaseMs: number): PartReadLease | NoSuchPart | null {
+    const manifest = this.#current();
+    if (!manifest) return null;
+    const part = manifest.parts[index];
+    const parts = manifest.parts.length;
+    return part ? { ...this.#lease(manifest, leaseMs), part, parts } : { part: null, parts };
+  }
+
+  /** The current version's manifest, parsed once per version: reads of a large file do not parse it again. */
+  #current(): Manifest | null {
+    const current = this.#file.ledger.current();
     if (!current) return null;
+    if (this.#parsed?.uploadId !== current.uploadId) this.#parsed = parseManifest(current.manifest);
+    return this.#parsed;
+  }
+
+  /** Records a read of `manifest`'s version with a lease of `leaseMs`. */
+  #lease(manifest: Manifest, leaseMs: number): { readId: string; leaseUntil: number } {
     const readId = crypto.randomUUID();
     const leaseUntil = Date.now() + leaseMs;
-    ledger.addRead(readId, current.uploadId, leaseUntil);
-    return { readId, manifest: parseManifest(current.manifest), leaseUntil };
+    this.#file.ledger.addRead(readId, manifest.uploadId, leaseUntil);
+    return { readId, leaseUntil };
   }
 
   /** Extends a read's lease; `false` when it ended. */

@@ -33,13 +33,13 @@ export const MAX_ATTEMPT_LENGTH = 128;
  * | --- | --- |
  * | `POST /files/:name?maxPartBytes=N` | stores the body's numbers; 201 with the manifest |
  * | `POST /files/:name/primes?count=N` | generates the first N primes and stores them; 201 with the manifest |
- * | `GET /files` | lists complete files |
+ * | `GET /files?limit=N&cursor=C` | lists complete files, a page at a time; `{ files, cursor }` |
  * | `GET /files/:name` | the manifest |
  * | `GET /files/:name/uploads` | the name's uploads in flight, open sessions and reads |
  * | `GET /files/:name/parts/:index` | one part |
  * | `GET /files/:name/content` | all parts reassembled, streamed |
  * | `DELETE /files/:name` | removes the file; 204 (a name with only leftovers of dead uploads: 200 `{ remnants }`) |
- * | `POST /sweep` | removes every object in the bucket that nothing refers to; `{ names, removed }` |
+ * | `POST /sweep?cursor=C` | removes objects nothing refers to, one bounded step; `{ names, removed, cursor }` |
  *
  * and the upload-session routes of {@linkcode sessionRoutes} (`/files/:name/uploads…`).
  *
@@ -78,7 +78,7 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
   };
 
   /** Opens a read of the current version of `name`, or answers 404. */
-  const openRead = async (name: string, scope: RequestScope): Promise<CoordinatedRead> => {
+  const openRead = async (name: string, scope: RequestScope): Promise<CoordinatedRead<Manifest>> => {
     const read = await CoordinatedRead.open(scope.coordinatorOf(name), leaseMs);
     if (!read) throw new HttpError(404, "not-found", `No file named "${name}"`);
     return read;
@@ -185,18 +185,18 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
       pattern: "/files/:name/parts/:index",
       handler: async (_request, { name, index }, _url, ctx, scope) => {
         scope.budget.plan(READ_CALLS + 1, `read part ${index} of "${name}"`, "try again in a new request");
-        const read = await openRead(name!, scope);
+        const position = /^[0-9]{1,9}$/.test(index!) ? Number(index) : -1;
+        const read = await CoordinatedRead.openPart(scope.coordinatorOf(name!), position, leaseMs);
+        if (!read) throw new HttpError(404, "not-found", `No file named "${name}"`);
+        if (!(read instanceof CoordinatedRead)) {
+          throw new HttpError(
+            404,
+            "not-found",
+            `No part "${index}" in "${name}": it has ${read.parts} parts (0-based)`,
+          );
+        }
         try {
-          const { manifest } = read;
-          const position = /^[0-9]+$/.test(index!) ? Number(index) : Number.NaN;
-          const record = manifest.parts[position];
-          if (!record) {
-            throw new HttpError(
-              404,
-              "not-found",
-              `No part "${index}" in "${name}": it has ${manifest.parts.length} parts (0-based)`,
-            );
-          }
+          const record = read.subject;
           const part = await scope.store.get(record.key);
           if (!part) throw new Error(`Cannot read part ${position} of "${name}": its object is missing`);
           const { readable, writable } = new FixedLengthStream(part.size);
@@ -224,7 +224,7 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
       pattern: "/files/:name/content",
       handler: async (_request, { name }, _url, ctx, scope) => {
         const read = await openRead(name!, scope);
-        const { manifest } = read;
+        const manifest = read.subject;
         let plan: number | "direct";
         try {
           plan = planContentRead(scope.budget, manifest, settings.subrequests);

@@ -206,5 +206,36 @@ describe("FileCoordinator", () => {
 
   test("a read of a name without a file is null", async () => {
     expect(await coordinator.beginRead(LEASE)).toBeNull();
+    expect(await coordinator.beginPartRead(0, LEASE)).toBeNull();
+  });
+
+  test("a part read hands over that part's record only, and holds the version like any read", async () => {
+    const first = await writtenUpload();
+    const part = {
+      index: 0,
+      key: partKey(name, first.uploadId, 0),
+      bytes: 9,
+      numbers: 1,
+      first: 1,
+      last: 1,
+      etag: "e",
+    };
+    const source = { kind: "primes", count: 1 } as const;
+    const manifest = buildManifest({ name, uploadId: first.uploadId, maxPartBytes: 1024, source, parts: [part] });
+    await coordinator.publish(first.uploadId, manifest, LEASE);
+    const lease = await coordinator.beginPartRead(0, LEASE);
+    expect(lease).toEqual({
+      readId: expect.any(String),
+      leaseUntil: expect.any(Number),
+      part,
+      parts: 1,
+    });
+    expect(await coordinator.beginPartRead(1, LEASE)).toEqual({ part: null, parts: 1 });
+    expect((await coordinator.status()).reads).toBe(1);
+    const second = await writtenUpload();
+    await coordinator.publish(second.uploadId, second.manifest, LEASE);
+    expect(await keys()).toContain(partKey(name, first.uploadId, 0));
+    await coordinator.endRead((lease as { readId: string }).readId);
+    expect(await keys()).toEqual([manifestKey(name), partKey(name, second.uploadId, 0)]);
   });
 });
