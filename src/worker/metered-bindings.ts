@@ -25,41 +25,23 @@ const MULTIPART_CALLS = new Set(["uploadPart", "complete", "abort"]);
  * ```
  */
 export function meteredBucket(bucket: R2Bucket, budget: RequestBudget): R2Bucket {
-  return new Proxy(bucket, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property);
-      if (typeof property !== "string" || typeof value !== "function") return value;
-      if (property === "resumeMultipartUpload") {
-        return (key: string, uploadId: string) => meteredMultipart(target.resumeMultipartUpload(key, uploadId), budget);
-      }
-      if (!BUCKET_CALLS.has(property)) return value.bind(target);
-      const call = `R2 ${property}`;
-      if (property === "createMultipartUpload") {
-        return async (...args: Parameters<R2Bucket["createMultipartUpload"]>) => {
-          budget.charge(call);
-          return meteredMultipart(await target.createMultipartUpload(...args), budget);
-        };
-      }
-      return (...args: unknown[]) => {
-        budget.charge(call);
-        return Reflect.apply(value, target, args);
-      };
-    },
+  return metered(bucket, budget, (property) => {
+    if (property === "resumeMultipartUpload") {
+      return { wrap: (upload) => meteredMultipart(upload as R2MultipartUpload, budget) };
+    }
+    if (property === "createMultipartUpload") {
+      const wrap = (created: unknown) =>
+        (created as Promise<R2MultipartUpload>).then((upload) => meteredMultipart(upload, budget));
+      return { charge: `R2 ${property}`, wrap };
+    }
+    return BUCKET_CALLS.has(property) ? { charge: `R2 ${property}` } : undefined;
   });
 }
 
 function meteredMultipart(upload: R2MultipartUpload, budget: RequestBudget): R2MultipartUpload {
-  return new Proxy(upload, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property);
-      if (typeof property !== "string" || typeof value !== "function") return value;
-      if (!MULTIPART_CALLS.has(property)) return value.bind(target);
-      return (...args: unknown[]) => {
-        budget.charge(`R2 ${property}`);
-        return Reflect.apply(value, target, args);
-      };
-    },
-  });
+  return metered(upload, budget, (property) =>
+    MULTIPART_CALLS.has(property) ? { charge: `R2 ${property}` } : undefined,
+  );
 }
 
 /**
@@ -80,31 +62,42 @@ export function meteredNamespace<T extends Rpc.DurableObjectBranded | undefined>
   namespace: DurableObjectNamespace<T>,
   budget: RequestBudget,
 ): DurableObjectNamespace<T> {
-  return new Proxy(namespace, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property);
-      if (typeof value !== "function") return value;
-      if (property === "getByName" || property === "get") {
-        return (...args: unknown[]) => meteredStub(Reflect.apply(value, target, args) as DurableObjectStub<T>, budget);
-      }
-      return value.bind(target);
-    },
-  });
+  const stub = (created: unknown) =>
+    metered(created as DurableObjectStub<T>, budget, (property) =>
+      // `then` must stay as it is, or awaiting the stub would call it.
+      property === "then" ? undefined : { charge: `the coordinator's ${property}` },
+    );
+  return metered(namespace, budget, (property) =>
+    property === "getByName" || property === "get" ? { wrap: stub } : undefined,
+  );
 }
 
-function meteredStub<T extends Rpc.DurableObjectBranded | undefined>(
-  stub: DurableObjectStub<T>,
+/** What a metered method does around the call: the name it is charged as, and what it makes of the result. */
+interface MeteredCall {
+  charge?: string;
+  wrap?: (result: unknown) => unknown;
+}
+
+/**
+ * `target` whose methods run as `callOf` says: charged to `budget` under a name, their results wrapped, or (for
+ * `undefined`) untouched. Methods are bound with `Function.prototype.bind` and called with `Reflect.apply`: on a
+ * Durable Object stub, `value.bind` or `value.apply` would be calls to remote methods of those names.
+ */
+function metered<T extends object>(
+  target: T,
   budget: RequestBudget,
-): DurableObjectStub<T> {
-  return new Proxy(stub, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property);
-      // `id` and `name` are local; `then` must stay undefined, or awaiting the stub would call it.
-      if (typeof property !== "string" || typeof value !== "function" || property === "then") return value;
-      // A stub's methods are remote: `value.apply` would be a call to a method named "apply".
+  callOf: (property: string) => MeteredCall | undefined,
+): T {
+  return new Proxy(target, {
+    get(object, property) {
+      const value: unknown = Reflect.get(object, property);
+      if (typeof property !== "string" || typeof value !== "function") return value;
+      const call = callOf(property);
+      if (call === undefined) return Function.prototype.bind.call(value, object);
       return (...args: unknown[]) => {
-        budget.charge(`the coordinator's ${property}`);
-        return Reflect.apply(value, target, args);
+        if (call.charge !== undefined) budget.charge(call.charge);
+        const result: unknown = Reflect.apply(value, object, args);
+        return call.wrap ? call.wrap(result) : result;
       };
     },
   });
