@@ -12,6 +12,7 @@
 export { BufferPool, type BufferPoolOptions, DEFAULT_MAX_FREE_BUFFERS } from "./adapters/buffer-pool.ts";
 export { collectBytes } from "./adapters/collect-bytes.ts";
 export { type FromNativeOptions, fromNativeStream } from "./adapters/from-native.ts";
+export { type ReadPace, ReadTimeoutError, readDeadline } from "./adapters/read-pace.ts";
 export {
   DEFAULT_CHUNK_SIZE,
   type FillResult,

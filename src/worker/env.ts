@@ -32,4 +32,8 @@ export interface DrainpipeEnv {
   PLAN?: string;
   /** Subrequests one request may make, when not the plan's (e.g. a raised Paid limit), up to 10,000. */
   SUBREQUEST_LIMIT?: string;
+  /** Seconds a request body may send nothing before it is refused with `408`. */
+  BODY_IDLE_SECONDS?: string;
+  /** Bytes per second below which a request body counts as stalled. */
+  BODY_MIN_RATE?: string;
 }

@@ -57,7 +57,7 @@ export const MAX_ATTEMPT_LENGTH = 128;
  * ```
  */
 export function fileRoutes(settings: Settings): Route<RequestScope>[] {
-  const { defaultMaxPartBytes, maxUploadBytes, maxUploadNumbers, leaseMs } = settings;
+  const { defaultMaxPartBytes, maxUploadBytes, maxUploadNumbers, leaseMs, bodyPace } = settings;
 
   /** The request's `maxPartBytes` query parameter, or the configured default. */
   const maxPartBytes = (url: URL): number =>
@@ -104,6 +104,7 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
             maxPartBytes: partBytes,
             maxUploadBytes,
             maxNumbers: maxUploadNumbers,
+            pace: bodyPace,
             through: digest?.stage,
           }),
         );

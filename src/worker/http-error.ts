@@ -4,6 +4,7 @@ import { NumberParseError } from "../numbers/number-parse-error.ts";
 import { PartSizeError } from "../split/part-size.ts";
 import { NumberLimitError, PartLimitError } from "../split/part-splitter.ts";
 import { StoreError } from "../store/store-error.ts";
+import { ReadTimeoutError } from "../streams/adapters/read-pace.ts";
 import type { ErrorBody } from "./api-types.ts";
 import { SubrequestLimitError } from "./subrequest-limit-error.ts";
 
@@ -71,6 +72,13 @@ export function toHttpError(error: unknown): HttpError {
         extra: { limit: overBudget.limit },
       },
     );
+  }
+  const stalled = causedBy(root, ReadTimeoutError);
+  if (stalled) {
+    return new HttpError(408, "body-too-slow", `${stalled.message}; send the body faster or in smaller requests`, {
+      cause: error,
+      extra: { bytes: stalled.bytes, timeoutMs: stalled.timeoutMs },
+    });
   }
   if (root instanceof StoreError) return new HttpError(502, "storage-failed", root.message, { cause: error });
   const detail = root instanceof Error ? root.message : String(root);

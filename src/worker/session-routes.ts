@@ -14,6 +14,7 @@
  */
 import { MAX_OPEN_SESSIONS, type SessionView } from "../coordinator/sessions.ts";
 import { type SegmentSummary, summarizeSegment } from "../files/segment-summary.ts";
+import type { ReadPace } from "../streams/adapters/read-pace.ts";
 import type { CompleteSessionRequest, SegmentReceipt, SessionDescription, SessionWithSegments } from "./api-types.ts";
 import { BodyDigest, expectedDigest } from "./body-digest.ts";
 import { type Admission, coordinatedUpload } from "./coordinated-upload.ts";
@@ -53,7 +54,7 @@ export interface SessionRouteContext {
  */
 export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>[] {
   const { settings } = context;
-  const { leaseMs, maxSegmentBytes, maxUploadBytes, maxUploadNumbers, uploadTtlMs } = settings;
+  const { leaseMs, maxSegmentBytes, maxUploadBytes, maxUploadNumbers, uploadTtlMs, bodyPace } = settings;
 
   const noSession = (name: string, sessionId: string) =>
     new HttpError(404, "no-such-upload", `No open upload session "${sessionId}" of "${name}"`);
@@ -134,6 +135,7 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
               maxPartBytes: session.maxPartBytes,
               maxUploadBytes: maxSegmentBytes,
               maxNumbers: maxUploadNumbers,
+              pace: bodyPace,
               through: digest.stage,
             }),
           );
@@ -153,7 +155,7 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
       method: "POST",
       pattern: "/files/:name/uploads/:uploadId/complete",
       handler: async (request, { name, uploadId: sessionId }, _url, _ctx, scope) => {
-        const count = await segmentCount(request);
+        const count = await segmentCount(request, bodyPace);
         const limits = { maxBytes: maxUploadBytes, maxNumbers: maxUploadNumbers };
         const result = await scope.coordinatorOf(name!).completeSession(sessionId!, count, limits);
         if (result.completed) return Response.json(result.manifest, { status: 201, headers: JSON_HEADERS });
@@ -218,8 +220,9 @@ function segmentIndex(text: string): number {
 }
 
 /** The `{ "segments": N }` body of a completion. */
-async function segmentCount(request: Request): Promise<number> {
-  const body = await readJsonBody(request, MAX_COMPLETION_BYTES, 'the completion: expected JSON { "segments": N }');
+async function segmentCount(request: Request, pace: ReadPace): Promise<number> {
+  const expected = 'the completion: expected JSON { "segments": N }';
+  const body = await readJsonBody(request, MAX_COMPLETION_BYTES, expected, pace);
   const count = (body as Partial<Record<keyof CompleteSessionRequest, unknown>> | null)?.segments;
   if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > MAX_SEGMENTS) {
     throw new HttpError(

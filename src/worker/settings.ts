@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_PART_BYTES, parseMaxPartBytes } from "../split/part-size.ts";
+import type { ReadPace } from "../streams/adapters/read-pace.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { HttpError } from "./http-error.ts";
 import { MAX_SUBREQUEST_LIMIT, PLAN_SUBREQUESTS, type Plan } from "./request-budget.ts";
@@ -15,6 +16,13 @@ export const MAX_LEASE_SECONDS = 3600;
 export const DEFAULT_MAX_SEGMENT_BYTES = 95_000_000;
 /** Default `UPLOAD_TTL`: an upload session not completed within a day is removed. */
 export const DEFAULT_UPLOAD_TTL_SECONDS = 86_400;
+/** Default `BODY_IDLE_SECONDS`: a body that sends nothing for 30 s is given up. */
+export const DEFAULT_BODY_IDLE_SECONDS = 30;
+/**
+ * Default `BODY_MIN_RATE`: 16 KiB/s, so a 1 MiB read of the body may take 30 + 64 s; a body trickling slower is
+ * given up.
+ */
+export const DEFAULT_BODY_MIN_RATE = 16 * 1024;
 
 /** The worker's configuration, parsed and checked. */
 export interface Settings {
@@ -40,6 +48,8 @@ export interface Settings {
   plan: Plan;
   /** Subrequests (binding calls) one request may make: the plan's, or `SUBREQUEST_LIMIT`. */
   subrequests: number;
+  /** The slowest accepted request body (`BODY_IDLE_SECONDS`, `BODY_MIN_RATE`). */
+  bodyPace: ReadPace;
 }
 
 /**
@@ -70,6 +80,10 @@ export function readSettings(env: Omit<DrainpipeEnv, "BUCKET" | "COORDINATOR">):
     maxUploadNumbers: positive("MAX_UPLOAD_NUMBERS", env.MAX_UPLOAD_NUMBERS, DEFAULT_MAX_UPLOAD_NUMBERS),
     maxSegmentBytes: positive("MAX_SEGMENT_BYTES", env.MAX_SEGMENT_BYTES, DEFAULT_MAX_SEGMENT_BYTES),
     uploadTtlMs: 1000 * positive("UPLOAD_TTL", env.UPLOAD_TTL, DEFAULT_UPLOAD_TTL_SECONDS),
+    bodyPace: {
+      idleMs: 1000 * positive("BODY_IDLE_SECONDS", env.BODY_IDLE_SECONDS, DEFAULT_BODY_IDLE_SECONDS),
+      bytesPerSecond: positive("BODY_MIN_RATE", env.BODY_MIN_RATE, DEFAULT_BODY_MIN_RATE),
+    },
     leaseMs:
       1000 *
       atMost("LEASE_SECONDS", positive("LEASE_SECONDS", env.LEASE_SECONDS, DEFAULT_LEASE_SECONDS), MAX_LEASE_SECONDS),

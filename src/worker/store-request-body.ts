@@ -3,6 +3,7 @@ import { type StoreNumbersOptions, storeNumbers } from "../files/store-numbers.t
 import { LineToNumberStream } from "../numbers/line-to-number-stream.ts";
 import { BufferPool } from "../streams/adapters/buffer-pool.ts";
 import { fromNativeStream } from "../streams/adapters/from-native.ts";
+import { type ReadPace, ReadTimeoutError } from "../streams/adapters/read-pace.ts";
 import { DEFAULT_CHUNK_SIZE } from "../streams/adapters/sized-byte-stream.ts";
 import { ReadableStream } from "../streams/standard/readable-stream.ts";
 import type { TransformStream } from "../streams/standard/transform-stream.ts";
@@ -17,6 +18,12 @@ export interface StoreRequestBodyOptions
   extends Pick<StoreNumbersOptions, "store" | "name" | "maxPartBytes" | "maxNumbers" | "uploadId" | "publish"> {
   /** Largest accepted body in bytes. */
   maxUploadBytes: number;
+  /**
+   * The slowest accepted body: one that misses it fails the upload with a `ReadTimeoutError` (`408`), and the
+   * drain of a refused body stops there too. Default: no deadline (the worker's routes always pass
+   * `Settings.bodyPace`).
+   */
+  pace?: ReadPace | undefined;
   /** A stage the checked body passes through before parsing (a `BodyDigest` stage, say). */
   through?: TransformStream<Uint8Array, Uint8Array> | undefined;
 }
@@ -44,14 +51,14 @@ export interface StoreRequestBodyOptions
  * ```
  */
 export async function storeRequestBody(request: Request, options: StoreRequestBodyOptions): Promise<Manifest> {
-  const { maxUploadBytes, through, ...storeOptions } = options;
+  const { maxUploadBytes, through, pace, ...storeOptions } = options;
   const declared = declaredLength(request, maxUploadBytes);
   const pool = new BufferPool({ bufferSize: DEFAULT_CHUNK_SIZE, maxFree: 2 });
   // A refused body is drained (up to its declared length, within the limit) before the error answer goes
   // out: clients and proxies that send the whole body before reading the response would lose the answer.
   const drainOnCancel = Math.min(declared ?? maxUploadBytes, maxUploadBytes);
   const bytes = request.body
-    ? fromNativeStream(request.body, { pool, drainOnCancel })
+    ? fromNativeStream(request.body, { pool, drainOnCancel, pace })
     : new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
   const parser = new LineToNumberStream({ releaseChunk: (chunk) => pool.release(chunk) });
   const limit = limitBytes(maxUploadBytes, declared);
@@ -70,8 +77,10 @@ export async function storeRequestBody(request: Request, options: StoreRequestBo
   } catch (error) {
     await reading;
     // A pipe that failed downstream cancels its source, which then reads as closed; a body that failed itself
-    // (it ended before the bytes its Content-Length declares, or the client went away) reads as errored.
-    if (declared !== undefined && (await failed(bytes))) {
+    // (too slow, ended before the bytes its Content-Length declares, or the client went away) reads as errored.
+    const outcome = await outcomeOf(bytes);
+    if (outcome.failed && outcome.reason instanceof ReadTimeoutError) throw outcome.reason;
+    if (declared !== undefined && outcome.failed) {
       throw new HttpError(
         400,
         "length-mismatch",
@@ -83,10 +92,10 @@ export async function storeRequestBody(request: Request, options: StoreRequestBo
   }
 }
 
-/** Whether `stream`, no longer locked, ended in error rather than closed or cancelled. */
-function failed(stream: ReadableStream<Uint8Array>): Promise<boolean> {
+/** Whether `stream`, no longer locked, ended in error (and with which) rather than closed or cancelled. */
+function outcomeOf(stream: ReadableStream<Uint8Array>): Promise<{ failed: boolean; reason?: unknown }> {
   return stream.getReader().closed.then(
-    () => false,
-    () => true,
+    () => ({ failed: false }),
+    (reason: unknown) => ({ failed: true, reason }),
   );
 }

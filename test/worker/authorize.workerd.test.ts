@@ -70,6 +70,14 @@ describe("readSettings", () => {
       defaultMaxPartBytes: 10 * 1024 * 1024,
       plan: "paid",
       subrequests: 1000,
+      bodyPace: { idleMs: 30_000, bytesPerSecond: 16_384 },
+    });
+  });
+
+  test("BODY_IDLE_SECONDS and BODY_MIN_RATE set the slowest accepted body", () => {
+    expect(readSettings({ BODY_IDLE_SECONDS: "5", BODY_MIN_RATE: "1000" }).bodyPace).toEqual({
+      idleMs: 5000,
+      bytesPerSecond: 1000,
     });
   });
 
@@ -85,6 +93,8 @@ describe("readSettings", () => {
     ["DEFAULT_MAX_PART_BYTES", "10"],
     ["PLAN", "enterprise"],
     ["SUBREQUEST_LIMIT", "10001"],
+    ["BODY_IDLE_SECONDS", "0"],
+    ["BODY_MIN_RATE", "fast"],
   ])("a malformed %s is a 500 misconfigured naming it", (variable, value) => {
     let caught: unknown;
     try {

@@ -136,3 +136,65 @@ describe("declared lengths", () => {
     expect(((await response.json()) as { error: string }).error).toBe("invalid-number");
   });
 });
+
+describe("stalled bodies", () => {
+  /** The test env with a body deadline of 1 s idle, at a rate that adds 1 ms per MiB read. */
+  const impatient = { ...env, BODY_IDLE_SECONDS: "1", BODY_MIN_RATE: String(1024 * 1024 * 1000) };
+
+  /** A body that sends `first`, then nothing, and records whether it was cancelled. */
+  function stalledBody(first: Uint8Array) {
+    const seen = { cancelled: false };
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return new Promise<void>(() => {});
+        sent = true;
+        controller.enqueue(first);
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
+    });
+    return { body, seen };
+  }
+
+  /** POSTs a body that sends `first`, then nothing, to `path` with the impatient settings. */
+  async function postStalled(path: string, first: string, extraHeaders: Record<string, string> = {}) {
+    const { body, seen } = stalledBody(utf8(first));
+    const request = new Request(`http://drainpipe.test${path}`, {
+      method: "POST",
+      body,
+      headers: { ...headers, ...extraHeaders },
+      duplex: "half",
+    } as RequestInit);
+    return { response: await callWorker(request, impatient), seen };
+  }
+
+  test("an upload whose body stops sending is refused with 408 body-too-slow and leaves nothing", async () => {
+    const { response, seen } = await postStalled("/files/stalled?maxPartBytes=1024", "1\n2\n3\n".repeat(1000));
+    expect(response.status).toBe(408);
+    expect(await response.json()).toMatchObject({ error: "body-too-slow", bytes: 1024 * 1024 });
+    expect(seen.cancelled).toBe(true);
+    expect(await bucketIsEmpty()).toBe(true);
+    const listed = await callWorker(new Request("http://drainpipe.test/files/stalled", { headers }), impatient);
+    expect(listed.status).toBe(404);
+  });
+
+  test("a stalled body with a Content-Length is a 408, not a 400 length-mismatch", async () => {
+    const { response } = await postStalled("/files/stalled", "1\n", { "Content-Length": "1000" });
+    expect(response.status).toBe(408);
+    expect(((await response.json()) as { error: string }).error).toBe("body-too-slow");
+  });
+
+  test("a session completion whose body stops sending is refused with 408", async () => {
+    const opened = await callWorker(
+      new Request("http://drainpipe.test/files/stalled/uploads", { method: "POST", headers }),
+      impatient,
+    );
+    expect(opened.status).toBe(201);
+    const { uploadId } = (await opened.json()) as { uploadId: string };
+    const { response } = await postStalled(`/files/stalled/uploads/${uploadId}/complete`, '{ "segm');
+    expect(response.status).toBe(408);
+    expect(((await response.json()) as { error: string }).error).toBe("body-too-slow");
+  });
+});

@@ -7,6 +7,7 @@
 import "../platform-types.ts";
 import type { ReadableStream as DrainpipeReadableStream } from "../standard/readable-stream.ts";
 import type { BufferPool } from "./buffer-pool.ts";
+import { checkReadPace, type ReadPace, ReadTimeoutError, readDeadline } from "./read-pace.ts";
 import { type FillResult, type SizedByteSource, sizedByteStream } from "./sized-byte-stream.ts";
 
 /** Scratch space of one discarding read while draining. */
@@ -28,6 +29,11 @@ export interface FromNativeOptions {
    * proxies such as `wrangler dev` often do not read a response while still sending), so it drains first.
    */
   drainOnCancel?: number;
+  /**
+   * Gives up on `native` when a read of it misses the pace's deadline (draining reads included): the adapted
+   * stream then errors with a {@link ReadTimeoutError} and `native` is cancelled with it. Default: no deadline.
+   */
+  pace?: ReadPace;
 }
 
 interface NativeReadResult<T> {
@@ -83,7 +89,8 @@ export function fromNativeStream(
   const source = byobSource(stream) ?? defaultSource(stream.getReader());
   const drainBytes = options.drainOnCancel ?? 0;
   if (!(drainBytes >= 0)) throw new RangeError(`Cannot drain ${drainBytes} bytes on cancel: expected 0 or more`);
-  return sizedByteStream(withDrainOnCancel(source, drainBytes), { chunkSize: options.readSize, pool: options.pool });
+  const paced = options.pace === undefined ? source : withReadPace(source, checkReadPace(options.pace));
+  return sizedByteStream(withDrainOnCancel(paced, drainBytes), { chunkSize: options.readSize, pool: options.pool });
 }
 
 /** A source whose native reader also offers one discarding read, for draining. */
@@ -92,6 +99,33 @@ interface NativeSource extends SizedByteSource {
   discardOnce(): Promise<number | null>;
   /** Cancels the native reader. */
   cancel(reason?: unknown): Promise<void>;
+}
+
+/**
+ * `source` with a deadline on each read (see {@link ReadPace}): a read that misses it rejects with a
+ * {@link ReadTimeoutError}, which also cancels the native reader, and every later read rejects with the same error.
+ */
+function withReadPace(source: NativeSource, pace: ReadPace): NativeSource {
+  let timedOut: ReadTimeoutError | undefined;
+  function timed<T>(bytes: number, read: () => T | PromiseLike<T>): Promise<T> {
+    if (timedOut !== undefined) return Promise.reject(timedOut);
+    const timeoutMs = readDeadline(pace, bytes);
+    let expire!: (error: ReadTimeoutError) => void;
+    const expired = new Promise<never>((_, reject) => {
+      expire = reject;
+    });
+    const timer = setTimeout(() => {
+      timedOut = new ReadTimeoutError(bytes, timeoutMs);
+      source.cancel(timedOut).catch(() => undefined);
+      expire(timedOut);
+    }, timeoutMs);
+    return Promise.race([read(), expired]).finally(() => clearTimeout(timer));
+  }
+  return {
+    fill: (view) => timed(view.byteLength, () => source.fill(view)),
+    discardOnce: () => timed(DISCARD_BYTES, () => source.discardOnce()),
+    cancel: (reason) => (timedOut === undefined ? source.cancel(reason) : Promise.resolve()),
+  };
 }
 
 /**

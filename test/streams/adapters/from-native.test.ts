@@ -1,6 +1,7 @@
-import { describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { BufferPool } from "../../../src/streams/adapters/buffer-pool.ts";
 import { fromNativeStream } from "../../../src/streams/adapters/from-native.ts";
+import { ReadTimeoutError } from "../../../src/streams/adapters/read-pace.ts";
 import { ReadableStream as DrainpipeReadableStream } from "../../../src/streams/index.ts";
 import { chunkedStream } from "../../support/bytes.ts";
 import { concat, moveBuffer, patternBytes, readChunks } from "../byte-fixtures.ts";
@@ -23,6 +24,20 @@ function nativeByteStream(bytes: Uint8Array, perPull: number): ReadableStream<Ui
       offset += count;
     },
   });
+}
+
+/** What a native source's pull is given: a default controller, or a byte one (with its BYOB request). */
+type NativeController = ReadableStreamDefaultController<Uint8Array> | ReadableByteStreamController;
+
+/** A native byte stream (`"bytes"`) or value stream (`"values"`) of Uint8Array chunks over `pull` and `cancel`. */
+function nativeStream(
+  kind: "bytes" | "values",
+  pull: (controller: NativeController) => void | Promise<void>,
+  cancel: (reason: unknown) => void,
+): ReadableStream<Uint8Array> {
+  return kind === "bytes"
+    ? new ReadableStream({ type: "bytes", pull, cancel })
+    : new ReadableStream<Uint8Array>({ pull, cancel });
 }
 
 interface FakeOptions {
@@ -218,7 +233,7 @@ describe("fromNativeStream", () => {
     /** A native stream of `total` bytes (byte or value stream) that counts the bytes pulled and the cancels. */
     function countingStream(kind: "bytes" | "values", total: number) {
       const seen = { pulled: 0, cancels: 0 };
-      const pull = (controller: ReadableStreamDefaultController<Uint8Array> | ReadableByteStreamController) => {
+      const pull = (controller: NativeController) => {
         const count = Math.min(10_000, total - seen.pulled);
         if (count === 0) {
           controller.close();
@@ -231,11 +246,7 @@ describe("fromNativeStream", () => {
       const cancel = () => {
         seen.cancels++;
       };
-      const stream =
-        kind === "bytes"
-          ? new ReadableStream({ type: "bytes", pull, cancel })
-          : new ReadableStream<Uint8Array>({ pull, cancel });
-      return { stream, seen };
+      return { stream: nativeStream(kind, pull, cancel), seen };
     }
 
     for (const kind of ["bytes", "values"] as const) {
@@ -269,6 +280,74 @@ describe("fromNativeStream", () => {
 
     test("a negative budget is refused", () => {
       expect(() => fromNativeStream(new Response("1\n").body!, { drainOnCancel: -1 })).toThrow(RangeError);
+    });
+  });
+
+  describe("pace", () => {
+    const pace = { idleMs: 1000, bytesPerSecond: 1000 };
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** A native stream that sends `first` bytes, then nothing, and records how it was cancelled. */
+    function stallingStream(kind: "bytes" | "values", first: number) {
+      const seen: { cancelledWith: unknown[] } = { cancelledWith: [] };
+      let sent = false;
+      const pull = (controller: NativeController) => {
+        if (sent) return new Promise<void>(() => {});
+        sent = true;
+        controller.enqueue(new Uint8Array(first));
+      };
+      const cancel = (reason: unknown) => {
+        seen.cancelledWith.push(reason);
+      };
+      return { stream: nativeStream(kind, pull, cancel), seen };
+    }
+
+    for (const kind of ["bytes", "values"] as const) {
+      test(`a ${kind} stream that stops sending errors the read at idleMs + bytes / bytesPerSecond`, async () => {
+        const { stream, seen } = stallingStream(kind, 100);
+        const reader = fromNativeStream(stream, { readSize: 2000, pace }).getReader();
+        const read = reader.read();
+        const outcome = read.then(
+          () => "read",
+          (error: unknown) => error,
+        );
+        await vi.advanceTimersByTimeAsync(2999);
+        expect(await Promise.race([outcome, Promise.resolve("pending")])).toBe("pending");
+        await vi.advanceTimersByTimeAsync(1);
+        const error = await outcome;
+        expect(error).toBeInstanceOf(ReadTimeoutError);
+        expect(error).toMatchObject({ bytes: 2000, timeoutMs: 3000 });
+        expect(seen.cancelledWith).toEqual([error]);
+        await expect(reader.read()).rejects.toBe(error);
+      });
+    }
+
+    test("a stream that keeps the pace is read whole", async () => {
+      const bytes = patternBytes(300_000);
+      const chunks = readChunks(fromNativeStream(nativeByteStream(bytes, 10_000), { readSize: 64 * 1024, pace }));
+      await vi.runAllTimersAsync();
+      expect(concat(await chunks)).toEqual(bytes);
+    });
+
+    test("bounds the drain after a cancel: a stalled body is cancelled at the drain read's deadline", async () => {
+      const { stream, seen } = stallingStream("bytes", 100);
+      const reader = fromNativeStream(stream, { readSize: 100, pace, drainOnCancel: 1 << 30 }).getReader();
+      expect((await reader.read()).value?.byteLength).toBe(100);
+      const cancelled = reader.cancel(new Error("bad line"));
+      await vi.advanceTimersByTimeAsync(1000 + 65_536);
+      await cancelled;
+      expect(seen.cancelledWith).toEqual([expect.any(ReadTimeoutError)]);
+    });
+
+    test("a pace without a positive rate or idle time is refused", () => {
+      const body = () => new Response("1\n").body!;
+      expect(() => fromNativeStream(body(), { pace: { idleMs: 0, bytesPerSecond: 1 } })).toThrow(RangeError);
+      expect(() => fromNativeStream(body(), { pace: { idleMs: 1, bytesPerSecond: 0 } })).toThrow(RangeError);
     });
   });
 });
