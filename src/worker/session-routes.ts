@@ -155,7 +155,7 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
       method: "POST",
       pattern: "/files/:name/uploads/:uploadId/complete",
       handler: async (request, { name, uploadId: sessionId }, _url, _ctx, scope) => {
-        const count = await segmentCount(request, bodyPace);
+        const count = await segmentCount(request, bodyPace, maxUploadBytes);
         const limits = { maxBytes: maxUploadBytes, maxNumbers: maxUploadNumbers };
         const result = await scope.coordinatorOf(name!).completeSession(sessionId!, count, limits);
         if (result.completed) return Response.json(result.manifest, { status: 201, headers: JSON_HEADERS });
@@ -220,9 +220,9 @@ function segmentIndex(text: string): number {
 }
 
 /** The `{ "segments": N }` body of a completion. */
-async function segmentCount(request: Request, pace: ReadPace): Promise<number> {
-  const expected = 'the completion: expected JSON { "segments": N }';
-  const body = await readJsonBody(request, MAX_COMPLETION_BYTES, expected, pace);
+async function segmentCount(request: Request, pace: ReadPace, drainBytes: number): Promise<number> {
+  const what = 'the completion: expected JSON { "segments": N }';
+  const body = await readJsonBody(request, { maxBytes: MAX_COMPLETION_BYTES, what, pace, drainBytes });
   const count = (body as Partial<Record<keyof CompleteSessionRequest, unknown>> | null)?.segments;
   if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > MAX_SEGMENTS) {
     throw new HttpError(
