@@ -84,7 +84,9 @@ export async function uploadInSegments(
       code: "session-not-open",
     });
   }
-  const limit = Math.max(1, session.segmentMaxBytes - SEGMENT_MARGIN_BYTES);
+  // A worker whose budget allows only small segments (small parts on the Free plan) gets a margin in proportion.
+  const margin = Math.min(SEGMENT_MARGIN_BYTES, Math.floor(session.segmentMaxBytes / 8));
+  const limit = Math.max(1, session.segmentMaxBytes - margin);
   const segmentBytes = Math.min(options.segmentBytes ?? limit, limit);
   options.onSession?.(session.uploadId, segmentBytes);
   const ranges = await planSessionSegments(file, segmentBytes);

@@ -76,6 +76,31 @@ export function planUpload(budget: RequestBudget, bytes: number | undefined, max
   budget.reserve(1);
 }
 
+/**
+ * The most bytes one upload in parts of at most `maxPartBytes` may carry when `available` subrequests are left
+ * for it: what {@linkcode planUpload} accepts with that much budget (0 when not even one part fits).
+ *
+ * @example
+ * ```ts
+ * // 42 parts of 1 MiB less a line, and the 7 calls around them:
+ * largestUpload(49, 1024 * 1024); // 44039478
+ * ```
+ */
+export function largestUpload(available: number, maxPartBytes: number): number {
+  if (uploadCalls(1, maxPartBytes) > available) return 0;
+  const most = maxPartBytes * MAX_PARTS;
+  if (uploadCalls(most, maxPartBytes) <= available) return most;
+  // uploadCalls grows with the byte count: find the last count that fits, between a fitting and a failing one.
+  let fits = 1;
+  let fails = most;
+  while (fails - fits > 1) {
+    const middle = Math.floor((fits + fails) / 2);
+    if (uploadCalls(middle, maxPartBytes) <= available) fits = middle;
+    else fails = middle;
+  }
+  return fits;
+}
+
 /** What to ask for instead of an upload that does not fit. */
 function uploadAdvice(budget: RequestBudget, bytes: number): string {
   for (let size = 1 << 20; size <= 4 * 1024 ** 3; size *= 2) {

@@ -21,7 +21,7 @@ import { type Admission, coordinatedUpload } from "./coordinated-upload.ts";
 import { HttpError, toHttpError } from "./http-error.ts";
 import { readJsonBody } from "./json-body.ts";
 import { leaseLost } from "./leased-store.ts";
-import { planUpload } from "./request-plans.ts";
+import { largestUpload, planUpload } from "./request-plans.ts";
 import type { RequestScope } from "./request-scope.ts";
 import type { Route } from "./router.ts";
 import type { Settings } from "./settings.ts";
@@ -30,6 +30,9 @@ import { declaredLength } from "./upload-limits.ts";
 
 /** Most segments in one session. */
 export const MAX_SEGMENTS = 10_000;
+
+/** Coordinator calls a segment write makes before it plans its parts: the look-up of its session. */
+const SEGMENT_LOOKUP_CALLS = 1;
 
 /** Largest accepted body of a completion (`{ "segments": N }`), in bytes. */
 export const MAX_COMPLETION_BYTES = 1024;
@@ -70,7 +73,10 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
     name,
     state: session.state,
     maxPartBytes: session.maxPartBytes,
-    segmentMaxBytes: maxSegmentBytes,
+    segmentMaxBytes: Math.min(
+      maxSegmentBytes,
+      largestUpload(settings.subrequests - SEGMENT_LOOKUP_CALLS, session.maxPartBytes),
+    ),
     createdAt: new Date(session.createdAt).toISOString(),
     expiresAt: new Date(session.expiresAt).toISOString(),
   });

@@ -16,7 +16,8 @@ export interface RemoteWorker {
 }
 
 /**
- * Starts a worker before the test file's tests and stops it (and removes its directory) after them.
+ * Starts a worker before the test file's tests and stops it (and removes its directory) after them; `vars`
+ * override the worker's settings (`{ PLAN: "free" }`, say).
  *
  * @example
  * ```ts
@@ -24,12 +25,12 @@ export interface RemoteWorker {
  * // in a test: const run = await fixture.remote(["ls", "--json"]);
  * ```
  */
-export function useRemoteWorker(prefix: string): RemoteWorker {
+export function useRemoteWorker(prefix: string, vars: Record<string, string> = {}): RemoteWorker {
   let worker: EmbeddedWorker | undefined;
   let directory: string | undefined;
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), prefix));
-    worker = await startEmbeddedWorker({ stateDir: join(directory, "state") });
+    worker = await startEmbeddedWorker({ stateDir: join(directory, "state"), vars });
   }, 60_000);
   afterAll(async () => {
     await worker?.stop();

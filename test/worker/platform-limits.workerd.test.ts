@@ -287,6 +287,43 @@ describe("maintenance on the Free plan", () => {
   });
 });
 
+describe("upload sessions on the Free plan", () => {
+  test("a session answers the largest segment that fits the budget, and such a segment is stored", async () => {
+    const opened = await call("POST", "/files/segmented/uploads?maxPartBytes=1024");
+    expect(opened.response.status).toBe(201);
+    const { uploadId, segmentMaxBytes } = (await opened.response.json()) as {
+      uploadId: string;
+      segmentMaxBytes: number;
+    };
+    // 1,024-byte parts hold at least 1,007 bytes of lines: 50 subrequests leave room for about 41 of them.
+    expect(segmentMaxBytes).toBeGreaterThan(40 * 1007);
+    expect(segmentMaxBytes).toBeLessThan(50 * 1024);
+    const line = "1234567\n";
+    const fitting = line.repeat(Math.floor(segmentMaxBytes / line.length));
+    const segment = await call("PUT", `/files/segmented/uploads/${uploadId}/segments/0`, {
+      body: fitting,
+      headers: { "Content-Length": String(fitting.length) },
+    });
+    expect(segment.response.status).toBe(201);
+    expect(segment.calls()).toBeLessThanOrEqual(FREE);
+    const tooLarge = line.repeat(Math.floor(segmentMaxBytes / line.length) + 300);
+    const refused = await call("PUT", `/files/segmented/uploads/${uploadId}/segments/1`, {
+      body: tooLarge,
+      headers: { "Content-Length": String(tooLarge.length) },
+    });
+    expect(refused.response.status).toBe(422);
+    const completed = await call("POST", `/files/segmented/uploads/${uploadId}/complete`, {
+      body: JSON.stringify({ segments: 1 }),
+    });
+    expect(completed.response.status).toBe(201);
+  });
+
+  test("with 10 MiB parts the session's segments are MAX_SEGMENT_BYTES, under the body limit", async () => {
+    const opened = await call("POST", "/files/large-parts/uploads");
+    expect(((await opened.response.json()) as { segmentMaxBytes: number }).segmentMaxBytes).toBe(95_000_000);
+  });
+});
+
 describe("names nobody uploaded", () => {
   test("100 of them read, deleted and asked about write no Durable Object storage", async () => {
     const names = Array.from({ length: 100 }, (_, index) => `unknown-${index}`);
@@ -321,7 +358,7 @@ describe("bounded input", () => {
     expect(calls()).toBe(0);
   });
 
-  test("a session completion body past 1 KiB is refused with 413 without being read whole", async () => {
+  test("a session completion body past 1 KiB is refused with 413 without being held", async () => {
     const opened = await call("POST", "/files/json/uploads");
     const { uploadId } = (await opened.response.json()) as { uploadId: string };
     for (const body of [`{"segments": 1, "pad": "${"x".repeat(2000)}"}`, "[".repeat(10_000_000)]) {

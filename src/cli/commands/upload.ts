@@ -27,7 +27,7 @@ import {
 } from "../format.ts";
 import { type Interruption, listenForInterrupt } from "../interrupt.ts";
 import { invocation, shellWord } from "../invocation.ts";
-import { type FileStream, type InputStream, openInputStream } from "../local-file.ts";
+import { type FileStream, type InputStream, openFileStream, openInputStream } from "../local-file.ts";
 import { summarizeManifest } from "../manifest-summary.ts";
 import { printJson, printLines } from "../output.ts";
 import { addProgressOptions, countBytes, progressEnabled, startProgress } from "../progress.ts";
@@ -36,6 +36,7 @@ import { randomToken } from "../random-token.ts";
 import { planSessionSegments } from "../segment-plan.ts";
 import { uploadInSegments } from "../segmented-upload.ts";
 import type { WorkerClient } from "../worker-client.ts";
+import { WorkerError } from "../worker-error.ts";
 
 /** Options of {@linkcode uploadFile}. */
 export interface UploadFileOptions {
@@ -239,7 +240,9 @@ export function registerUpload(program: Command): void {
         for (const [index, input] of inputs.entries()) {
           const result = await (input.segmented
             ? sendSession(client, input.source, input.name, command, interruption)
-            : sendWhole(client, input.source, input.name, options, interruption)
+            : sendWhole(client, input.source, input.name, options, interruption).catch((error: unknown) =>
+                sendOverBudgetAsSession(error, client, input, command, interruption),
+              )
           ).catch(async (error: unknown) => {
             await Promise.all(inputs.slice(index + 1).map((rest) => rest.source.stream.cancel()));
             throw error;
@@ -345,6 +348,27 @@ async function sendWhole(
     if (!signal.aborted) throw error;
     throw await cancelledUpload(client, name, attempt, error);
   }
+}
+
+/**
+ * Sends a regular file again as an upload session when its single POST was refused up front as over the worker's
+ * budget (`422 over-budget`: too many parts for one request on the worker's plan), in segments of the size the
+ * session answers; rethrows any other error.
+ */
+async function sendOverBudgetAsSession(
+  error: unknown,
+  client: WorkerClient,
+  input: PlannedInput,
+  command: Command,
+  interruption: Interruption,
+): Promise<UploadOutcome> {
+  const overBudget = error instanceof WorkerError && error.body.error === "over-budget";
+  if (!overBudget || input.source.size === undefined || interruption.signal.aborted) throw error;
+  process.stderr.write(
+    `drainpipe: the worker cannot store "${input.source.path}" in one request (${error.body.detail}); ` +
+      "sending it as an upload session instead\n",
+  );
+  return sendSession(client, await openFileStream(input.source.path), input.name, command, interruption);
 }
 
 /** An upload session; on Ctrl-C or a failure, aborts it, or keeps it and tells how to resume. */
