@@ -23,10 +23,15 @@ import type { Manifest } from "../files/manifest.ts";
 import type { SegmentSummary } from "../files/segment-summary.ts";
 import { filePrefix } from "../split/object-keys.ts";
 import type { PartRecord } from "../split/part-splitter.ts";
+import { causedBy } from "../store/caused-by.ts";
+import { meteredBucket } from "../store/metered-bucket.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { R2Store } from "../store/r2-store.ts";
+import { RequestBudget, type SubrequestVars, subrequestLimit } from "../store/request-budget.ts";
+import { SubrequestLimitError } from "../store/subrequest-limit-error.ts";
 import type { CoordinatedFile } from "./coordinated-file.ts";
 import { type AttemptRecord, FileLedger } from "./file-ledger.ts";
+import { InvocationMeter } from "./invocation-meter.ts";
 import { type NoSuchPart, type PartReadLease, type ReadLease, Reads } from "./reads.ts";
 import { removeRemnants } from "./remnants.ts";
 import { SerialQueue } from "./serial-queue.ts";
@@ -35,7 +40,7 @@ import { type PublishResult, type UploadLease, Uploads } from "./uploads.ts";
 import { Versions } from "./versions.ts";
 
 /** What the coordinator needs from the worker's environment. */
-export interface CoordinatorEnv {
+export interface CoordinatorEnv extends SubrequestVars {
   /** The bucket the file's objects live in. */
   BUCKET: R2Bucket;
 }
@@ -81,28 +86,44 @@ export class CoordinatorNameError extends Error {
  * `coordinated-upload.ts`, `coordinated-read.ts` and `session-routes.ts` show the calls in order.
  */
 export class FileCoordinator extends DurableObject<CoordinatorEnv> {
-  readonly #parts: CoordinatorParts | CoordinatorNameError;
+  readonly #parts: CoordinatorParts | Error;
   readonly #serial = new SerialQueue();
+  /** The subrequests of the change running now, when the coordinator meters its bucket itself. */
+  readonly #meter: InvocationMeter | undefined;
+  /** The store the coordinator was given instead of its metered bucket (tests). */
+  readonly #givenStore: ObjectStore | undefined;
 
   /**
    * Opens the ledger, takes over a version published before the coordinator existed, and makes sure an alarm
    * is set for the leases and sessions it holds. The file's objects live in `store` (default: the `BUCKET`
-   * binding). An object not reached by name starts, but refuses every call with a {@linkcode CoordinatorNameError}.
+   * binding, every call of it charged to the invocation that makes it, within `PLAN` / `SUBREQUEST_LIMIT`). An
+   * object not reached by name starts, but refuses every call with a {@linkcode CoordinatorNameError}; one with a
+   * malformed `PLAN` or `SUBREQUEST_LIMIT`, with the `RangeError` naming it.
    */
-  constructor(ctx: DurableObjectState, env: CoordinatorEnv, store: ObjectStore = new R2Store(env.BUCKET)) {
+  constructor(ctx: DurableObjectState, env: CoordinatorEnv, store?: ObjectStore) {
     super(ctx, env);
     const name = ctx.id.name;
+    const limit = limitOf(env);
+    this.#givenStore = store;
+    this.#meter = store === undefined && typeof limit === "number" ? new InvocationMeter(limit) : undefined;
+    const meter = this.#meter;
+    if (typeof limit !== "number") {
+      this.#parts = limit;
+      return;
+    }
     if (name === undefined) {
       this.#parts = new CoordinatorNameError(
         `Cannot coordinate object ${ctx.id.toString()}: it was not reached by a file name (use getByName)`,
       );
       return;
     }
-    const file = { name, ledger: new FileLedger(ctx.storage), store };
+    const fileStore = store ?? new R2Store(meter === undefined ? env.BUCKET : meteredBucket(env.BUCKET, meter));
+    const file = { name, ledger: new FileLedger(ctx.storage), store: fileStore };
     const versions = new Versions(file);
     const uploads = new Uploads(file, versions);
     this.#parts = { file, versions, uploads, reads: new Reads(file), sessions: new Sessions(file, uploads, versions) };
     ctx.blockConcurrencyWhile(async () => {
+      meter?.begin();
       await versions.takeOver();
       await this.#scheduleAlarm();
     });
@@ -110,7 +131,7 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
 
   /** The modules of a coordinator reached by name. */
   get #named(): CoordinatorParts {
-    if (this.#parts instanceof CoordinatorNameError) throw this.#parts;
+    if (this.#parts instanceof Error) throw this.#parts;
     return this.#parts;
   }
 
@@ -233,7 +254,10 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
    * caller then abandons the write.
    */
   acceptSegment(sessionId: string, index: number, uploadId: string, summary: SegmentSummary): Promise<AcceptResult> {
-    return this.#serial.run(() => this.#named.sessions.accept(sessionId, index, uploadId, summary));
+    return this.#serial.run(() => {
+      this.#meter?.begin();
+      return this.#named.sessions.accept(sessionId, index, uploadId, summary);
+    });
   }
 
   /**
@@ -261,7 +285,9 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
     const foreign = parts.find((part) => !part.key.startsWith(folder));
     if (foreign) throw new RangeError(`Cannot read "${foreign.key}": it is not an object of "${file.name}"`);
     const { readable, writable } = new IdentityTransformStream();
-    new FileCatalog(file.store).pipeParts(file.name, parts, writable).catch(() => undefined);
+    const store =
+      this.#givenStore ?? new R2Store(meteredBucket(this.env.BUCKET, new RequestBudget(this.#meter?.limit ?? 0)));
+    new FileCatalog(store).pipeParts(file.name, parts, writable).catch(() => undefined);
     return readable;
   }
 
@@ -276,20 +302,35 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
     };
   }
 
-  /** Ends expired leases and sessions: deletes what dead uploads wrote and retired versions nobody reads. */
-  override alarm(): Promise<void> {
-    return this.#change(async () => {
+  /**
+   * Ends expired leases and sessions: deletes what dead uploads wrote and retired versions nobody reads. Work
+   * that does not fit one invocation's subrequests goes on in the next alarm, set at once.
+   */
+  override async alarm(): Promise<void> {
+    await this.#change(async () => {
       await this.#expire();
       await this.#named.versions.removeUnread();
+    }).catch((error: unknown) => {
+      if (!causedBy(error, SubrequestLimitError)) throw error;
     });
   }
 
-  /** Runs `change` after every change queued before it, then sets the alarm for what the ledger now holds. */
+  /**
+   * Runs `change` after every change queued before it, as an invocation of its own subrequests, then sets the
+   * alarm for what the ledger now holds. A change that ran out of subrequests fails, and the alarm is set to go
+   * on with the clean-up at once (every step of it can be done again).
+   */
   #change<T>(change: () => Promise<T>): Promise<T> {
     return this.#serial.run(async () => {
-      const result = await change();
-      await this.#scheduleAlarm();
-      return result;
+      this.#meter?.begin();
+      try {
+        const result = await change();
+        await this.#scheduleAlarm();
+        return result;
+      } catch (error) {
+        if (causedBy(error, SubrequestLimitError)) await this.ctx.storage.setAlarm(Date.now());
+        throw error;
+      }
     });
   }
 
@@ -314,5 +355,14 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
     }
     const scheduled = await this.ctx.storage.getAlarm();
     if (scheduled === null || scheduled > next) await this.ctx.storage.setAlarm(next);
+  }
+}
+
+/** The subrequests per invocation that the coordinator's variables give, or the error that names a bad one. */
+function limitOf(env: CoordinatorEnv): number | RangeError {
+  try {
+    return subrequestLimit(env);
+  } catch (error) {
+    return error as RangeError;
   }
 }

@@ -9,10 +9,10 @@
 import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
 import type { Manifest } from "../files/manifest.ts";
 import type { ObjectStore } from "../store/object-store.ts";
+import type { RequestBudget } from "../store/request-budget.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { HttpError } from "./http-error.ts";
 import { LeasedStore, leaseLost } from "./leased-store.ts";
-import type { RequestBudget } from "./request-budget.ts";
 
 /** How an upload is admitted and what ends it: a whole file, or one segment of a session. */
 export interface Admission {

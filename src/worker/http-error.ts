@@ -3,10 +3,12 @@ import { StoreNumbersError } from "../files/store-numbers.ts";
 import { NumberParseError } from "../numbers/number-parse-error.ts";
 import { PartSizeError } from "../split/part-size.ts";
 import { NumberLimitError, PartLimitError } from "../split/part-splitter.ts";
+import { causedBy } from "../store/caused-by.ts";
+import { OverBudgetError } from "../store/over-budget-error.ts";
 import { StoreError } from "../store/store-error.ts";
+import { SubrequestLimitError } from "../store/subrequest-limit-error.ts";
 import { ReadTimeoutError } from "../streams/adapters/read-pace.ts";
 import type { ErrorBody } from "./api-types.ts";
-import { SubrequestLimitError } from "./subrequest-limit-error.ts";
 
 /**
  * An error with an HTTP status, rendered as `{ "error": code, "detail": message, ...extra }`.
@@ -61,6 +63,9 @@ export function toHttpError(error: unknown): HttpError {
     return new HttpError(400, "invalid-max-part-bytes", root.message, { cause: error });
   if (root instanceof NumberLimitError) return new HttpError(413, "too-many-numbers", root.message, { cause: error });
   if (root instanceof PartLimitError) return new HttpError(413, "too-many-parts", root.message, { cause: error });
+  const refused = causedBy(root, OverBudgetError);
+  if (refused)
+    return new HttpError(422, "over-budget", refused.message, { cause: error, extra: { ...refused.counts } });
   const overBudget = causedBy(root, SubrequestLimitError);
   if (overBudget) {
     return new HttpError(
@@ -83,14 +88,6 @@ export function toHttpError(error: unknown): HttpError {
   if (root instanceof StoreError) return new HttpError(502, "storage-failed", root.message, { cause: error });
   const detail = root instanceof Error ? root.message : String(root);
   return new HttpError(500, "internal", detail, { cause: error });
-}
-
-/** `error` or the first of its causes that is a `type`, if any. */
-function causedBy<T extends Error>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
-  for (let current = error; current instanceof Error; current = current.cause) {
-    if (current instanceof type) return current;
-  }
-  return undefined;
 }
 
 /** Renders an error as a JSON response. */

@@ -6,8 +6,8 @@
  */
 import type { Manifest } from "../files/manifest.ts";
 import { DEFAULT_CHUNK_BYTES, MAX_PARTS, PartLimitError } from "../split/part-splitter.ts";
+import type { RequestBudget } from "../store/request-budget.ts";
 import { HttpError } from "./http-error.ts";
-import type { RequestBudget } from "./request-budget.ts";
 
 /**
  * Lease renewals a request plans for beside its own work: one every quarter lease (15 s by default), so a

@@ -7,11 +7,12 @@
 import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
 import { FileCatalog } from "../files/file-catalog.ts";
 import { assertValidName } from "../files/file-name.ts";
+import { meteredBucket } from "../store/metered-bucket.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { R2Store } from "../store/r2-store.ts";
+import { RequestBudget } from "../store/request-budget.ts";
 import type { DrainpipeEnv } from "./env.ts";
-import { meteredBucket, meteredNamespace } from "./metered-bindings.ts";
-import { RequestBudget } from "./request-budget.ts";
+import { meteredNamespace } from "./metered-namespace.ts";
 
 /** One request's view of the worker's bindings. */
 export interface RequestScope {

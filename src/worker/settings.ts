@@ -1,8 +1,8 @@
 import { DEFAULT_MAX_PART_BYTES, parseMaxPartBytes } from "../split/part-size.ts";
+import { type Plan, subrequestLimit } from "../store/request-budget.ts";
 import type { ReadPace } from "../streams/adapters/read-pace.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { HttpError } from "./http-error.ts";
-import { MAX_SUBREQUEST_LIMIT, PLAN_SUBREQUESTS, type Plan } from "./request-budget.ts";
 
 /** Default `MAX_UPLOAD_BYTES`: 4 GiB, past any plan's request body limit, so the plan's limit applies. */
 export const DEFAULT_MAX_UPLOAD_BYTES = 4 * 1024 * 1024 * 1024;
@@ -65,11 +65,7 @@ export function readSettings(env: Omit<DrainpipeEnv, "BUCKET" | "COORDINATOR">):
   const plan = oneOf("PLAN", env.PLAN, ["free", "paid"], "paid");
   return {
     plan,
-    subrequests: atMost(
-      "SUBREQUEST_LIMIT",
-      positive("SUBREQUEST_LIMIT", env.SUBREQUEST_LIMIT, PLAN_SUBREQUESTS[plan]),
-      MAX_SUBREQUEST_LIMIT,
-    ),
+    subrequests: subrequestsOf(env),
     authMode: oneOf("AUTH_MODE", env.AUTH_MODE, ["token", "open"], "token"),
     apiToken: env.API_TOKEN === undefined || env.API_TOKEN === "" ? undefined : env.API_TOKEN,
     publicReads: oneOf("PUBLIC_READS", env.PUBLIC_READS, ["true", "false"], "false") === "true",
@@ -111,6 +107,15 @@ function positive(variable: string, value: string | undefined, fallback: number)
 function atMost(variable: string, value: number, max: number): number {
   if (value > max) throw misconfigured(variable, `${value} is more than ${max}`);
   return value;
+}
+
+/** `subrequestLimit(env)`, its errors (which name the variable) as `500 misconfigured`. */
+function subrequestsOf(env: Omit<DrainpipeEnv, "BUCKET" | "COORDINATOR">): number {
+  try {
+    return subrequestLimit(env);
+  } catch (error) {
+    throw new HttpError(500, "misconfigured", (error as Error).message, { cause: error });
+  }
 }
 
 function configured<T>(variable: string, parse: () => T): T {

@@ -4,11 +4,12 @@ import { beforeEach, describe, expect, test } from "vitest";
 import type { Manifest } from "../../src/files/manifest.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { listAll } from "../../src/store/list-all.ts";
+import { meteredBucket } from "../../src/store/metered-bucket.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
+import { PLAN_SUBREQUESTS, RequestBudget } from "../../src/store/request-budget.ts";
 import type { DrainpipeEnv } from "../../src/worker/env.ts";
 import worker from "../../src/worker/index.ts";
-import { meteredBucket, meteredNamespace } from "../../src/worker/metered-bindings.ts";
-import { PLAN_SUBREQUESTS, RequestBudget } from "../../src/worker/request-budget.ts";
+import { meteredNamespace } from "../../src/worker/metered-namespace.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 
