@@ -11,6 +11,7 @@ export type {
   ListOptions,
   MultipartWrite,
   ObjectListing,
+  ObjectRange,
   ObjectStore,
   StoredObject,
   StoredObjectBody,

@@ -2,6 +2,7 @@ import type {
   ListOptions,
   MultipartWrite,
   ObjectListing,
+  ObjectRange,
   ObjectStore,
   StoredObject,
   StoredObjectBody,
@@ -101,13 +102,14 @@ export class MemoryStore implements ObjectStore {
     this.#multiparts.get(id)?.();
   }
 
-  async get(key: string): Promise<StoredObjectBody | null> {
+  async get(key: string, range?: ObjectRange): Promise<StoredObjectBody | null> {
     const object = this.#objects.get(key);
     if (!object) return null;
     const { data, etag } = object;
+    const bytes = range === undefined ? data.slice() : data.slice(range.offset, range.offset + range.length);
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
-        if (data.byteLength > 0) controller.enqueue(data.slice());
+        if (bytes.byteLength > 0) controller.enqueue(bytes);
         controller.close();
       },
     });

@@ -18,8 +18,16 @@ export interface StoredObject {
 
 /** A stored object's content, as returned by {@linkcode ObjectStore.get}. */
 export interface StoredObjectBody extends StoredObject {
-  /** The content as a byte stream; read it once. */
+  /** The content (only the asked-for range, when a range was given) as a byte stream; read it once. */
   body: ReadableStream<Uint8Array>;
+}
+
+/** Bytes `offset` … `offset + length − 1` of an object, for {@linkcode ObjectStore.get}. */
+export interface ObjectRange {
+  /** The first byte, 0-based. */
+  offset: number;
+  /** How many bytes, at least 1; `offset + length` is at most the object's size. */
+  length: number;
 }
 
 /** Options of {@linkcode ObjectStore.list}. */
@@ -94,8 +102,11 @@ export interface ObjectStore {
    * parts are released. Resolves also when the upload is already gone.
    */
   abortMultipart(key: string, id: string): Promise<void>;
-  /** Opens the object under `key`, or resolves `null` when there is none. */
-  get(key: string): Promise<StoredObjectBody | null>;
+  /**
+   * Opens the object under `key`, or resolves `null` when there is none. With `range`, the body holds only those
+   * bytes (the store reads only them); `size` is still the whole object's.
+   */
+  get(key: string, range?: ObjectRange): Promise<StoredObjectBody | null>;
   /** Lists objects whose key starts with `prefix`, in key order, one page at a time. */
   list(prefix: string, options?: ListOptions): Promise<ObjectListing>;
   /** Deletes the given keys; missing keys are not an error. */

@@ -3,6 +3,7 @@ import type {
   ListOptions,
   MultipartWrite,
   ObjectListing,
+  ObjectRange,
   ObjectStore,
   StoredObject,
   StoredObjectBody,
@@ -27,7 +28,10 @@ export interface R2BucketLike {
     value: ArrayBufferView,
     options?: { onlyIf: { etagMatches: string } | { etagDoesNotMatch: string } },
   ): Promise<R2ObjectLike | null>;
-  get(key: string): Promise<(R2ObjectLike & { body: ReadableStream<Uint8Array> }) | null>;
+  get(
+    key: string,
+    options?: { range: { offset: number; length: number } },
+  ): Promise<(R2ObjectLike & { body: ReadableStream<Uint8Array> }) | null>;
   list(options: { prefix: string; cursor?: string; delimiter?: string }): Promise<{
     objects: R2ObjectLike[];
     delimitedPrefixes: string[];
@@ -101,8 +105,10 @@ export class R2Store implements ObjectStore {
     await attempt("abort", key, () => this.#bucket.resumeMultipartUpload(key, id).abort());
   }
 
-  async get(key: string): Promise<StoredObjectBody | null> {
-    const object = await attempt("get", key, () => this.#bucket.get(key));
+  async get(key: string, range?: ObjectRange): Promise<StoredObjectBody | null> {
+    const object = await attempt("get", key, () =>
+      range === undefined ? this.#bucket.get(key) : this.#bucket.get(key, { range }),
+    );
     return object && { ...describe(object), body: object.body };
   }
 

@@ -6,7 +6,7 @@
  * @module
  */
 import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
-import type { MultipartWrite, ObjectStore, StoredObject, UploadedPart } from "../store/object-store.ts";
+import type { MultipartWrite, ObjectRange, ObjectStore, StoredObject, UploadedPart } from "../store/object-store.ts";
 import type { Heartbeat } from "./heartbeat.ts";
 import { HttpError } from "./http-error.ts";
 
@@ -94,8 +94,8 @@ export class LeasedStore implements ObjectStore {
     return this.#inner.abortMultipart(key, id);
   }
 
-  get(key: string) {
-    return this.#inner.get(key);
+  get(key: string, range?: ObjectRange) {
+    return this.#inner.get(key, range);
   }
 
   list(prefix: string, options?: Parameters<ObjectStore["list"]>[1]) {

@@ -1,4 +1,4 @@
-import type { MultipartWrite, ObjectStore, StoredObject } from "../../src/store/object-store.ts";
+import type { MultipartWrite, ObjectRange, ObjectStore, StoredObject } from "../../src/store/object-store.ts";
 
 /** The operations a {@linkcode FaultyStore} can be told to fail. */
 export type FaultyOperation = "put" | "uploadPart" | "complete" | "createMultipartWrite" | "manifest";
@@ -69,8 +69,8 @@ export class FaultyStore implements ObjectStore {
     return this.inner.abortMultipart(key, id);
   }
 
-  get(key: string) {
-    return this.inner.get(key);
+  get(key: string, range?: ObjectRange) {
+    return this.inner.get(key, range);
   }
 
   list(prefix: string, options?: Parameters<ObjectStore["list"]>[1]) {

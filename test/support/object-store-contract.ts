@@ -76,6 +76,22 @@ function describeReadBack(createStore: () => ObjectStore | Promise<ObjectStore>)
 
   test("get of a missing key resolves null", async () => {
     expect(await (await createStore()).get("missing")).toBeNull();
+    expect(await (await createStore()).get("missing", { offset: 0, length: 1 })).toBeNull();
+  });
+
+  test("a ranged get returns exactly those bytes, and the whole object's size and etag", async () => {
+    const store = await createStore();
+    const stored = await store.put("r/a", utf8("0123456789\n"));
+    for (const [offset, length, expected] of [
+      [0, 1, "0"],
+      [3, 4, "3456"],
+      [10, 1, "\n"],
+      [0, 11, "0123456789\n"],
+    ] as const) {
+      const object = await store.get("r/a", { offset, length });
+      expect(object).toMatchObject({ key: "r/a", size: 11, etag: stored.etag });
+      expect(text(await readBytes(object!.body))).toBe(expected);
+    }
   });
 
   test("put replaces and gives a new etag", async () => {
