@@ -11,15 +11,20 @@ import type {
   UploadInFlight,
   UploadsListing,
 } from "../worker/api-types.ts";
+import { versionEtag } from "../worker/validators.ts";
 import { CliError } from "./cli-error.ts";
 import { WorkerError } from "./worker-error.ts";
 
 /** The content of a stored file as the worker streams it. */
 export interface FileContent {
-  /** The reassembled parts. */
+  /** The reassembled parts, from byte {@linkcode offset} on. */
   body: ReadableStream<Uint8Array>;
-  /** Its size from `Content-Length`, when the worker sent one. */
+  /** The body's size from `Content-Length`, when the worker sent one. */
   size: number | undefined;
+  /** Where in the file the body starts: 0, or where a resumed read continues. */
+  offset: number;
+  /** The version's entity tag (`ETag`), when the worker sent one: what a later read resumes against. */
+  etag: string | undefined;
 }
 
 /** Options of {@linkcode WorkerClient.upload}. */
@@ -199,9 +204,56 @@ export class WorkerClient {
       if (error instanceof WorkerError && error.body.error === "over-budget") return this.#contentByParts(name);
       throw error;
     }
+    return this.#fileContent(response, action, 0);
+  }
+
+  /**
+   * The content of `name` from byte `offset` on, if its current version is still `etag` (`Range` with `If-Range`);
+   * the whole content (`offset` 0) when the file was replaced meanwhile; `null` when the version is `etag` and
+   * has no byte at `offset` or later (a download that had already finished).
+   */
+  async contentFrom(name: string, offset: number, etag: string): Promise<FileContent | null> {
+    const action = `read the content of "${name}" from byte ${offset}`;
+    let response: Response;
+    try {
+      response = await this.#request(action, "GET", `${filePath(name)}/content`, {
+        headers: { Range: `bytes=${offset}-`, "If-Range": etag },
+      });
+    } catch (error) {
+      if (error instanceof WorkerError && error.status === 416 && error.body.size === offset) return null;
+      throw error;
+    }
+    return this.#fileContent(response, action, response.status === 206 ? offset : 0);
+  }
+
+  /**
+   * Part `index` of `name` (`GET /files/:name/parts/:index`) if the current version is still `etag` (`If-Match`).
+   *
+   * @throws {CliError} (`replaced`) when the file was replaced or removed since `etag` was read.
+   */
+  async part(name: string, index: number, etag: string): Promise<ReadableStream<Uint8Array>> {
+    const action = `read part ${index} of "${name}"`;
+    let response: Response;
+    try {
+      response = await this.#request(action, "GET", `${filePath(name)}/parts/${index}`, {
+        headers: { "If-Match": etag },
+      });
+    } catch (error) {
+      if (!(error instanceof WorkerError && error.status === 412)) throw error;
+      throw new CliError(`Cannot ${action}: "${name}" was replaced while it was read; run the command again`, {
+        code: "replaced",
+        cause: error,
+      });
+    }
+    return failingClearly(response.body ?? new Response("").body!, action, this.url);
+  }
+
+  /** The {@linkcode FileContent} of a content `response` whose body starts at `offset`. */
+  #fileContent(response: Response, action: string, offset: number): FileContent {
     const length = response.headers.get("Content-Length");
     const body = response.body ? failingClearly(response.body, action, this.url) : new Response("").body!;
-    return { body, size: length === null ? undefined : Number(length) };
+    const etag = response.headers.get("ETag") ?? undefined;
+    return { body, size: length === null ? undefined : Number(length), offset, etag };
   }
 
   /**
@@ -215,9 +267,10 @@ export class WorkerClient {
     return { existed: false, remnants };
   }
 
-  /** The content of `name` read one part per request, in order. */
+  /** The content of `name` read one part per request, in order, each of the version the manifest describes. */
   async #contentByParts(name: string): Promise<FileContent> {
     const manifest = await this.manifest(name);
+    const etag = versionEtag(manifest);
     let index = 0;
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     const body = new ReadableStream<Uint8Array>({
@@ -227,13 +280,7 @@ export class WorkerClient {
           if (reader === undefined) {
             const record = manifest.parts[index];
             if (record === undefined) return controller.close();
-            const action = `read part ${index} of "${name}"`;
-            const response = await this.#request(action, "GET", `${filePath(name)}/parts/${index}`);
-            if (response.headers.get("ETag") !== `"${record.etag}"`) {
-              await response.body?.cancel();
-              throw new CliError(`Cannot ${action}: "${name}" was replaced while it was read; run the command again`);
-            }
-            reader = failingClearly(response.body ?? new Response("").body!, action, this.url).getReader();
+            reader = (await this.part(name, index, etag)).getReader();
           }
           const next = await reader.read();
           if (!next.done) return controller.enqueue(next.value);
@@ -243,7 +290,7 @@ export class WorkerClient {
       },
       cancel: (reason) => reader?.cancel(reason),
     });
-    return { body, size: manifest.totals.bytes };
+    return { body, size: manifest.totals.bytes, offset: 0, etag };
   }
 
   async #request(

@@ -20,9 +20,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { FileCatalog } from "../files/file-catalog.ts";
 import type { Manifest } from "../files/manifest.ts";
+import type { PartSlice } from "../files/part-slices.ts";
 import type { SegmentSummary } from "../files/segment-summary.ts";
 import { filePrefix } from "../split/object-keys.ts";
-import type { PartRecord } from "../split/part-splitter.ts";
 import { causedBy } from "../store/caused-by.ts";
 import { meteredBucket } from "../store/metered-bucket.ts";
 import type { ObjectStore } from "../store/object-store.ts";
@@ -38,6 +38,7 @@ import { SerialQueue } from "./serial-queue.ts";
 import { type AcceptResult, type CompleteResult, type FileLimits, Sessions, type SessionView } from "./sessions.ts";
 import { type PublishResult, type UploadLease, Uploads } from "./uploads.ts";
 import { Versions } from "./versions.ts";
+import { type ConditionFailed, conditionHolds, type WriteCondition } from "./write-condition.ts";
 
 /** What the coordinator needs from the worker's environment. */
 export interface CoordinatorEnv extends SubrequestVars {
@@ -45,7 +46,7 @@ export interface CoordinatorEnv extends SubrequestVars {
   BUCKET: R2Bucket;
 }
 
-/** What a deletion did. */
+/** What a deletion did (when its condition held). */
 export interface RemoveResult {
   /** Whether there was a current version (now gone from listings). */
   existed: boolean;
@@ -140,6 +141,20 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
     return this.#thenAlarm(this.#named.uploads.admit(leaseMs, { clientToken }));
   }
 
+  /**
+   * Admits an upload like {@linkcode beginUpload} if `condition` holds of the current version, so that an upload
+   * bound to fail is refused before it sends anything; it is checked again when the upload publishes.
+   */
+  async beginUploadIf(
+    condition: WriteCondition | undefined,
+    leaseMs: number,
+    clientToken = "",
+  ): Promise<UploadLease | ConditionFailed> {
+    const current = this.#named.file.ledger.current()?.uploadId ?? null;
+    if (!conditionHolds(condition, current)) return { reason: "precondition-failed", current };
+    return this.beginUpload(leaseMs, clientToken);
+  }
+
   /** Extends an upload's lease; `false` when the upload is no longer admitted (its lease ended). */
   renewUpload(uploadId: string, leaseMs: number): Promise<boolean> {
     return this.#thenAlarm(this.#named.uploads.renew(uploadId, leaseMs));
@@ -161,10 +176,11 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   /**
    * Makes `manifest` (written by the upload `uploadId`) the current version: writes it to
    * `<name>/manifest.json`, retires the version it replaces, and schedules that version's objects for
-   * deletion once nobody reads them. Publications run one at a time, in arrival order.
+   * deletion once nobody reads them. Publications run one at a time, in arrival order; one whose `condition` does
+   * not hold of the version current then is refused and its upload abandoned.
    */
-  publish(uploadId: string, manifest: Manifest, leaseMs: number): Promise<PublishResult> {
-    return this.#change(() => this.#named.uploads.publish(uploadId, manifest, leaseMs));
+  publish(uploadId: string, manifest: Manifest, leaseMs: number, condition?: WriteCondition): Promise<PublishResult> {
+    return this.#change(() => this.#named.uploads.publish(uploadId, manifest, leaseMs, condition));
   }
 
   /**
@@ -178,10 +194,13 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   /**
    * Deletes the file: the current version disappears at once (its objects go once its readers are done),
    * and objects under the name that nothing refers to go now. Uploads in flight are left alone: one that
-   * publishes later is simply the newer version.
+   * publishes later is simply the newer version. When `condition` does not hold of the current version, nothing
+   * changes.
    */
-  remove(): Promise<RemoveResult> {
+  remove(condition?: WriteCondition): Promise<RemoveResult | ConditionFailed> {
     return this.#change(async () => {
+      const current = this.#named.file.ledger.current()?.uploadId ?? null;
+      if (!conditionHolds(condition, current)) return { reason: "precondition-failed" as const, current };
       const existed = await this.#named.versions.remove();
       return { existed, remnants: await removeRemnants(this.#named.file) };
     });
@@ -262,10 +281,16 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
 
   /**
    * Completes session `sessionId` as a file of segments 0 … count − 1 and publishes it like a single upload:
-   * the version it replaces is retired. Completing a completed session answers the same manifest.
+   * the version it replaces is retired. Completing a completed session answers the same manifest. When `condition`
+   * does not hold of the current version, the session is removed with what it wrote (`precondition-failed`).
    */
-  completeSession(sessionId: string, count: number, limits: FileLimits): Promise<CompleteResult> {
-    return this.#change(() => this.#named.sessions.complete(sessionId, count, limits));
+  completeSession(
+    sessionId: string,
+    count: number,
+    limits: FileLimits,
+    condition?: WriteCondition,
+  ): Promise<CompleteResult> {
+    return this.#change(() => this.#named.sessions.complete(sessionId, count, limits, condition));
   }
 
   /** Aborts the open session `sessionId`: everything it wrote goes. `false` when it is not open. */
@@ -274,20 +299,20 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   }
 
   /**
-   * The bytes of `parts` (records of one of the file's versions), one part after another: a slice of a content
-   * read that does not fit the reading request's subrequests. This call is an invocation of its own, with its own
-   * subrequests: the reading request spends one on the slice, this object one R2 read per part. The reader holds a
-   * read lease, so the parts stay while it reads. Not serialised: reads change nothing.
+   * The bytes of `slices` (of parts of one of the file's versions), one after another: a slice of a content read
+   * that does not fit the reading request's subrequests. This call is an invocation of its own, with its own
+   * subrequests: the reading request spends one on the call, this object one R2 read per part slice. The reader
+   * holds a read lease, so the parts stay while it reads. Not serialised: reads change nothing.
    */
-  readParts(parts: PartRecord[]): ReadableStream<Uint8Array> {
+  readParts(slices: PartSlice[]): ReadableStream<Uint8Array> {
     const { file } = this.#named;
     const folder = filePrefix(file.name);
-    const foreign = parts.find((part) => !part.key.startsWith(folder));
-    if (foreign) throw new RangeError(`Cannot read "${foreign.key}": it is not an object of "${file.name}"`);
+    const foreign = slices.find((slice) => !slice.part.key.startsWith(folder));
+    if (foreign) throw new RangeError(`Cannot read "${foreign.part.key}": it is not an object of "${file.name}"`);
     const { readable, writable } = new IdentityTransformStream();
     const store =
       this.#givenStore ?? new R2Store(meteredBucket(this.env.BUCKET, new RequestBudget(this.#meter?.limit ?? 0)));
-    new FileCatalog(store).pipeParts(file.name, parts, writable).catch(() => undefined);
+    new FileCatalog(store).pipeSlices(file.name, slices, writable).catch(() => undefined);
     return readable;
   }
 

@@ -4,6 +4,8 @@ export interface PartReadLease {
   readId: string;
   /** The part being read. */
   part: PartRecord;
+  /** The version the part belongs to: its upload id and when it was published (what its validators are made of). */
+  version: Pick<Manifest, "uploadId" | "createdAt">;
   /** How many parts the version has. */
   parts: number;
   /** When the lease ends unless renewed (ms since the epoch). */
@@ -76,7 +78,9 @@ export class Reads {
     if (!manifest) return null;
     const part = manifest.parts[index];
     const parts = manifest.parts.length;
-    return part ? { ...this.#lease(manifest, leaseMs), part, parts } : { part: null, parts };
+    if (!part) return { part: null, parts };
+    const version = { uploadId: manifest.uploadId, createdAt: manifest.createdAt };
+    return { ...this.#lease(manifest, leaseMs), part, parts, version };
   }
 
   /** The current version's manifest, parsed once per version: reads of a large file do not parse it again. */

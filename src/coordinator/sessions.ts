@@ -14,6 +14,7 @@ import type { CoordinatedFile } from "./coordinated-file.ts";
 import type { SessionRecord } from "./file-ledger.ts";
 import type { UploadLease, Uploads } from "./uploads.ts";
 import type { Versions } from "./versions.ts";
+import { type ConditionFailed, conditionHolds, type WriteCondition } from "./write-condition.ts";
 
 /** An upload session as the coordinator reports it. */
 export interface SessionView {
@@ -42,7 +43,8 @@ export type CompleteResult =
   | { completed: true; manifest: Manifest }
   | { completed: false; reason: "not-found" }
   | { completed: false; reason: "incomplete"; code: "missing-segments" | "cut-lines"; indexes: number[] }
-  | { completed: false; reason: "too-large" | "storage-failed"; detail: string };
+  | { completed: false; reason: "too-large" | "storage-failed"; detail: string }
+  | ({ completed: false } & ConditionFailed);
 
 /** Limits of a whole file assembled from segments. */
 export interface FileLimits {
@@ -150,13 +152,25 @@ export class Sessions {
 
   /**
    * Completes session `sessionId` as a file of segments 0 … count − 1 and publishes it like a single upload:
-   * the version it replaces is retired. Completing a completed session answers the same manifest.
+   * the version it replaces is retired. Completing a completed session answers the same manifest. When `condition`
+   * does not hold of the current version, the session is removed with everything it wrote.
    */
-  async complete(sessionId: string, count: number, limits: FileLimits): Promise<CompleteResult> {
+  async complete(
+    sessionId: string,
+    count: number,
+    limits: FileLimits,
+    condition?: WriteCondition,
+  ): Promise<CompleteResult> {
     const { ledger, store, name } = this.#file;
     const session = ledger.session(sessionId);
     if (!session || session.expiresAt <= Date.now()) return { completed: false, reason: "not-found" };
     if (session.state === "completed") return { completed: true, manifest: parseManifest(session.manifest) };
+    const current = ledger.current()?.uploadId ?? null;
+    if (!conditionHolds(condition, current)) {
+      // Refused for good: what the session wrote goes now, not when it expires.
+      await this.#remove(sessionId);
+      return { completed: false, reason: "precondition-failed", current };
+    }
     const records = ledger.segments(sessionId);
     let manifest: Manifest;
     try {

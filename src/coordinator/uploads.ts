@@ -11,6 +11,7 @@ import { deleteAll } from "../store/list-all.ts";
 import type { CoordinatedFile } from "./coordinated-file.ts";
 import type { AttemptRecord } from "./file-ledger.ts";
 import type { Versions } from "./versions.ts";
+import { type ConditionFailed, conditionHolds, type WriteCondition } from "./write-condition.ts";
 
 /** An upload the coordinator admitted. */
 export interface UploadLease {
@@ -27,7 +28,8 @@ export interface UploadLease {
 export type PublishResult =
   | { published: true; replaced: string | null }
   | { published: false; reason: "expired" }
-  | { published: false; reason: "storage-failed"; detail: string };
+  | { published: false; reason: "storage-failed"; detail: string }
+  | ({ published: false } & ConditionFailed);
 
 /** How an attempt is admitted: for a whole file (the default) or for a segment of a session. */
 export interface AdmitOptions {
@@ -98,10 +100,23 @@ export class Uploads {
     this.#file.ledger.dropMultipart(multipartId);
   }
 
-  /** Writes `manifest` (written by the attempt `uploadId`) and makes it the current version. */
-  async publish(uploadId: string, manifest: Manifest, leaseMs: number): Promise<PublishResult> {
+  /**
+   * Writes `manifest` (written by the attempt `uploadId`) and makes it the current version, if `condition` holds
+   * of the version current now; when it does not, the attempt is abandoned (everything it wrote goes).
+   */
+  async publish(
+    uploadId: string,
+    manifest: Manifest,
+    leaseMs: number,
+    condition?: WriteCondition,
+  ): Promise<PublishResult> {
     const { ledger } = this.#file;
     if (!ledger.attempt(uploadId)) return { published: false, reason: "expired" };
+    const current = ledger.current()?.uploadId ?? null;
+    if (!conditionHolds(condition, current)) {
+      await this.abandon(uploadId);
+      return { published: false, reason: "precondition-failed", current };
+    }
     const text = JSON.stringify(manifest, null, 2);
     ledger.markPublishing(uploadId, Date.now() + leaseMs);
     const failure = await this.#versions.writeManifest(text);

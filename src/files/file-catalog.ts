@@ -1,10 +1,10 @@
 import "../streams/platform-types.ts";
 import { filePrefix, manifestKey } from "../split/object-keys.ts";
-import type { PartRecord } from "../split/part-splitter.ts";
 import { deleteAll, listPrefixes } from "../store/list-all.ts";
-import type { ObjectStore, StoredObjectBody } from "../store/object-store.ts";
+import type { ObjectRange, ObjectStore, StoredObjectBody } from "../store/object-store.ts";
 import { assertValidName } from "./file-name.ts";
 import type { Manifest } from "./manifest.ts";
+import { type PartSlice, sliceParts, wholeParts } from "./part-slices.ts";
 import { readManifest } from "./read-manifest.ts";
 
 /** A file as listed by {@linkcode FileCatalog.list}. */
@@ -77,16 +77,18 @@ export class FileCatalog {
   }
 
   /**
-   * Part `index` (0-based) of `name`, or `null` when the file or the part does not exist.
+   * Part `index` (0-based) of `name`, or `null` when the file or the part does not exist; with `range`, only those
+   * bytes of the part are read (its `size` is still the whole part's).
    *
    * @throws {RangeError} when `index` is not a whole number.
    */
-  async part(name: string, index: number): Promise<StoredObjectBody | null> {
+  async part(name: string, index: number, range?: ObjectRange): Promise<StoredObjectBody | null> {
     if (!Number.isSafeInteger(index) || index < 0) {
       throw new RangeError(`Cannot read part ${index}: expected a whole number from 0`);
     }
     const record = (await this.manifest(name))?.parts[index];
-    return record ? this.#store.get(record.key) : null;
+    if (!record) return null;
+    return range === undefined ? this.#store.get(record.key) : this.#store.get(record.key, range);
   }
 
   /**
@@ -100,23 +102,38 @@ export class FileCatalog {
   }
 
   /**
+   * Bytes `offset` … `offset + length − 1` of the content of the file described by `manifest`, streamed: only the
+   * parts the range covers are read, and of the first and last only the bytes in the range (see
+   * {@linkcode pipeSlices}).
+   *
+   * @throws {RangeError} when the range is empty or does not lie within the content.
+   */
+  contentRange(manifest: Manifest, offset: number, length: number): ReadableStream<Uint8Array> {
+    const slices = sliceParts(manifest.parts, offset, length);
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    this.pipeSlices(manifest.name, slices, writable).catch(() => undefined);
+    return readable;
+  }
+
+  /**
    * Pipes every part of `manifest`, in order, into `destination`, then closes it. Each part's body is piped
    * straight from the store, so a runtime can move the bytes without a JavaScript hop per chunk. If a part
    * has vanished (the file was replaced or removed meanwhile) or a read fails, `destination` is aborted
    * and the promise rejects.
    */
   pipeContent(manifest: Manifest, destination: WritableStream<Uint8Array>): Promise<void> {
-    return this.pipeParts(manifest.name, manifest.parts, destination);
+    return this.pipeSlices(manifest.name, wholeParts(manifest.parts), destination);
   }
 
   /**
-   * Pipes `parts` of the file `name`, in order, into `destination`, then closes it: a slice of
-   * {@linkcode pipeContent}, with the same failures.
+   * Pipes `slices` of parts of the file `name`, in order, into `destination`, then closes it: a whole part is one
+   * read of its object, a slice of a part one ranged read of only its bytes. Fails as {@linkcode pipeContent}.
    */
-  async pipeParts(name: string, parts: readonly PartRecord[], destination: WritableStream<Uint8Array>): Promise<void> {
+  async pipeSlices(name: string, slices: readonly PartSlice[], destination: WritableStream<Uint8Array>): Promise<void> {
     try {
-      for (const part of parts) {
-        const object = await this.#store.get(part.key);
+      for (const { part, offset, length } of slices) {
+        const whole = offset === 0 && length === part.bytes;
+        const object = await (whole ? this.#store.get(part.key) : this.#store.get(part.key, { offset, length }));
         if (!object) {
           throw new Error(
             `Cannot read part ${part.index} of "${name}": it no longer exists (the file was replaced or removed)`,

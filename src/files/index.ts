@@ -14,6 +14,7 @@ export {
   type ManifestSource,
   parseManifest,
 } from "./manifest.ts";
+export { type PartSlice, sliceParts, wholeParts } from "./part-slices.ts";
 export { type ManifestVersion, readManifest, readManifestVersion } from "./read-manifest.ts";
 export { RecordFormatError } from "./record-format.ts";
 export { StoreNumbersError, type StoreNumbersOptions, storeNumbers } from "./store-numbers.ts";

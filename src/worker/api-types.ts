@@ -135,4 +135,8 @@ export interface ErrorBody {
   missing?: number[];
   /** `cut-lines`: the segments that do not end with a line break. */
   segments?: number[];
+  /** `range-not-satisfiable`: the size in bytes of what the range was asked of. */
+  size?: number;
+  /** `precondition-failed`: the `ETag` of the version that is current, or `null` when there is none. */
+  etag?: string | null;
 }

@@ -8,6 +8,7 @@ import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
 import type { Manifest } from "../files/manifest.ts";
 import type { PartRecord } from "../split/part-splitter.ts";
 import { Heartbeat } from "./heartbeat.ts";
+import type { VersionStamp } from "./validators.ts";
 
 /**
  * An open read of what `subject` describes: the whole version (its manifest) or one part (its record). Release
@@ -49,18 +50,20 @@ export class CoordinatedRead<T> {
   }
 
   /**
-   * Opens a read of part `index` of the current version, receiving that part's record only. Resolves `null`
-   * when there is no such file, and `{ parts }` (nothing to release) when the version has no part `index`.
+   * Opens a read of part `index` of the current version, receiving that part's record and its version's stamp
+   * only. Resolves `null` when there is no such file, and `{ parts }` (nothing to release) when the version has no
+   * part `index`.
    */
   static async openPart(
     coordinator: DurableObjectStub<FileCoordinator>,
     index: number,
     leaseMs: number,
-  ): Promise<CoordinatedRead<PartRecord> | { parts: number } | null> {
+  ): Promise<CoordinatedRead<{ part: PartRecord; version: VersionStamp }> | { parts: number } | null> {
     const lease = await coordinator.beginPartRead(index, leaseMs);
     if (lease === null) return null;
     if (lease.part === null) return { parts: lease.parts };
-    return new CoordinatedRead(coordinator, lease.readId, lease.part, leaseMs);
+    const { part, version } = lease;
+    return new CoordinatedRead(coordinator, lease.readId, { part, version }, leaseMs);
   }
 
   /** Ends the read: the version may go once no other read holds it. */

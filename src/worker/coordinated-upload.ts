@@ -7,12 +7,14 @@
  * @module
  */
 import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
+import type { WriteCondition } from "../coordinator/write-condition.ts";
 import type { Manifest } from "../files/manifest.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import type { RequestBudget } from "../store/request-budget.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { HttpError } from "./http-error.ts";
 import { LeasedStore, leaseLost } from "./leased-store.ts";
+import { preconditionFailed } from "./write-preconditions.ts";
 
 /** How an upload is admitted and what ends it: a whole file, or one segment of a session. */
 export interface Admission {
@@ -56,20 +58,28 @@ export interface AdmittedUpload {
 
 /**
  * The admission of a whole file: a new version of `name`, published when complete. `clientToken` names the
- * attempt to the client (`Drainpipe-Attempt` header), or is `""`.
+ * attempt to the client (`Drainpipe-Attempt` header), or is `""`. With `condition`, the coordinator refuses the
+ * upload (`412`) when the condition does not hold of the current version, at admission and again at publication
+ * (when it then removes what the upload wrote).
  */
 export function wholeFile(
   coordinator: DurableObjectStub<FileCoordinator>,
   name: string,
   leaseMs: number,
   clientToken: string,
+  condition?: WriteCondition,
 ): Admission {
   return {
-    admit: async () => (await coordinator.beginUpload(leaseMs, clientToken)).uploadId,
+    admit: async () => {
+      const admitted = await coordinator.beginUploadIf(condition, leaseMs, clientToken);
+      if ("reason" in admitted) throw preconditionFailed(`store "${name}"`, name, admitted.current);
+      return admitted.uploadId;
+    },
     finish: async (uploadId, manifest) => {
-      const result = await coordinator.publish(uploadId, manifest, leaseMs);
+      const result = await coordinator.publish(uploadId, manifest, leaseMs, condition);
       if (result.published) return;
       if (result.reason === "expired") throw leaseLost(uploadId);
+      if (result.reason === "precondition-failed") throw preconditionFailed(`store "${name}"`, name, result.current);
       throw new HttpError(502, "storage-failed", `Cannot publish "${name}": ${result.detail}`);
     },
   };

@@ -1,4 +1,5 @@
 import type { Manifest } from "../files/manifest.ts";
+import { type PartSlice, sliceParts, wholeParts } from "../files/part-slices.ts";
 import { storeNumbers } from "../files/store-numbers.ts";
 import { primeBatchStream } from "../numbers/prime-batch-stream.ts";
 import { MAX_PRIME_COUNT } from "../numbers/prime-batches.ts";
@@ -7,9 +8,12 @@ import type { ReadableStream } from "../streams/standard/readable-stream.ts";
 import { TransformStream } from "../streams/standard/transform-stream.ts";
 import type { FileList, RemnantsRemoved, UploadsListing } from "./api-types.ts";
 import { BodyDigest, expectedDigest } from "./body-digest.ts";
+import type { ByteRange } from "./byte-range.ts";
 import { CoordinatedRead } from "./coordinated-read.ts";
 import { type AdmittedUpload, coordinatedUpload, wholeFile } from "./coordinated-upload.ts";
 import { HttpError } from "./http-error.ts";
+import { readDecision } from "./read-preconditions.ts";
+import { bytesResponse, plannedRead } from "./read-response.ts";
 import { planContentRead, planListing, planSweep, planUpload, primeTextBytes, READ_CALLS } from "./request-plans.ts";
 import type { RequestScope } from "./request-scope.ts";
 import type { Route } from "./router.ts";
@@ -19,6 +23,8 @@ import { pipeSlicedContent } from "./sliced-content.ts";
 import { storeRequestBody } from "./store-request-body.ts";
 import { sweepBucket } from "./sweep-bucket.ts";
 import { declaredLength } from "./upload-limits.ts";
+import { validatorHeaders } from "./validators.ts";
+import { preconditionFailed, writeCondition } from "./write-preconditions.ts";
 
 /** The request header in which a client names its attempt, to find it again in `GET /files/:name/uploads`. */
 export const ATTEMPT_HEADER = "Drainpipe-Attempt";
@@ -36,9 +42,12 @@ export const MAX_ATTEMPT_LENGTH = 128;
  * | `GET /files?limit=N&cursor=C` | lists complete files, a page at a time; `{ files, cursor }` |
  * | `GET /files/:name` | the manifest |
  * | `GET /files/:name/uploads` | the name's uploads in flight, open sessions and reads |
- * | `GET /files/:name/parts/:index` | one part |
- * | `GET /files/:name/content` | all parts reassembled, streamed |
+ * | `GET /files/:name/parts/:index` | one part, or a byte range of it (206) |
+ * | `GET /files/:name/content` | all parts reassembled, streamed, or a byte range of them (206) |
  * | `DELETE /files/:name` | removes the file; 204 (a name with only leftovers of dead uploads: 200 `{ remnants }`) |
+ *
+ * Reads carry the version's `ETag` and `Last-Modified` and honour the conditional headers (`read-preconditions.ts`);
+ * `POST` and `DELETE` take `If-Match` and `If-None-Match`, decided by the coordinator (`write-preconditions.ts`).
  * | `POST /sweep?cursor=C` | removes objects nothing refers to, one bounded step; `{ names, removed, cursor }` |
  *
  * and the upload-session routes of {@linkcode sessionRoutes} (`/files/:name/uploads…`).
@@ -72,7 +81,7 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
   ) => {
     const coordinator = scope.coordinatorOf(name);
     const clientToken = attemptToken(request);
-    const admission = wholeFile(coordinator, name, leaseMs, clientToken);
+    const admission = wholeFile(coordinator, name, leaseMs, clientToken, writeCondition(request));
     const { store, budget } = scope;
     return (await coordinatedUpload({ coordinator, name, leaseMs, store, budget, admission }, run))!;
   };
@@ -108,7 +117,7 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
             through: digest?.stage,
           }),
         );
-        return Response.json(manifest, { status: 201 });
+        return Response.json(manifest, { status: 201, headers: validatorHeaders(manifest) });
       },
     },
     {
@@ -127,7 +136,7 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
             source: () => ({ kind: "primes", count }),
           }),
         );
-        return Response.json(manifest, { status: 201 });
+        return Response.json(manifest, { status: 201, headers: validatorHeaders(manifest) });
       },
     },
     {
@@ -143,10 +152,13 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
     {
       method: "GET",
       pattern: "/files/:name",
-      handler: async (_request, { name }, _url, _ctx, scope) => {
+      handler: async (request, { name }, _url, _ctx, scope) => {
         const manifest = await scope.catalog.manifest(name!);
         if (!manifest) throw new HttpError(404, "not-found", `No file named "${name}"`);
-        return Response.json(manifest);
+        if (readDecision(request, name!, manifest) === "not-modified") {
+          return new Response(null, { status: 304, headers: validatorHeaders(manifest) });
+        }
+        return Response.json(manifest, { headers: validatorHeaders(manifest) });
       },
     },
     {
@@ -184,7 +196,7 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
     {
       method: "GET",
       pattern: "/files/:name/parts/:index",
-      handler: async (_request, { name, index }, _url, ctx, scope) => {
+      handler: async (request, { name, index }, _url, ctx, scope) => {
         scope.budget.plan(READ_CALLS + 1, `read part ${index} of "${name}"`, "try again in a new request");
         const position = /^[0-9]{1,9}$/.test(index!) ? Number(index) : -1;
         const read = await CoordinatedRead.openPart(scope.coordinatorOf(name!), position, leaseMs);
@@ -197,23 +209,22 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
           );
         }
         try {
-          const record = read.subject;
-          const part = await scope.store.get(record.key);
-          if (!part) throw new Error(`Cannot read part ${position} of "${name}": its object is missing`);
-          const { readable, writable } = new FixedLengthStream(part.size);
+          const { part, version } = read.subject;
+          const range = plannedRead(request, `${name}/parts/${position}`, version, part.bytes);
+          if (range instanceof Response) {
+            ctx.waitUntil(read.release());
+            return range;
+          }
+          const object = await (range === null ? scope.store.get(part.key) : scope.store.get(part.key, range));
+          if (!object) throw new Error(`Cannot read part ${position} of "${name}": its object is missing`);
+          const { readable, writable } = new FixedLengthStream(range?.length ?? part.bytes);
           ctx.waitUntil(
-            part.body
+            object.body
               .pipeTo(writable)
               .catch(() => undefined)
               .finally(() => read.release()),
           );
-          return new Response(readable, {
-            headers: {
-              "Content-Type": "text/plain; charset=utf-8",
-              "Content-Length": String(part.size),
-              ETag: `"${part.etag}"`,
-            },
-          });
+          return bytesResponse(readable, version, part.bytes, range);
         } catch (error) {
           ctx.waitUntil(read.release());
           throw error;
@@ -223,36 +234,42 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
     {
       method: "GET",
       pattern: "/files/:name/content",
-      handler: async (_request, { name }, _url, ctx, scope) => {
+      handler: async (request, { name }, _url, ctx, scope) => {
         const read = await openRead(name!, scope);
         const manifest = read.subject;
+        const size = manifest.totals.bytes;
+        let range: ByteRange | null;
+        let slices: PartSlice[];
         let plan: number | "direct";
         try {
-          plan = planContentRead(scope.budget, manifest, settings.subrequests);
+          const planned = plannedRead(request, name!, manifest, size);
+          if (planned instanceof Response) {
+            ctx.waitUntil(read.release());
+            return planned;
+          }
+          range = planned;
+          slices = range === null ? wholeParts(manifest.parts) : sliceParts(manifest.parts, range.offset, range.length);
+          plan = planContentRead(scope.budget, manifest, slices.length, settings.subrequests);
         } catch (error) {
           ctx.waitUntil(read.release());
           throw error;
         }
-        const { readable, writable } = new FixedLengthStream(manifest.totals.bytes);
+        const { readable, writable } = new FixedLengthStream(range?.length ?? size);
         const piping =
           plan === "direct"
-            ? scope.catalog.pipeContent(manifest, writable)
-            : pipeSlicedContent(scope.coordinatorOf(name!), manifest, plan, writable);
+            ? scope.catalog.pipeSlices(name!, slices, writable)
+            : pipeSlicedContent(scope.coordinatorOf(name!), slices, plan, writable);
         ctx.waitUntil(piping.catch(() => undefined).finally(() => read.release()));
-        return new Response(readable, {
-          headers: {
-            "Content-Type": "text/plain; charset=utf-8",
-            "Content-Length": String(manifest.totals.bytes),
-            ETag: `"${manifest.uploadId}"`,
-          },
-        });
+        return bytesResponse(readable, manifest, size, range);
       },
     },
     {
       method: "DELETE",
       pattern: "/files/:name",
-      handler: async (_request, { name }, _url, _ctx, scope) => {
-        const { existed, remnants } = await scope.coordinatorOf(name!).remove();
+      handler: async (request, { name }, _url, _ctx, scope) => {
+        const removal = await scope.coordinatorOf(name!).remove(writeCondition(request));
+        if ("reason" in removal) throw preconditionFailed(`remove "${name}"`, name!, removal.current);
+        const { existed, remnants } = removal;
         if (existed) return new Response(null, { status: 204 });
         if (remnants > 0) return Response.json({ name: name!, removed: false, remnants } satisfies RemnantsRemoved);
         throw new HttpError(404, "not-found", `No file named "${name}"`);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+
 import type { Manifest } from "../files/manifest.ts";
 import { DEFAULT_CHUNK_BYTES, MAX_PARTS, PartLimitError } from "../split/part-splitter.ts";
 import type { RequestBudget } from "../store/request-budget.ts";
@@ -110,22 +111,28 @@ function uploadAdvice(budget: RequestBudget, bytes: number): string {
 }
 
 /**
- * How a read of every part of `manifest` fits what the request has left after opening the read: `"direct"`, each
- * part read by the request itself, or else the parts per slice, each slice read by one call to the file's
- * coordinator, an invocation with `subrequests` of its own (one R2 read per part, two spare).
+ * How a read of `parts` parts of the file `manifest` describes (all of them, or those a byte range covers) fits what
+ * the request has left after opening the read: `"direct"`, each part read by the request itself, or else the parts
+ * per call to the file's coordinator, an invocation with `subrequests` of its own (one R2 read per part, two spare).
  *
- * @throws {HttpError} `422 over-budget` when even the slices do not fit, pointing to part reads.
+ * @throws {HttpError} `422 over-budget` when even the calls do not fit, pointing to part reads.
  */
-export function planContentRead(budget: RequestBudget, manifest: Manifest, subrequests: number): number | "direct" {
-  const parts = manifest.parts.length;
+export function planContentRead(
+  budget: RequestBudget,
+  manifest: Manifest,
+  parts: number,
+  subrequests: number,
+): number | "direct" {
+  const { name } = manifest;
   if (parts + READ_CALLS - 1 <= budget.remaining) return "direct";
-  const perSlice = Math.max(1, subrequests - 2);
+  const perCall = Math.max(1, subrequests - 2);
   budget.plan(
-    Math.ceil(parts / perSlice) + READ_CALLS - 1,
-    `read the ${parts} parts of "${manifest.name}" in one request`,
-    `read them one request per part: GET /files/${encodeURIComponent(manifest.name)}/parts/0 to ${parts - 1}`,
+    Math.ceil(parts / perCall) + READ_CALLS - 1,
+    `read ${parts} parts of "${name}" in one request`,
+    `read a smaller range, or one part per request: GET /files/${encodeURIComponent(name)}/parts/0 to ` +
+      `${manifest.parts.length - 1}`,
   );
-  return perSlice;
+  return perCall;
 }
 
 /**

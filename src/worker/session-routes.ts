@@ -27,6 +27,8 @@ import type { Route } from "./router.ts";
 import type { Settings } from "./settings.ts";
 import { storeRequestBody } from "./store-request-body.ts";
 import { declaredLength } from "./upload-limits.ts";
+import { validatorHeaders } from "./validators.ts";
+import { preconditionFailed, writeCondition } from "./write-preconditions.ts";
 
 /** Most segments in one session. */
 export const MAX_SEGMENTS = 10_000;
@@ -163,9 +165,19 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
       handler: async (request, { name, uploadId: sessionId }, _url, _ctx, scope) => {
         const count = await segmentCount(request, bodyPace, maxUploadBytes);
         const limits = { maxBytes: maxUploadBytes, maxNumbers: maxUploadNumbers };
-        const result = await scope.coordinatorOf(name!).completeSession(sessionId!, count, limits);
-        if (result.completed) return Response.json(result.manifest, { status: 201, headers: JSON_HEADERS });
+        const condition = writeCondition(request);
+        const result = await scope.coordinatorOf(name!).completeSession(sessionId!, count, limits, condition);
+        if (result.completed) {
+          const headers = { ...JSON_HEADERS, ...validatorHeaders(result.manifest) };
+          return Response.json(result.manifest, { status: 201, headers });
+        }
         if (result.reason === "not-found") throw noSession(name!, sessionId!);
+        if (result.reason === "precondition-failed") {
+          const refused = preconditionFailed(`complete "${name}"`, name!, result.current);
+          throw new HttpError(412, refused.code, `${refused.message}; the session was removed`, {
+            extra: refused.extra,
+          });
+        }
         if (result.reason === "incomplete") {
           const what = result.code === "missing-segments" ? "are missing" : "do not end with a line break";
           throw new HttpError(409, result.code, `Cannot complete "${name}": segments ${result.indexes} ${what}`, {

@@ -1,31 +1,32 @@
 import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
-import type { Manifest } from "../files/manifest.ts";
+import type { PartSlice } from "../files/part-slices.ts";
 
 /**
- * Pipes every part of `manifest` into `destination` in slices of `perSlice` parts, each read by the file's
- * `coordinator` (`readParts`) in an invocation of its own, then closes it: a content read of more parts than
- * the reading request may read itself. A slice that fails aborts `destination` and rejects.
+ * Pipes `slices` (of parts of one version, in content order) into `destination`, `perCall` of them per call to
+ * the file's `coordinator` (`readParts`), each an invocation of its own, then closes it: a read of more parts than
+ * the reading request may read itself. A call that fails aborts `destination` and rejects.
  *
  * @example
  * ```ts
  * import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
  * import type { Manifest } from "../files/manifest.ts";
+ * import { wholeParts } from "../files/part-slices.ts";
  * declare const coordinator: DurableObjectStub<FileCoordinator>;
  * declare const manifest: Manifest;
  * const { readable, writable } = new FixedLengthStream(manifest.totals.bytes);
- * const piping = pipeSlicedContent(coordinator, manifest, 48, writable);
+ * const piping = pipeSlicedContent(coordinator, wholeParts(manifest.parts), 48, writable);
  * ```
  */
 export async function pipeSlicedContent(
   coordinator: DurableObjectStub<FileCoordinator>,
-  manifest: Manifest,
-  perSlice: number,
+  slices: readonly PartSlice[],
+  perCall: number,
   destination: WritableStream<Uint8Array>,
 ): Promise<void> {
   try {
-    for (let start = 0; start < manifest.parts.length; start += perSlice) {
-      const slice = await coordinator.readParts(manifest.parts.slice(start, start + perSlice));
-      await slice.pipeTo(destination, { preventClose: true, preventAbort: true });
+    for (let start = 0; start < slices.length; start += perCall) {
+      const bytes = await coordinator.readParts(slices.slice(start, start + perCall));
+      await bytes.pipeTo(destination, { preventClose: true, preventAbort: true });
     }
   } catch (error) {
     await destination.abort(error).catch(() => undefined);

@@ -33,6 +33,8 @@ const COVERAGE: { section: string; starts: string; by: string }[] = [
   { section: "Local development server: `npm start`", starts: "drainpipe: created", by: "test/cli/dev-token.test.ts" },
   { section: "The HTTP API", starts: "TOKEN=$(sed", by: "here" },
   { section: "The HTTP API", starts: "#!/usr/bin/env bash", by: "here" },
+  { section: "The HTTP API", starts: "# ranges and validators", by: "here" },
+  { section: "The HTTP API", starts: "# conditional writes", by: "here" },
   { section: "Deploying", starts: "npx wrangler r2 bucket create", by: "not run: it needs a Cloudflare account" },
 ];
 
@@ -136,6 +138,24 @@ describe("the curl blocks, against a local worker", () => {
     const run = await runShell(await prepared("TOKEN=$(sed", worker.token), { cwd: scratch });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ name: "primes", totals: { numbers: 20_000 } });
+  });
+
+  test("the range and validator lines answer what their comments say", { timeout: 60_000 }, async () => {
+    expect((await runShell(await prepared("TOKEN=$(sed", worker.token), { cwd: scratch })).code).toBe(0);
+    const run = await runShell(await prepared("# ranges and validators", worker.token), { cwd: scratch });
+    expect(run.code).toBe(0);
+    const text = await readFile(join(scratch, "primes.txt"), "utf8");
+    const stored = await fetch(`${worker.url}/files/primes`, { headers: { Authorization: `Bearer ${worker.token}` } });
+    const firstPart = ((await stored.json()) as { parts: { bytes: number }[] }).parts[0]!.bytes;
+    expect(run.stdout).toBe(
+      `${text.slice(0, 100)}${text.slice(firstPart - 20, firstPart)}416\n304\n${text.slice(100, 110)}`,
+    );
+  });
+
+  test("the conditional write lines answer what their comments say", { timeout: 60_000 }, async () => {
+    const run = await runShell(await prepared("# conditional writes", worker.token), { cwd: scratch });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("201\n412\n201\n412\n");
   });
 
   test("the upload session script stores the file and leaves nothing behind", { timeout: 60_000 }, async () => {

@@ -141,6 +141,40 @@ describe("FileCoordinator", () => {
     expect(await keys()).toEqual([manifestKey(name), partKey(name, inFlight.uploadId, 0)]);
   });
 
+  test("a publication whose condition no longer holds is refused and removes what its upload wrote", async () => {
+    const [a, b] = [await writtenUpload(), await writtenUpload()];
+    expect(await coordinator.publish(a.uploadId, a.manifest, LEASE, { ifNoneMatch: "any" })).toMatchObject({
+      published: true,
+    });
+    expect(await coordinator.publish(b.uploadId, b.manifest, LEASE, { ifNoneMatch: "any" })).toEqual({
+      published: false,
+      reason: "precondition-failed",
+      current: a.uploadId,
+    });
+    expect(await keys()).toEqual([manifestKey(name), partKey(name, a.uploadId, 0)]);
+    expect((await coordinator.status()).uploads).toEqual([]);
+    const c = await writtenUpload();
+    expect(await coordinator.publish(c.uploadId, c.manifest, LEASE, { ifMatch: [a.uploadId] })).toMatchObject({
+      published: true,
+    });
+  });
+
+  test("conditional admission and removal change nothing when the condition does not hold", async () => {
+    const first = await writtenUpload();
+    await coordinator.publish(first.uploadId, first.manifest, LEASE);
+    expect(await coordinator.beginUploadIf({ ifMatch: ["other"] }, LEASE)).toEqual({
+      reason: "precondition-failed",
+      current: first.uploadId,
+    });
+    expect(await coordinator.remove({ ifNoneMatch: [first.uploadId] })).toEqual({
+      reason: "precondition-failed",
+      current: first.uploadId,
+    });
+    expect((await coordinator.status()).uploads).toEqual([]);
+    expect(await keys()).toEqual([manifestKey(name), partKey(name, first.uploadId, 0)]);
+    expect(await coordinator.remove({ ifMatch: "any" })).toEqual({ existed: true, remnants: 0 });
+  });
+
   test("remove of a name that holds only remnants removes them and says how many", async () => {
     await store.put(partKey(name, "dead-upload", 0), utf8("1\n"));
     await store.put(partKey(name, "dead-upload", 1), utf8("2\n"));
@@ -209,7 +243,7 @@ describe("FileCoordinator", () => {
     expect(await coordinator.beginPartRead(0, LEASE)).toBeNull();
   });
 
-  test("a part read hands over that part's record only, and holds the version like any read", async () => {
+  test("a part read hands over that part's record and its version's stamp only, and holds the version", async () => {
     const first = await writtenUpload();
     const part = {
       index: 0,
@@ -229,6 +263,7 @@ describe("FileCoordinator", () => {
       leaseUntil: expect.any(Number),
       part,
       parts: 1,
+      version: { uploadId: first.uploadId, createdAt: manifest.createdAt },
     });
     expect(await coordinator.beginPartRead(1, LEASE)).toEqual({ part: null, parts: 1 });
     expect((await coordinator.status()).reads).toBe(1);

@@ -32,6 +32,8 @@ async function call(
     vars?: object;
     /** The test's own limit, when not the plan's (a raised Paid limit). */
     meter?: number;
+    /** Receives the bytes each R2 `get` of the request's own delivers (a ranged get: the range's length). */
+    reads?: number[];
   } = {},
 ): Promise<{ response: Response; calls: () => number }> {
   const plan = options.plan ?? "free";
@@ -40,7 +42,7 @@ async function call(
     ...env,
     PLAN: plan,
     ...options.vars,
-    BUCKET: meteredBucket(env.BUCKET, budget),
+    BUCKET: meteredBucket(options.reads ? recordingGets(env.BUCKET, options.reads) : env.BUCKET, budget),
     COORDINATOR: meteredNamespace(env.COORDINATOR, budget),
   } as DrainpipeEnv;
   const request = new Request(`${origin}${path}`, {
@@ -53,6 +55,22 @@ async function call(
   const body = await response.arrayBuffer();
   await waitOnExecutionContext(ctx);
   return { response: new Response(body, response), calls: () => budget.used };
+}
+
+/** `bucket`, pushing onto `reads` the bytes each `get` that finds its object delivers. */
+function recordingGets(bucket: R2Bucket, reads: number[]): R2Bucket {
+  return new Proxy(bucket, {
+    get(target, property) {
+      const value = Reflect.get(target, property);
+      if (property !== "get") return typeof value === "function" ? value.bind(target) : value;
+      return async (key: string, options?: R2GetOptions) => {
+        const object = await target.get(key, options);
+        const range = options?.range as { length: number } | undefined;
+        if (object) reads.push(range?.length ?? object.size);
+        return object;
+      };
+    },
+  });
 }
 
 /** Stores `numbers` as `name` on the Paid plan, in parts of `maxPartBytes`. */
@@ -111,8 +129,35 @@ describe("content reads on the Free plan (50 subrequests)", () => {
     expect(manifest.parts.length).toBeGreaterThanOrEqual(2000);
     const { response, calls } = await call("GET", "/files/big/content");
     expect(response.status).toBe(200);
-    expect(new Uint8Array(await response.arrayBuffer())).toEqual(encodeNumbers(numbers));
+    const bytes = encodeNumbers(numbers);
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
     expect(calls()).toBeLessThanOrEqual(FREE);
+
+    // 100 bytes inside part 1000, then 100 bytes across the boundary of parts 1000 and 1001: one R2 get of the
+    // 100 bytes, or two of 50, besides beginRead and endRead. The whole file, where one request may read every
+    // part itself (a raised Paid limit): one get per part, every byte.
+    const start = manifest.parts.slice(0, 1000).reduce((sum, part) => sum + part.bytes, 0);
+    const boundary = start + manifest.parts[1000]!.bytes;
+    for (const [from, gets] of [
+      [start + 10, [100]],
+      [boundary - 50, [50, 50]],
+    ] as const) {
+      const reads: number[] = [];
+      const range = `bytes=${from}-${from + 99}`;
+      const ranged = await call("GET", "/files/big/content", { headers: { Range: range }, reads });
+      expect(ranged.response.status).toBe(206);
+      expect(new Uint8Array(await ranged.response.arrayBuffer())).toEqual(bytes.subarray(from, from + 100));
+      expect({ calls: ranged.calls(), reads }).toEqual({ calls: 2 + gets.length, reads: gets });
+    }
+    const reads: number[] = [];
+    const direct = { plan: "paid", vars: { SUBREQUEST_LIMIT: "10000" }, meter: 10_000, reads } as const;
+    const whole = await call("GET", "/files/big/content", direct);
+    expect(whole.response.status).toBe(200);
+    expect({ calls: whole.calls(), gets: reads.length }).toEqual({
+      calls: manifest.parts.length + 2,
+      gets: manifest.parts.length,
+    });
+    expect(reads.reduce((sum, read) => sum + read, 0)).toBe(bytes.length);
   });
 
   test("a read that not even slices fit is refused up front with 422, never a short 200, and released", async () => {
@@ -134,6 +179,25 @@ describe("content reads on the Free plan (50 subrequests)", () => {
       expect(response.status).toBe(200);
       expect((await response.arrayBuffer()).byteLength).toBe(manifest.parts[part]!.bytes);
       expect(calls()).toBe(3);
+    }
+  });
+
+  test("a range of a part: 3 subrequests, one R2 get of only its bytes; 304 and 416 read nothing", async () => {
+    const manifest = await stored("part-range", sampleNumbers(14_000, 3), 1024);
+    const reads: number[] = [];
+    const ranged = await call("GET", "/files/part-range/parts/57", { headers: { Range: "bytes=100-199" }, reads });
+    expect(ranged.response.status).toBe(206);
+    expect({ calls: ranged.calls(), reads }).toEqual({ calls: 3, reads: [100] });
+    const etag = `"${manifest.uploadId}"`;
+    const refusals: Record<string, string>[] = [{ "If-None-Match": etag }, { Range: "bytes=999999-" }];
+    for (const headers of refusals) {
+      const refused: number[] = [];
+      for (const path of ["/files/part-range/parts/57", "/files/part-range/content"]) {
+        const { response, calls } = await call("GET", path, { headers, reads: refused });
+        expect([304, 416]).toContain(response.status);
+        expect(calls()).toBe(2); // beginRead (or beginPartRead) and endRead
+      }
+      expect(refused).toEqual([]);
     }
   });
 });
