@@ -133,7 +133,9 @@ export async function openFileStream(path: string): Promise<FileStream> {
 
 /**
  * Writes `stream` to the file at `path`, or to stdout when `path` is undefined. A file left incomplete by a
- * failure is removed. When stdout's reader goes away (`drainpipe get x | head`), writing stops quietly.
+ * failure is removed, unless `options.keepPartial` (then it holds what arrived, for a later run to continue).
+ * With `options.append`, the bytes go after what the file holds. When stdout's reader goes away
+ * (`drainpipe get x | head`), writing stops quietly.
  *
  * @throws {CliError} when the file cannot be written; the stream's own error otherwise.
  *
@@ -144,7 +146,11 @@ export async function openFileStream(path: string): Promise<FileStream> {
  * await writeStream(primeTextStream(1000), path);
  * ```
  */
-export async function writeStream(stream: ReadableStream<Uint8Array>, path: string | undefined): Promise<void> {
+export async function writeStream(
+  stream: ReadableStream<Uint8Array>,
+  path: string | undefined,
+  options: { append?: boolean; keepPartial?: boolean } = {},
+): Promise<void> {
   const source = Readable.fromWeb(stream as NodeReadableStream<Uint8Array>);
   if (path === undefined) {
     try {
@@ -155,9 +161,9 @@ export async function writeStream(stream: ReadableStream<Uint8Array>, path: stri
     return;
   }
   try {
-    await pipeline(source, createWriteStream(path));
+    await pipeline(source, createWriteStream(path, { flags: options.append ? "a" : "w" }));
   } catch (error) {
-    await rm(path, { force: true });
+    if (!options.keepPartial) await rm(path, { force: true });
     if (isFileSystemError(error)) throw fileError("write", path, error);
     throw error;
   }
