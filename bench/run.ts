@@ -6,6 +6,9 @@
  * section at the end of README.md; a quick run (every scenario's quick options, seconds) writes the same files
  * under `bench/.cache/quick/` and leaves README.md alone. Exits with 1 when any output check failed.
  *
+ * `node bench/run.ts --only 4,7` runs the scenarios of those numbers only, and keeps every other scenario's
+ * tables from the latest results file (the record says which day each scenario ran).
+ *
  * `node bench/run.ts --readme` runs nothing: it rewrites the README's Benchmarks section from the registry and
  * the latest results file in `bench/results/`.
  *
@@ -30,9 +33,15 @@ const { values: args } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
     readme: { type: "boolean", default: false },
+    only: { type: "string" },
   },
 });
 const scenarios = await loadScenarios();
+const only = args.only?.split(",").map((number) => Number(number.trim()));
+const unknown = only?.filter((number) => !scenarios.some((registered) => registered.number === number));
+if (unknown !== undefined && unknown.length > 0) {
+  throw new Error(`Cannot run --only ${args.only}: no scenario numbered ${unknown.join(", ")}`);
+}
 
 /** The stem (`<date>-node<major>`) of the newest results file in `bench/results/`. */
 async function latestStem(): Promise<string> {
@@ -50,16 +59,30 @@ if (args.readme) {
 } else {
   const quick = args.quick;
   const machine = describeMachine();
-  const results: ScenarioResult[] = [];
+  const ran = new Map<number, ScenarioResult[]>();
   for (const { number, scenario } of scenarios) {
+    if (only !== undefined && !only.includes(number)) continue;
     console.log(`scenario ${number}: ${scenario.title}`);
-    results.push(...(await runScenario(number, scenario, quick ? scenario.quick : {}, { quick })));
+    ran.set(number, await runScenario(number, scenario, quick ? scenario.quick : {}, { quick }));
   }
 
   const date = new Date().toISOString().slice(0, 10);
   const stem = `${date}-node${machine.node.split(".")[0]}`;
   const directory = quick ? resolve(PROJECT_ROOT, "bench/.cache/quick") : RESULTS_DIR;
-  const record: RunRecord = { date, quick, machine, results };
+  const earlier =
+    only === undefined || quick
+      ? undefined
+      : (JSON.parse(await readFile(resolve(RESULTS_DIR, `${await latestStem()}.json`), "utf8")) as RunRecord);
+  const results: ScenarioResult[] = [];
+  const scenarioDates: Record<string, string> = {};
+  for (const { number } of scenarios) {
+    const fresh = ran.get(number);
+    const kept = earlier?.results.filter((result) => result.title.startsWith(`Scenario ${number}:`)) ?? [];
+    results.push(...(fresh ?? kept));
+    if (fresh !== undefined) scenarioDates[number] = date;
+    else if (kept.length > 0) scenarioDates[number] = earlier?.scenarioDates?.[number] ?? earlier?.date ?? date;
+  }
+  const record: RunRecord = { date, quick, machine, results, scenarioDates };
   await mkdir(directory, { recursive: true });
   await writeFile(resolve(directory, `${stem}.json`), `${JSON.stringify(record, null, 2)}\n`);
   await writeFile(resolve(directory, `${stem}.md`), `${runMarkdown(results, machine, date, `${stem}.svg`)}\n`);

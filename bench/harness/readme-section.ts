@@ -22,6 +22,11 @@ export interface RunRecord {
   machine: Machine;
   /** Every scenario's tables, in order. */
   results: ScenarioResult[];
+  /**
+   * The day each scenario (by number) last ran, when not all on `date`: a run of some scenarios
+   * (`--only`) keeps the others' tables from the run before it.
+   */
+  scenarioDates?: Record<string, string>;
 }
 
 const HEADING = "\n## Benchmarks\n";
@@ -32,7 +37,9 @@ const INTRO = [
   "`bench/results/<date>-<runtime>.{json,md,svg}` and this section; `npm run bench:quick` runs them all with tiny",
   "sizes (under a minute, results under `bench/.cache/quick/`), and `bench/test/quick.test.ts`, part of `npm test`,",
   "runs every scenario's output checks with tiny sizes. Benchmarks assert nothing about time; every variant's output",
-  "is checked in every run. `node bench/run.ts --readme` rewrites this section from the latest results file.",
+  "is checked in every run. `node bench/run.ts --only 4,7` runs those scenarios and keeps the others' tables from",
+  "the latest results file (the section says which ran when); `node bench/run.ts --readme` rewrites this section",
+  "from the latest results file.",
   "",
   "The code: `bench/run.ts` (the run), `bench/harness/` (scenarios, run-alone options, statistics, reports and",
   "this section), `bench/workers/` (the bench-only workers run in workerd and how they are started),",
@@ -117,8 +124,8 @@ export function benchmarksSection(scenarios: readonly RegisteredScenario[], run:
         `${number}. **${scenario.title}** (\`${file}\`): measures ${scenario.measures} Why: ${scenario.why}`,
     ),
     "",
-    `Latest run (${stem}): ${machineMarkdown(run.machine)}. Every table with its notes: [${tables}](${tables}); ` +
-      `chart: [${chart}](${chart}).`,
+    `Latest run (${stem}): ${machineMarkdown(run.machine)}.${olderScenarios(run, scenarios)} ` +
+      `Every table with its notes: [${tables}](${tables}); chart: [${chart}](${chart}).`,
     "",
     "A row per table of the run. Speedups are the chart's bars: the scenario's baseline time over a variant's (each",
     "table's notes name its baseline), so above 1× is faster than the baseline.",
@@ -126,6 +133,25 @@ export function benchmarksSection(scenarios: readonly RegisteredScenario[], run:
     summaryTable(run.results),
     "",
   ].join("\n");
+}
+
+/**
+ * Which scenarios of `run` come from an earlier day, and which have never run, as a sentence (empty when every
+ * registered scenario ran on its date).
+ */
+function olderScenarios(run: RunRecord, scenarios: readonly RegisteredScenario[]): string {
+  if (run.scenarioDates === undefined) return "";
+  const dates = run.scenarioDates;
+  const older = Object.entries(dates).filter(([, date]) => date !== run.date);
+  const never = scenarios.filter(({ number }) => dates[number] === undefined).map(({ number }) => number);
+  if (older.length === 0 && never.length === 0) return "";
+  const byDate = new Map<string, string[]>();
+  for (const [number, date] of older) byDate.set(date, [...(byDate.get(date) ?? []), number]);
+  const named = (numbers: readonly (string | number)[], verb: [string, string]) =>
+    numbers.length === 1 ? `scenario ${numbers[0]} ${verb[0]}` : `scenarios ${numbers.join(", ")} ${verb[1]}`;
+  const parts = [...byDate].map(([date, numbers]) => `${named(numbers, ["is", "are"])} from the run of ${date}`);
+  if (never.length > 0) parts.push(`${named(never, ["has", "have"])} not run yet`);
+  return ` This run was of some scenarios only; ${parts.join("; ")}.`;
 }
 
 /**
