@@ -23,6 +23,7 @@ import {
   WritableStreamDefaultController,
   WritableStreamDefaultWriter,
 } from "../../src/streams/index.ts";
+import { hostCrossingChecks } from "./host-crossing-checks.ts";
 
 /** One named check; `run` rejects when the check fails. */
 export interface SmokeCheck {
@@ -302,6 +303,7 @@ export const smokeChecks: readonly SmokeCheck[] = [
       check(bytesEqual(await collectBytes(sized, bytes.byteLength), bytes), "sized byte stream collected");
     },
   },
+  ...hostCrossingChecks,
 ];
 
 /** Runs every check in order; never rejects. */

@@ -113,3 +113,19 @@ describe("native adapters on workerd", () => {
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
   });
 });
+
+describe("host crossings on workerd", () => {
+  test("a drainpipe stream pipes through IdentityTransformStream and FixedLengthStream", async () => {
+    const bytes = pattern(300_000);
+    const identity = drainpipeOf(bytes, 10_000).pipeThrough(new IdentityTransformStream());
+    expect(new Uint8Array(await new Response(identity).arrayBuffer())).toEqual(bytes);
+    const fixed = drainpipeOf(bytes, 10_000).pipeThrough(new FixedLengthStream(bytes.byteLength));
+    const response = new Response(fixed);
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
+  });
+
+  test("FixedLengthStream errors when the drainpipe stream is shorter than declared", async () => {
+    const short = drainpipeOf(pattern(1000), 100).pipeThrough(new FixedLengthStream(2000));
+    await expect(new Response(short).arrayBuffer()).rejects.toThrow();
+  });
+});

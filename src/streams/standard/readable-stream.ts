@@ -4,6 +4,8 @@
  */
 
 import "../platform-types.ts";
+import { hostWritableStreamLocked, isHostReadableStream } from "../adapters/host-streams.ts";
+import { pipeToHost } from "../adapters/pipe-to-host.ts";
 import type { Completion } from "../fast-paths/completion.ts";
 import {
   promiseRejectedWith,
@@ -217,11 +219,13 @@ export class ReadableStream<R = unknown> {
 
   /**
    * Pipes this stream into `transform.writable` and returns `transform.readable` as it is (typed as given, so a
-   * drainpipe `ReadableStream` also type-checks where a platform `ReadableStream` is expected). Both sides must be
-   * drainpipe streams at run time; a platform pair is refused with a `TypeError` (see `fromNativeStream`).
+   * drainpipe `ReadableStream` also type-checks where a platform `ReadableStream` is expected). Each side may be a
+   * drainpipe stream or one of the host's own (`new TextDecoderStream()`, `new CompressionStream("gzip")`): a host
+   * writable side is fed by the host's pipe (see {@link ReadableStream.pipeTo}). Anything else is refused with a
+   * `TypeError`.
    */
   pipeThrough<RS extends object>(
-    transform: { readable: RS; writable: WritableStream<R> },
+    transform: { readable: RS; writable: WritableStream<R> | globalThis.WritableStream<R> },
     options: StreamPipeOptions | undefined = undefined,
   ): RS {
     if (!isReadableStream<R>(this)) throw streamBrandCheckError("pipeThrough");
@@ -229,40 +233,53 @@ export class ReadableStream<R = unknown> {
     assertDictionary(transform, "First parameter");
     const rawReadable = (transform as Partial<ReadableWritablePair<unknown, R>>).readable;
     assertRequiredArgument(rawReadable, 1, "ReadableWritablePair.readable");
-    if (!isReadableStream(rawReadable)) {
+    if (!isReadableStream(rawReadable) && !isHostReadableStream(rawReadable)) {
       throw new TypeError("Cannot pipe through: transform.readable is not a ReadableStream");
     }
     const rawWritable = (transform as Partial<ReadableWritablePair<unknown, R>>).writable;
     assertRequiredArgument(rawWritable, 1, "ReadableWritablePair.writable");
-    if (!isWritableStream(rawWritable)) {
+    const own = isWritableStream(rawWritable);
+    const hostLocked = own ? undefined : hostWritableStreamLocked(rawWritable);
+    if (!own && hostLocked === undefined) {
       throw new TypeError("Cannot pipe through: transform.writable is not a WritableStream");
     }
     const converted = convertPipeOptions(options);
     if (IsReadableStreamLocked(this)) {
       throw new TypeError("Cannot pipe a locked ReadableStream");
     }
-    if (IsWritableStreamLocked(rawWritable)) {
+    if (own ? IsWritableStreamLocked(rawWritable) : hostLocked) {
       throw new TypeError("Cannot pipe into a locked WritableStream");
     }
-    const promise = ReadableStreamPipeTo<R>(
-      this,
-      rawWritable as WritableStream<R>,
-      converted.preventClose,
-      converted.preventAbort,
-      converted.preventCancel,
-      converted.signal,
-    );
+    const promise = own
+      ? ReadableStreamPipeTo<R>(
+          this,
+          rawWritable as WritableStream<R>,
+          converted.preventClose,
+          converted.preventAbort,
+          converted.preventCancel,
+          converted.signal,
+        )
+      : pipeToHost(this, rawWritable as unknown as globalThis.WritableStream<R>, converted);
     setPromiseIsHandledToTrue(promise);
     return rawReadable as RS;
   }
 
-  /** Pipes this stream into a writable stream; resolves when the pipe finishes. */
-  pipeTo(destination: WritableStream<R>, options: StreamPipeOptions | undefined = undefined): Promise<undefined> {
+  /**
+   * Pipes this stream into a writable stream; resolves when the pipe finishes. The destination may also be one of
+   * the host's own `WritableStream`s: the host's pipe then writes it, fed a batch at a time from this stream, with
+   * the same options, and cancel, abort and errors cross as between two drainpipe streams.
+   */
+  pipeTo(
+    destination: WritableStream<R> | globalThis.WritableStream<R>,
+    options: StreamPipeOptions | undefined = undefined,
+  ): Promise<undefined> {
     if (!isReadableStream<R>(this)) return promiseRejectedWith(streamBrandCheckError("pipeTo"));
     if (destination === undefined) {
       return promiseRejectedWith(new TypeError("Parameter 1 is required in 'pipeTo'"));
     }
-    if (!isWritableStream(destination)) {
+    const own = isWritableStream(destination);
+    const hostLocked = own ? undefined : hostWritableStreamLocked(destination);
+    if (!own && hostLocked === undefined) {
       return promiseRejectedWith(new TypeError("Cannot pipe: first parameter is not a WritableStream"));
     }
     let converted: ConvertedPipeOptions;
@@ -274,9 +291,10 @@ export class ReadableStream<R = unknown> {
     if (IsReadableStreamLocked(this)) {
       return promiseRejectedWith(new TypeError("Cannot pipe a locked ReadableStream"));
     }
-    if (IsWritableStreamLocked(destination)) {
+    if (own ? IsWritableStreamLocked(destination) : hostLocked) {
       return promiseRejectedWith(new TypeError("Cannot pipe into a locked WritableStream"));
     }
+    if (!own) return pipeToHost(this, destination as globalThis.WritableStream<R>, converted);
     return ReadableStreamPipeTo<R>(
       this,
       destination as WritableStream<R>,
