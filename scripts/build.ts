@@ -1,7 +1,8 @@
 /**
  * `npm run build` (also `prepack`): the published package in `dist/`.
  *
- * - the library: one ESM entry per public layer (`dist/<layer>/index.js`), bundled by esbuild with code splitting
+ * - the library: one ESM entry per public layer (`dist/<layer>/index.js`) and for `dist/streams/iterable/index.js`
+ *   (the `./iterable` subpath), bundled by esbuild with code splitting
  *   (shared code in `dist/chunks/`, so each entry loads only what it uses), `keepNames` (class names such as
  *   `ReadableStream.name` survive) and source maps;
  * - its declarations (`dist/<layer>/index.d.ts` and the modules they name), by tsc with `stripInternal`
@@ -25,11 +26,14 @@ const DIST = join(ROOT, "dist");
 /** The layers published as subpaths, each `src/<layer>/index.ts`. */
 export const LAYERS = ["streams", "numbers", "store", "split", "files", "worker"] as const;
 
+/** Subpaths published beside the layers: a part of a layer with an entry of its own. */
+export const EXTRA_ENTRIES = ["src/streams/iterable/index.ts"] as const;
+
 rmSync(DIST, { recursive: true, force: true });
 
 await build({
   absWorkingDir: ROOT,
-  entryPoints: LAYERS.map((layer) => `src/${layer}/index.ts`),
+  entryPoints: [...LAYERS.map((layer) => `src/${layer}/index.ts`), ...EXTRA_ENTRIES],
   outbase: "src",
   outdir: "dist",
   chunkNames: "chunks/[name]-[hash]",

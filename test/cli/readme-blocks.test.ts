@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ensureNode26, STREAM_ITER_FLAG } from "../../scripts/node26.ts";
 import { type EmbeddedWorker, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
 import { expectedOutput, type ReadmeBlock, readmeBlocks } from "../package/readme-examples.ts";
 import { CLI_COMMAND, runShell, shellEnv } from "./cli-runner.ts";
@@ -24,6 +25,7 @@ const COVERAGE: { section: string; starts: string; by: string }[] = [
   },
   { section: "Install and use", starts: "", by: "test/package/consumer.test.ts" },
   { section: "drainpipe streams", starts: "import {", by: "here" },
+  { section: "drainpipe streams", starts: "// Node 26", by: "here (on the project's Node 26)" },
   { section: "Command line", starts: "npx drainpipe primes", by: "here" },
   {
     section: "Command line",
@@ -67,6 +69,17 @@ test("the streams extensions block prints what its comments say", async () => {
   const { stdout } = await promisify(execFile)(
     join(ROOT, "node_modules/.bin/node"),
     ["--input-type=module-typescript", "-e", code],
+    { cwd: ROOT },
+  );
+  expect(stdout.trim()).toBe(expectedOutput(code));
+  expect(expectedOutput(code)).not.toBe("");
+});
+
+test("the iterable-streams block prints what its comments say on Node 26", { timeout: 600_000 }, async () => {
+  const { code } = block("drainpipe streams", "// Node 26");
+  const { stdout } = await promisify(execFile)(
+    ensureNode26(),
+    [STREAM_ITER_FLAG, "--no-warnings", "--input-type=module-typescript", "-e", code],
     { cwd: ROOT },
   );
   expect(stdout.trim()).toBe(expectedOutput(code));

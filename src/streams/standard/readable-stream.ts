@@ -7,6 +7,8 @@ import "../platform-types.ts";
 import { hostWritableStreamLocked, isHostReadableStream } from "../adapters/host-streams.ts";
 import { pipeToHost } from "../adapters/pipe-to-host.ts";
 import type { Completion } from "../fast-paths/completion.ts";
+import { batchIterator } from "../iterable/batch-iterator.ts";
+import { toAsyncStreamable } from "../iterable/protocols.ts";
 import {
   promiseRejectedWith,
   promiseResolvedWith,
@@ -321,10 +323,27 @@ export class ReadableStream<R = unknown> {
 
   /** Same as {@link ReadableStream.values}. */
   declare [Symbol.asyncIterator]: (options?: ReadableStreamIteratorOptions) => ReadableStreamAsyncIterator<R>;
+
+  /**
+   * The iterable-streams API's conversion (`Symbol.for("Stream.toAsyncStreamable")`, not in the WHATWG standard):
+   * the stream as an async iterable of `Uint8Array[]` batches, one draining read (`readMany`) per step, so that
+   * API's `from`, `pull`, `bytes` and `pipeTo` take whole batches. Byte chunks pass as they are, strings UTF-8
+   * encoded; any other chunk rejects its step with a `TypeError` (and cancels the stream). Locks the stream;
+   * ending early (`return()`) cancels it; the stream's end or error releases it, as with {@link ReadableStream.values}.
+   */
+  declare [toAsyncStreamable]: () => AsyncIterableIterator<Uint8Array[], undefined>;
 }
 
 Object.defineProperty(ReadableStream.prototype, Symbol.asyncIterator, {
   value: ReadableStream.prototype.values,
+  writable: true,
+  configurable: true,
+});
+Object.defineProperty(ReadableStream.prototype, toAsyncStreamable, {
+  value: function asyncStreamable(this: ReadableStream<unknown>) {
+    if (!isReadableStream(this)) throw streamBrandCheckError('[Symbol.for("Stream.toAsyncStreamable")]');
+    return batchIterator(this);
+  },
   writable: true,
   configurable: true,
 });
