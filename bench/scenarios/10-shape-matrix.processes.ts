@@ -9,8 +9,8 @@ import { execFile, execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { build } from "esbuild";
+import { findNode20 } from "../../scripts/node20.ts";
 import { ensureNode26, STREAM_ITER_FLAG } from "../../scripts/node26.ts";
-import { findNode20 } from "../../test/wpt/runtimes.ts";
 import { bundleDrainpipeStreams } from "../../tools/bundled-drainpipe.ts";
 import { NATIVE } from "../implementations/streams-implementation.ts";
 import { BATCH, DRAINPIPE, FAST, POLYFILL, type RunnerReport, STREAM_ITER } from "./10-shape-matrix.rows.ts";
@@ -41,9 +41,16 @@ function projectBinary(name: string): string {
   return resolve(ROOT, "node_modules/.bin", name);
 }
 
+/** The machine's Node 20; throws when there is none (the scenario measures the library there). */
+function machineNode20(): string {
+  const found = findNode20();
+  if (found === undefined) throw new Error("Cannot run the shape matrix on Node 20: no Node 20 on the PATH");
+  return found;
+}
+
 /** The runtimes, in report order. */
 export const PROCESS_RUNTIMES: readonly ProcessRuntime[] = [
-  { id: "node20", binary: findNode20, flags: () => [], rows: NODE_ROWS },
+  { id: "node20", binary: machineNode20, flags: () => [], rows: NODE_ROWS },
   { id: "node24", binary: () => projectBinary("node"), flags: () => [], rows: NODE_ROWS },
   {
     id: "node26",

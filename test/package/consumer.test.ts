@@ -6,6 +6,7 @@
  *
  * @module
  */
+
 import { execFile } from "node:child_process";
 import {
   mkdirSync,
@@ -18,10 +19,11 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { build, transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { findNode20 } from "../../scripts/node20.ts";
 import { expectedOutput, type ReadmeExample, readmeExamples } from "./readme-examples.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -33,27 +35,15 @@ vi.setConfig({ testTimeout: 120_000 });
 
 const SUBPATHS = [".", "./streams", "./iterable", "./numbers", "./store", "./split", "./files", "./worker"] as const;
 
-/** The Node 20 of the machine: the first `node` on the PATH outside `node_modules` that is version 20. */
-async function findNode20(): Promise<string> {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    if (dir.includes("node_modules")) continue;
-    const candidate = join(dir, "node");
-    const version = await run(candidate, ["--version"]).then(
-      ({ stdout }) => stdout.trim(),
-      () => "",
-    );
-    if (version.startsWith("v20.")) return candidate;
-  }
-  throw new Error("no Node 20 on the PATH (outside node_modules)");
-}
-
 let project: string;
 let tarball: { filename: string; size: number; files: string[] };
 let examples: ReadmeExample[];
 let node20: string;
 
 beforeAll(async () => {
-  node20 = await findNode20();
+  const found = findNode20();
+  if (found === undefined) throw new Error("Cannot test the package on Node 20: no Node 20 on the PATH");
+  node20 = found;
   project = mkdtempSync(join(tmpdir(), "drainpipe-consumer-"));
   const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", project], {
     cwd: ROOT,

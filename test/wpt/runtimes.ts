@@ -8,11 +8,12 @@
  * with `keepNames` (without it esbuild renames a bundled class that shadows a global, `ReadableStream` becoming
  * `ReadableStream2`, and the "interface object name" subtests fail).
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { findNode20 as findMachineNode20 } from "../../scripts/node20.ts";
 import { DRAINPIPE_MODULE_PATH, ImplementationUnavailableError } from "./implementation.ts";
 import type { SuiteOptions, SuiteResult } from "./run-suite.ts";
 import { runSuite } from "./run-suite.ts";
@@ -38,34 +39,15 @@ function localBinary(name: string): string {
   return path.join(ROOT, "node_modules/.bin", name);
 }
 
-function majorVersionOf(binary: string): number | undefined {
-  try {
-    const version = execFileSync(binary, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-    return Number(/^v(\d+)\./.exec(version.trim())?.[1]);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The Node 20 binary: `$WPT_NODE20` when set, else the first `node` on `PATH` outside `node_modules/.bin` whose
- * major version is 20 (the system Node; the project's scripts run on the Node 24 of its devDependencies).
- */
+/** The Node 20 binary (see `scripts/node20.ts`); throws `ImplementationUnavailableError` when there is none. */
 export function findNode20(): string {
-  const fromEnvironment = process.env.WPT_NODE20;
-  if (fromEnvironment !== undefined && fromEnvironment !== "") {
-    return fromEnvironment;
+  const found = findMachineNode20();
+  if (found === undefined) {
+    throw new ImplementationUnavailableError(
+      "Cannot run on Node 20: no node 20 on PATH (set WPT_NODE20 to its binary)",
+    );
   }
-  const candidates = [
-    "/usr/local/bin/node",
-    ...(process.env.PATH ?? "").split(path.delimiter).map((dir) => path.join(dir, "node")),
-  ];
-  for (const candidate of candidates) {
-    if (!candidate.includes("node_modules") && existsSync(candidate) && majorVersionOf(candidate) === 20) {
-      return candidate;
-    }
-  }
-  throw new ImplementationUnavailableError("Cannot run on Node 20: no node 20 on PATH (set WPT_NODE20 to its binary)");
+  return found;
 }
 
 /**
