@@ -17,4 +17,10 @@ export {
 export { type PartSlice, sliceParts, wholeParts } from "./part-slices.ts";
 export { type ManifestVersion, readManifest, readManifestVersion } from "./read-manifest.ts";
 export { RecordFormatError } from "./record-format.ts";
-export { StoreNumbersError, type StoreNumbersOptions, storeNumbers } from "./store-numbers.ts";
+export {
+  type StoreLinesOptions,
+  StoreNumbersError,
+  type StoreNumbersOptions,
+  storeLines,
+  storeNumbers,
+} from "./store-numbers.ts";

@@ -1,5 +1,7 @@
+import type { ParseStats } from "../numbers/number-parser.ts";
 import { manifestKey, newUploadId, uploadPrefix } from "../split/object-keys.ts";
-import { PartSplitter } from "../split/part-splitter.ts";
+import { type PartRecord, PartSplitter } from "../split/part-splitter.ts";
+import { SplitLinesWritableStream } from "../split/split-lines-writable-stream.ts";
 import { type NumberChunk, SplitWritableStream } from "../split/split-writable-stream.ts";
 import { deleteAll } from "../store/list-all.ts";
 import type { ObjectStore } from "../store/object-store.ts";
@@ -78,9 +80,61 @@ export class StoreNumbersError extends Error {
  * });
  * ```
  */
-export async function storeNumbers<T extends NumberChunk>(
+export function storeNumbers<T extends NumberChunk>(
   numbers: ReadableStream<T>,
   options: StoreNumbersOptions,
+): Promise<Manifest> {
+  return store(options, (splitter) => {
+    const sink = new SplitWritableStream<T>(splitter, options.highWaterMark);
+    return { written: numbers.pipeTo(sink), parts: sink.parts, source: options.source };
+  });
+}
+
+/** Options of {@linkcode storeLines}. */
+export interface StoreLinesOptions extends Omit<StoreNumbersOptions, "source" | "highWaterMark"> {
+  /** Describes where the lines came from, given what the parser saw; called once every line has been written. */
+  source: (stats: ParseStats) => ManifestSource;
+  /** Called with every byte chunk once its lines are in the parts (see `SplitLinesWritableStream`). */
+  releaseChunk?: ((chunk: Uint8Array) => void) | undefined;
+}
+
+/**
+ * {@linkcode storeNumbers} for bytes of newline-separated decimal integers (the grammar of `NumberParser`), through
+ * the canonical pass-through (`SplitLinesWritableStream`): lines already in canonical form are copied into the parts
+ * as they are, the others parsed and encoded again, so the stored file is the same as parsing every line and
+ * storing its number would give. Same protocol, same all-or-nothing result; a malformed line fails the attempt with
+ * the `NumberParseError` as `cause`.
+ *
+ * @example
+ * ```ts
+ * declare const store: ObjectStore;
+ * declare const body: ReadableStream<Uint8Array>;
+ * const manifest = await storeLines(body, {
+ *   store,
+ *   name: "primes",
+ *   maxPartBytes: 10 * 1024 * 1024,
+ *   source: ({ bytes, lines, canonical }) => ({ kind: "upload", bytes, lines, canonical }),
+ * });
+ * ```
+ */
+export function storeLines(bytes: ReadableStream<Uint8Array>, options: StoreLinesOptions): Promise<Manifest> {
+  return store(options, (splitter) => {
+    const sink = new SplitLinesWritableStream(splitter, { releaseChunk: options.releaseChunk });
+    return { written: bytes.pipeTo(sink), parts: sink.parts, source: () => options.source(sink.stats) };
+  });
+}
+
+/** What {@linkcode store} runs: the pipe into the splitter's sink, its parts, and the manifest's source. */
+interface Writing {
+  written: Promise<void>;
+  parts: Promise<PartRecord[]>;
+  source: () => ManifestSource;
+}
+
+/** The protocol of {@linkcode storeNumbers} and {@linkcode storeLines} around the pipe that `write` starts. */
+async function store(
+  options: Omit<StoreNumbersOptions, "source" | "highWaterMark">,
+  write: (splitter: PartSplitter) => Writing,
 ): Promise<Manifest> {
   const { store, maxPartBytes } = options;
   const name = assertValidName(options.name);
@@ -88,10 +142,10 @@ export async function storeNumbers<T extends NumberChunk>(
   const { chunkBytes, maxInFlight, maxNumbers, publish = (manifest) => publishManifest(store, manifest) } = options;
   const splitter = new PartSplitter({ store, name, uploadId, maxPartBytes, chunkBytes, maxInFlight, maxNumbers });
   try {
-    const sink = new SplitWritableStream<T>(splitter, options.highWaterMark);
-    await numbers.pipeTo(sink);
-    const parts = await sink.parts;
-    const manifest = buildManifest({ name, uploadId, maxPartBytes, source: options.source(), parts });
+    const writing = write(splitter);
+    await writing.written;
+    const parts = await writing.parts;
+    const manifest = buildManifest({ name, uploadId, maxPartBytes, source: writing.source(), parts });
     await publish(manifest);
     return manifest;
   } catch (error) {

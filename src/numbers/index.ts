@@ -5,6 +5,8 @@
  * @module
  */
 
+export { type CanonicalRun, canonicalLineValue, scanCanonicalLines } from "./canonical-lines.ts";
+export { LineRuns } from "./line-runs.ts";
 export { LineToNumberBatchStream } from "./line-to-number-batch-stream.ts";
 export type { LineToNumberOptions } from "./line-to-number-options.ts";
 export { LineToNumberStream } from "./line-to-number-stream.ts";

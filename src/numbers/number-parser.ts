@@ -1,3 +1,5 @@
+import { type CanonicalRun, lineEndAfter, scanCanonicalLines } from "./canonical-lines.ts";
+import type { LineRuns } from "./line-runs.ts";
 import { NumberParseError, type NumberParseErrorReason } from "./number-parse-error.ts";
 
 /** What a {@linkcode NumberParser} has seen so far. */
@@ -30,6 +32,9 @@ const LINE_EMPTY = 0;
 const AFTER_MINUS = 1;
 /** The current line so far is an optional `-` and at least one digit. */
 const IN_DIGITS = 2;
+/** Bytes parsed the exact way, at least, once {@linkcode NumberParser.pushLines} meets a non-canonical line. */
+const EXACT_WINDOW = 1024;
+
 type LineState = typeof LINE_EMPTY | typeof AFTER_MINUS | typeof IN_DIGITS;
 
 const EXPECTED: Record<LineState, string> = {
@@ -69,6 +74,7 @@ export class NumberParser {
   #canonical = true;
   #ended = false;
   #error: NumberParseError | undefined;
+  readonly #run: CanonicalRun = { end: 0, lines: 0 };
 
   /** A snapshot of what the parser has seen so far. */
   get stats(): ParseStats {
@@ -101,25 +107,115 @@ export class NumberParser {
    */
   pushView(chunk: Uint8Array): Float64Array {
     this.#assertOpen("push");
+    const out = this.#reserve(chunk.length);
+    return out.subarray(0, this.#parse(chunk, 0, chunk.length, out, 0));
+  }
+
+  /**
+   * Parses `chunk` like {@linkcode pushView}, but hands the lines it completes over as `runs`: the lines already
+   * in canonical form (see `scanCanonicalLines`) as byte ranges of `chunk`, left as they are, and the numbers of
+   * the others. Encoding every run in order gives the same bytes as encoding {@linkcode pushView}'s numbers;
+   * errors and {@linkcode stats} are the same too. Canonical lines are validated without being converted into
+   * numbers, which is what makes this path fast.
+   *
+   * @throws {NumberParseError} when the input breaks the grammar (and on every call after that).
+   *
+   * @example
+   * ```ts
+   * const parser = new NumberParser();
+   * const runs = new LineRuns();
+   * parser.pushLines(new TextEncoder().encode("2\n3\n\n5\n"), runs);
+   * // "2\n3\n" left as it is, then the number of the line after the blank one:
+   * [runs.count, runs.byteEnd(0), runs.lines(0)]; // [2, 4, 2]
+   * Array.from(runs.numbers.subarray(runs.numberStart(1), runs.numberEnd(1))); // [5]
+   * ```
+   */
+  pushLines(chunk: Uint8Array, runs: LineRuns): void {
+    this.#assertOpen("push");
     const length = chunk.length;
-    const base = this.#bytes;
-    // Every number completed here but the first needs a digit and a line break of its own.
+    runs.reset((length >>> 1) + 1);
+    const out = runs.numbers;
+    const run = this.#run;
+    let count = 0;
+    let i = 0;
+    // A line begun in an earlier chunk is finished the exact way.
+    if (this.#state !== LINE_EMPTY || this.#pendingCarriageReturn) {
+      i = lineEndAfter(chunk, 0);
+      count = this.#parse(chunk, 0, i, out, count);
+    }
+    while (i < length) {
+      scanCanonicalLines(chunk, i, run);
+      const end = run.end;
+      if (end > i) {
+        runs.add(count, i, end, run.lines);
+        this.#bytes += end - i;
+        this.#line += run.lines;
+        this.#lineStart = this.#bytes;
+        this.#numbers += run.lines;
+        i = end;
+        if (i === length) break;
+      }
+      // The lines from here on are parsed the exact way, a window at a time, before canonical lines are looked
+      // for again: input that is not canonical throughout costs one failed scan per window, not one per line.
+      const to = lineEndAfter(chunk, Math.min(i + EXACT_WINDOW, length - 1));
+      count = this.#parse(chunk, i, to, out, count);
+      i = to;
+    }
+    if (count > runs.numberStart(runs.count)) runs.add(count, length, length, 0);
+  }
+
+  /**
+   * Ends the input: returns the number of a final line that has no line break (an empty array otherwise).
+   * Afterwards the parser accepts no more calls.
+   *
+   * @throws {NumberParseError} when the input ends in a lone `-` or a `\r`.
+   */
+  end(): Float64Array {
+    this.#assertOpen("end");
+    this.#ended = true;
+    const bytes = this.#bytes;
+    const line = this.#line;
+    const lineStart = this.#lineStart;
+    if (this.#pendingCarriageReturn) this.#fail("stray-carriage-return", bytes - 1, CR, line, lineStart, bytes - 1, 0);
+    if (this.#state === AFTER_MINUS) this.#fail("lone-minus", lineStart, undefined, line, lineStart, bytes, 0);
+    if (this.#state === LINE_EMPTY) return new Float64Array(0);
+    const value = this.#negative ? 0 - this.#acc : this.#acc;
+    this.#state = LINE_EMPTY;
+    this.#canonical = false;
+    this.#line = line + 1;
+    this.#lineStart = bytes;
+    this.#numbers += 1;
+    return Float64Array.of(value);
+  }
+
+  /** The parser's number buffer, grown to hold the numbers a chunk of `length` bytes can complete. */
+  #reserve(length: number): Float64Array {
+    // Every number completed in a chunk but the first needs a digit and a line break of its own.
     const capacity = (length >>> 1) + 1;
-    let out = this.#scratch;
-    if (out.length < capacity) out = this.#scratch = new Float64Array(capacity);
+    if (this.#scratch.length < capacity) this.#scratch = new Float64Array(capacity);
+    return this.#scratch;
+  }
+
+  /**
+   * The state machine: parses `chunk[from..to)`, whose first byte is the next of the input, writing the numbers
+   * it completes into `out` from index `count` on, and returns the new count.
+   */
+  #parse(chunk: Uint8Array, from: number, to: number, out: Float64Array, count: number): number {
+    const base = this.#bytes - from;
+    const first = count;
     let acc = this.#acc;
     let negative = this.#negative;
     let state = this.#state;
     let canonical = this.#canonical;
     let line = this.#line;
     let lineStart = this.#lineStart;
-    let count = 0;
-    if (this.#pendingCarriageReturn && length > 0) {
-      if (chunk[0] !== LF) this.#fail("stray-carriage-return", base - 1, CR, line, lineStart, base - 1, 0);
+    if (this.#pendingCarriageReturn && from < to) {
+      if (chunk[from] !== LF)
+        this.#fail("stray-carriage-return", base + from - 1, CR, line, lineStart, base + from - 1, 0);
       this.#pendingCarriageReturn = false;
     }
-    let i = 0;
-    while (i < length) {
+    let i = from;
+    while (i < to) {
       const byte = chunk[i]!;
       let digit = (byte - ZERO) >>> 0;
       if (digit <= 9) {
@@ -129,9 +225,9 @@ export class NumberParser {
         for (;;) {
           acc = acc * 10 + digit;
           if (acc > Number.MAX_SAFE_INTEGER) {
-            this.#fail("unsafe-integer", base + i, chunk[i], line, lineStart, base + i, count);
+            this.#fail("unsafe-integer", base + i, chunk[i], line, lineStart, base + i, count - first);
           }
-          if (++i === length) break;
+          if (++i === to) break;
           digit = (chunk[i]! - ZERO) >>> 0;
           if (digit > 9) break;
         }
@@ -157,7 +253,7 @@ export class NumberParser {
           canonical = false;
         } else {
           const after = base + i === lineStart + 1 ? LF : CR;
-          this.#fail("lone-minus", lineStart, after, line, lineStart, base + i, count);
+          this.#fail("lone-minus", lineStart, after, line, lineStart, base + i, count - first);
         }
         line++;
         lineStart = base + i + 1;
@@ -166,11 +262,11 @@ export class NumberParser {
         state = AFTER_MINUS;
       } else if (byte === CR) {
         canonical = false;
-        if (i + 1 === length) this.#pendingCarriageReturn = true;
+        if (i + 1 === to) this.#pendingCarriageReturn = true;
         else if (chunk[i + 1] !== LF)
-          this.#fail("stray-carriage-return", base + i, CR, line, lineStart, base + i, count);
+          this.#fail("stray-carriage-return", base + i, CR, line, lineStart, base + i, count - first);
       } else {
-        this.#fail("unexpected-byte", base + i, byte, line, lineStart, base + i, count, EXPECTED[state]);
+        this.#fail("unexpected-byte", base + i, byte, line, lineStart, base + i, count - first, EXPECTED[state]);
       }
       i++;
     }
@@ -180,33 +276,9 @@ export class NumberParser {
     this.#canonical = canonical;
     this.#line = line;
     this.#lineStart = lineStart;
-    this.#bytes = base + length;
-    this.#numbers += count;
-    return out.subarray(0, count);
-  }
-
-  /**
-   * Ends the input: returns the number of a final line that has no line break (an empty array otherwise).
-   * Afterwards the parser accepts no more calls.
-   *
-   * @throws {NumberParseError} when the input ends in a lone `-` or a `\r`.
-   */
-  end(): Float64Array {
-    this.#assertOpen("end");
-    this.#ended = true;
-    const bytes = this.#bytes;
-    const line = this.#line;
-    const lineStart = this.#lineStart;
-    if (this.#pendingCarriageReturn) this.#fail("stray-carriage-return", bytes - 1, CR, line, lineStart, bytes - 1, 0);
-    if (this.#state === AFTER_MINUS) this.#fail("lone-minus", lineStart, undefined, line, lineStart, bytes, 0);
-    if (this.#state === LINE_EMPTY) return new Float64Array(0);
-    const value = this.#negative ? 0 - this.#acc : this.#acc;
-    this.#state = LINE_EMPTY;
-    this.#canonical = false;
-    this.#line = line + 1;
-    this.#lineStart = bytes;
-    this.#numbers += 1;
-    return Float64Array.of(value);
+    this.#bytes = base + to;
+    this.#numbers += count - first;
+    return count;
   }
 
   #assertOpen(action: string): void {

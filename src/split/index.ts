@@ -25,4 +25,9 @@ export {
   PartSplitter,
   type PartSplitterOptions,
 } from "./part-splitter.ts";
+export {
+  DEFAULT_SPLIT_LINES_HIGH_WATER_MARK,
+  type SplitLinesOptions,
+  SplitLinesWritableStream,
+} from "./split-lines-writable-stream.ts";
 export { DEFAULT_SPLIT_HIGH_WATER_MARK, type NumberChunk, SplitWritableStream } from "./split-writable-stream.ts";

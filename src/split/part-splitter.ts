@@ -1,3 +1,4 @@
+import { canonicalLineValue, countLineBreaks, lineEndAfter, lineStartBefore } from "../numbers/canonical-lines.ts";
 import { encodedLineLength, encodeNumbersInto } from "../numbers/number-encoder.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { ChunkBuffers } from "./chunk-buffers.ts";
@@ -159,6 +160,29 @@ export class PartSplitter {
     return this.#writeFrom(numbers, 0);
   }
 
+  /**
+   * Appends `lines`: `count` complete lines already in canonical form (as `scanCanonicalLines` finds them, each
+   * ended by `\n`), copied into the parts as they are. The same as writing their numbers with {@linkcode write},
+   * without converting them; the first and last number of a part are read from its lines.
+   *
+   * @throws {NumberLimitError} when the write would pass `maxNumbers`.
+   * @throws the first upload failure, once one has happened.
+   *
+   * @example
+   * ```ts
+   * const store = new MemoryStore();
+   * const splitter = new PartSplitter({ store, name: "primes", uploadId: newUploadId(), maxPartBytes: 1 << 20 });
+   * await splitter.writeLines(new TextEncoder().encode("2\n3\n5\n7\n"), 4);
+   * const [part] = await splitter.close();
+   * [part!.bytes, part!.numbers, part!.first, part!.last]; // [8, 4, 2, 7]
+   * ```
+   */
+  writeLines(lines: Uint8Array, count: number): Promise<void> | undefined {
+    this.#assertWritable("write");
+    if (this.#numbers + count > this.#maxNumbers) throw new NumberLimitError(this.#maxNumbers);
+    return this.#writeLinesFrom(lines, 0, count);
+  }
+
   /** Stores the last part, waits for every upload and returns the parts in order. */
   async close(): Promise<PartRecord[]> {
     this.#assertWritable("close");
@@ -184,26 +208,12 @@ export class PartSplitter {
     const end = numbers.length;
     let i = from;
     for (;;) {
-      const carrying = this.#carryStart < this.#carryEnd;
-      if (!carrying && i >= end) return undefined;
+      const flushing = this.#flushCarry();
+      if (flushing) return flushing.then(() => this.#writeFrom(numbers, i));
+      if (i >= end) return undefined;
       const part = this.#part ?? this.#openPart();
-      let window = part.window();
-      if (carrying) {
-        if (window.length === 0) {
-          const wait = part.flushChunk();
-          if (wait) return wait.then(() => this.#writeFrom(numbers, i));
-          continue;
-        }
-        const piece = this.#carry.subarray(
-          this.#carryStart,
-          Math.min(this.#carryEnd, this.#carryStart + window.length),
-        );
-        window.set(piece);
-        part.commit(piece.length);
-        this.#carryStart += piece.length;
-        continue;
-      }
       const room = this.#maxPartBytes - part.bytes;
+      let window = part.window();
       if (window.length > room) window = window.subarray(0, room);
       const { read, written } = encodeNumbersInto(numbers, i, end, window, 0);
       if (read > 0) {
@@ -225,6 +235,78 @@ export class PartSplitter {
       this.#count(next, next, 1, carried);
       i += 1;
     }
+  }
+
+  #writeLinesFrom(lines: Uint8Array, from: number, count: number): Promise<void> | undefined {
+    const end = lines.length;
+    let i = from;
+    let left = count;
+    for (;;) {
+      const flushing = this.#flushCarry();
+      if (flushing) return flushing.then(() => this.#writeLinesFrom(lines, i, left));
+      if (i >= end) return undefined;
+      const part = this.#part ?? this.#openPart();
+      const room = this.#maxPartBytes - part.bytes;
+      let window = part.window();
+      if (window.length > room) window = window.subarray(0, room);
+      if (end - i <= window.length) {
+        this.#countLines(lines, i, end, left);
+        window.set(i === 0 ? lines : lines.subarray(i));
+        part.commit(end - i);
+        return undefined;
+      }
+      // The lines that fit, then the line that does not: it goes to the next part, or straddles two chunks.
+      const fits = lineStartBefore(lines, i, i + window.length);
+      const spare = room - (fits - i);
+      if (fits > i) {
+        const piece = countLineBreaks(lines, i, fits);
+        this.#countLines(lines, i, fits, piece);
+        window.set(lines.subarray(i, fits));
+        part.commit(fits - i);
+        left -= piece;
+        i = fits;
+      }
+      const next = lineEndAfter(lines, i);
+      if (next - i > spare) {
+        const wait = this.#finishPart();
+        if (wait) return wait.then(() => this.#writeLinesFrom(lines, i, left));
+        continue;
+      }
+      this.#carry.set(lines.subarray(i, next));
+      this.#carryStart = 0;
+      this.#carryEnd = next - i;
+      this.#countLines(lines, i, next, 1);
+      left -= 1;
+      i = next;
+    }
+  }
+
+  /**
+   * Moves the carried line (one that straddles two chunks of a multipart part) into the part, shipping the full
+   * chunk in between. Returns a promise only when it has to wait for an upload slot; call again once it settles.
+   */
+  #flushCarry(): Promise<void> | undefined {
+    while (this.#carryStart < this.#carryEnd) {
+      const part = this.#part!;
+      const window = part.window();
+      if (window.length === 0) {
+        const wait = part.flushChunk();
+        if (wait) return wait;
+        continue;
+      }
+      const piece = this.#carry.subarray(this.#carryStart, Math.min(this.#carryEnd, this.#carryStart + window.length));
+      window.set(piece);
+      part.commit(piece.length);
+      this.#carryStart += piece.length;
+    }
+    return undefined;
+  }
+
+  /** Counts the `count` canonical lines `lines[start..end)` into the current part. */
+  #countLines(lines: Uint8Array, start: number, end: number, count: number): void {
+    const first = this.#partNumbers === 0 ? canonicalLineValue(lines, start, lineEndAfter(lines, start) - 1) : 0;
+    const last = canonicalLineValue(lines, lineStartBefore(lines, start, end - 1), end - 1);
+    this.#count(first, last, count, end - start);
   }
 
   #count(first: number, last: number, count: number, bytes: number): void {

@@ -1,6 +1,5 @@
 import type { Manifest } from "../files/manifest.ts";
-import { type StoreNumbersOptions, storeNumbers } from "../files/store-numbers.ts";
-import { LineToNumberStream } from "../numbers/line-to-number-stream.ts";
+import { type StoreNumbersOptions, storeLines } from "../files/store-numbers.ts";
 import { BufferPool } from "../streams/adapters/buffer-pool.ts";
 import { fromNativeStream } from "../streams/adapters/from-native.ts";
 import { type ReadPace, ReadTimeoutError } from "../streams/adapters/read-pace.ts";
@@ -30,10 +29,11 @@ export interface StoreRequestBodyOptions
 
 /**
  * The upload pipeline, as drainpipe streams: `request.body` read in 1 MiB pieces into pooled buffers
- * (`fromNativeStream`) → the byte limit and `Content-Length` check → `LineToNumberStream`, one number per
- * chunk, handing each buffer back to the pool once parsed → `storeNumbers`, whose sink takes the numbers in
- * `writev` batches. Resolves with the manifest; on any failure nothing of the attempt is left behind, and the
- * rest of the body is read and discarded first, so that the client, still sending, receives the error.
+ * (`fromNativeStream`) → the byte limit and `Content-Length` check → `storeLines`, whose sink takes the chunks in
+ * `writev` batches, copies the lines already in canonical form into the parts as they are and encodes the others
+ * again (the canonical pass-through), handing each buffer back to the pool once its lines are in the parts.
+ * Resolves with the manifest; on any failure nothing of the attempt is left behind, and the rest of the body is
+ * read and discarded first, so that the client, still sending, receives the error.
  *
  * @example
  * ```ts
@@ -60,19 +60,16 @@ export async function storeRequestBody(request: Request, options: StoreRequestBo
   const bytes = request.body
     ? fromNativeStream(request.body, { pool, drainOnCancel, pace })
     : new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
-  const parser = new LineToNumberStream({ releaseChunk: (chunk) => pool.release(chunk) });
   const limit = limitBytes(maxUploadBytes, declared);
   // Settles once the body has been read to its end, or cancelled (drained) after a failure further down; its
   // failure is storeNumbers' failure too, so it is only waited for.
   const reading = bytes.pipeTo(limit.writable).catch(() => undefined);
-  const numbers = (through ? limit.readable.pipeThrough(through) : limit.readable).pipeThrough(parser);
+  const checked = through ? limit.readable.pipeThrough(through) : limit.readable;
   try {
-    return await storeNumbers(numbers, {
+    return await storeLines(checked, {
       ...storeOptions,
-      source: () => {
-        const { bytes, lines, canonical } = parser.stats;
-        return { kind: "upload", bytes, lines, canonical };
-      },
+      releaseChunk: (chunk) => pool.release(chunk),
+      source: ({ bytes, lines, canonical }) => ({ kind: "upload", bytes, lines, canonical }),
     });
   } catch (error) {
     await reading;

@@ -7,11 +7,13 @@ describe("numbers index", () => {
     expect(Object.keys(numbers).sort()).toEqual([
       "DEFAULT_PRIME_BATCH_SIZE",
       "DEFAULT_PRIME_TEXT_CHUNK_BYTES",
+      "LineRuns",
       "LineToNumberBatchStream",
       "LineToNumberStream",
       "MAX_PRIME_COUNT",
       "NumberParseError",
       "NumberParser",
+      "canonicalLineValue",
       "encodeNumbers",
       "encodeNumbersInto",
       "encodedLineLength",
@@ -20,6 +22,7 @@ describe("numbers index", () => {
       "primeBatches",
       "primeStream",
       "primeTextStream",
+      "scanCanonicalLines",
     ]);
   });
 

@@ -1,0 +1,131 @@
+/**
+ * Lines already in canonical form: `0`, or an optional `-` and a digit from 1 to 9 followed by more digits, with a
+ * magnitude of at most 2^53 − 1, ended by `\n`. They are exactly the lines that encoding their number gives back
+ * (see `encodeNumbersInto`), so their bytes can be stored as they are.
+ *
+ * @module
+ */
+
+const LF = 0x0a;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const ONE = 0x31;
+
+/** The digits of `Number.MAX_SAFE_INTEGER`, the largest canonical magnitude, as bytes. */
+const MAX_SAFE_DIGITS = Uint8Array.from(String(Number.MAX_SAFE_INTEGER), (digit) => digit.charCodeAt(0));
+const MAX_SAFE_LENGTH = MAX_SAFE_DIGITS.length;
+
+/** Where a run of canonical lines ends: filled by {@linkcode scanCanonicalLines}. */
+export interface CanonicalRun {
+  /** The index just after the run's last line break (the start index when the run is empty). */
+  end: number;
+  /** How many lines the run holds. */
+  lines: number;
+}
+
+/**
+ * Finds the longest run of complete canonical lines in `bytes` from index `from` on (which must start a line) and
+ * writes its end and line count into `run`. The run stops before the first line that is not canonical, is invalid
+ * or has no line break before the end of `bytes`; that line is left for an exact parser to judge.
+ *
+ * @example
+ * ```ts
+ * const run = { end: 0, lines: 0 };
+ * scanCanonicalLines(new TextEncoder().encode("2\n-3\n05\n7\n"), 0, run);
+ * // The run stops before "05", which has a leading zero:
+ * run; // { end: 5, lines: 2 }
+ * ```
+ */
+export function scanCanonicalLines(bytes: Uint8Array, from: number, run: CanonicalRun): void {
+  const length = bytes.length;
+  let lines = 0;
+  let end = from;
+  let i = from;
+  while (i < length) {
+    let first = bytes[i]!;
+    if (first === MINUS) {
+      if (++i === length) break;
+      first = bytes[i]!;
+    }
+    const digits = i;
+    if ((first - ONE) >>> 0 <= 8) {
+      // A run of digits: the loop that most bytes go through.
+      while (++i < length && (bytes[i]! - ZERO) >>> 0 <= 9);
+    } else if (first === ZERO && digits === end) {
+      // "0" alone; "-0" and leading zeros are not canonical.
+      i++;
+    } else break;
+    if (i === length || bytes[i] !== LF) break;
+    if (i - digits >= MAX_SAFE_LENGTH && !safeDigits(bytes, digits, i)) break;
+    end = ++i;
+    lines++;
+  }
+  run.end = end;
+  run.lines = lines;
+}
+
+/** Whether the digits `bytes[start..end)`, without a leading zero, stay within `Number.MAX_SAFE_INTEGER`. */
+function safeDigits(bytes: Uint8Array, start: number, end: number): boolean {
+  if (end - start !== MAX_SAFE_LENGTH) return false;
+  for (let k = 0; k < MAX_SAFE_LENGTH; k++) {
+    const difference = bytes[start + k]! - MAX_SAFE_DIGITS[k]!;
+    if (difference !== 0) return difference < 0;
+  }
+  return true;
+}
+
+/**
+ * The number of the canonical line `bytes[start..end)` (its line break excluded).
+ *
+ * @example
+ * ```ts
+ * canonicalLineValue(new TextEncoder().encode("12\n-345\n"), 3, 7); // -345
+ * ```
+ */
+export function canonicalLineValue(bytes: Uint8Array, start: number, end: number): number {
+  const negative = bytes[start] === MINUS;
+  let value = 0;
+  for (let i = negative ? start + 1 : start; i < end; i++) value = value * 10 + (bytes[i]! - ZERO);
+  return negative ? -value : value;
+}
+
+/**
+ * The index where the line that ends just before `end` starts: after the previous `\n`, or `start`.
+ *
+ * @example
+ * ```ts
+ * lineStartBefore(new TextEncoder().encode("12\n345\n"), 0, 6); // 3
+ * ```
+ */
+export function lineStartBefore(bytes: Uint8Array, start: number, end: number): number {
+  let i = end;
+  while (i > start && bytes[i - 1] !== LF) i--;
+  return i;
+}
+
+/**
+ * The index just after the first `\n` in `bytes` from `from` on, or the length when there is none.
+ *
+ * @example
+ * ```ts
+ * lineEndAfter(new TextEncoder().encode("12\n345\n"), 3); // 7
+ * ```
+ */
+export function lineEndAfter(bytes: Uint8Array, from: number): number {
+  const lf = bytes.indexOf(LF, from);
+  return lf < 0 ? bytes.length : lf + 1;
+}
+
+/**
+ * How many `\n` bytes `bytes[start..end)` holds.
+ *
+ * @example
+ * ```ts
+ * countLineBreaks(new TextEncoder().encode("12\n345\n"), 0, 6); // 1
+ * ```
+ */
+export function countLineBreaks(bytes: Uint8Array, start: number, end: number): number {
+  let count = 0;
+  for (let i = start; i < end; i++) if (bytes[i] === LF) count++;
+  return count;
+}

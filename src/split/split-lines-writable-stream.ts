@@ -1,0 +1,113 @@
+import { LineRuns } from "../numbers/line-runs.ts";
+import { NumberParser, type ParseStats } from "../numbers/number-parser.ts";
+import { WritableStream } from "../streams/standard/writable-stream.ts";
+import type { PartRecord, PartSplitter } from "./part-splitter.ts";
+
+/** Default queue size of a {@linkcode SplitLinesWritableStream}, in byte chunks. */
+export const DEFAULT_SPLIT_LINES_HIGH_WATER_MARK = 4;
+
+/** Options of a {@linkcode SplitLinesWritableStream}. */
+export interface SplitLinesOptions {
+  /** Called with every chunk once its lines are in the parts; the stream keeps no reference to it. */
+  releaseChunk?: ((chunk: Uint8Array) => void) | undefined;
+  /** Chunks queued before backpressure (default {@linkcode DEFAULT_SPLIT_LINES_HIGH_WATER_MARK}). */
+  highWaterMark?: number | undefined;
+}
+
+/**
+ * A drainpipe `WritableStream` of bytes (newline-separated decimal integers, the grammar of `NumberParser`) that
+ * stores their lines into a {@linkcode PartSplitter}: the canonical pass-through. Lines already in canonical form
+ * are validated and copied into the parts as they are; the others are parsed and encoded again. The parts hold
+ * the same bytes as parsing every line and writing its number would give, for every input, with the same errors.
+ * Chunks queued together reach the parser in one `writev` batch; closing stores the last part and resolves
+ * {@linkcode parts}; aborting aborts the splitter.
+ *
+ * @example
+ * ```ts
+ * declare const body: ReadableStream<Uint8Array>;
+ * const store = new MemoryStore();
+ * const splitter = new PartSplitter({ store, name: "primes", uploadId: newUploadId(), maxPartBytes: 1 << 20 });
+ * const sink = new SplitLinesWritableStream(splitter);
+ * await body.pipeTo(sink);
+ * const parts = await sink.parts;
+ * sink.stats.canonical; // whether the input was canonical throughout
+ * ```
+ */
+export class SplitLinesWritableStream extends WritableStream<Uint8Array> {
+  /** The stored parts, once the stream has closed. */
+  readonly parts: Promise<PartRecord[]>;
+  readonly #parser: NumberParser;
+
+  /** Wraps `splitter`; the stream owns it from now on. */
+  constructor(splitter: PartSplitter, options: SplitLinesOptions = {}) {
+    const parser = new NumberParser();
+    const runs = new LineRuns();
+    const { releaseChunk } = options;
+    let settle!: { resolve: (parts: PartRecord[]) => void; reject: (reason: unknown) => void };
+    const parts = new Promise<PartRecord[]>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    parts.catch(() => undefined);
+    /** Parses and writes `chunks[from..]` in order; waits where the splitter asks. */
+    const writeChunks = (chunks: readonly Uint8Array[], from: number): Promise<void> | undefined => {
+      for (let i = from; i < chunks.length; i++) {
+        const chunk = chunks[i]!;
+        parser.pushLines(chunk, runs);
+        const wait = writeRuns(splitter, runs, chunk, 0);
+        if (wait) {
+          return wait.then(() => {
+            releaseChunk?.(chunk);
+            return writeChunks(chunks, i + 1);
+          });
+        }
+        releaseChunk?.(chunk);
+      }
+      return undefined;
+    };
+    super(
+      {
+        write: (chunk) => writeChunks([chunk], 0),
+        writev: (chunks) => writeChunks(chunks, 0),
+        async close() {
+          try {
+            const last = parser.end();
+            if (last.length > 0) await splitter.write(last);
+            settle.resolve(await splitter.close());
+          } catch (error) {
+            settle.reject(error);
+            throw error;
+          }
+        },
+        async abort(reason) {
+          settle.reject(reason);
+          await splitter.abort();
+        },
+      },
+      { highWaterMark: options.highWaterMark ?? DEFAULT_SPLIT_LINES_HIGH_WATER_MARK },
+    );
+    this.parts = parts;
+    this.#parser = parser;
+  }
+
+  /** What the stream has parsed so far (see `ParseStats`). */
+  get stats(): ParseStats {
+    return this.#parser.stats;
+  }
+}
+
+/** Writes the runs from `k` on into `splitter`: each run's numbers, then its canonical lines out of `chunk`. */
+function writeRuns(splitter: PartSplitter, runs: LineRuns, chunk: Uint8Array, k: number): Promise<void> | undefined {
+  for (let run = k; run < runs.count; run++) {
+    const numberStart = runs.numberStart(run);
+    const numberEnd = runs.numberEnd(run);
+    let wait: Promise<void> | undefined;
+    if (numberEnd > numberStart) wait = splitter.write(runs.numbers.subarray(numberStart, numberEnd));
+    const lines = runs.lines(run);
+    if (lines > 0) {
+      const write = () => splitter.writeLines(chunk.subarray(runs.byteStart(run), runs.byteEnd(run)), lines);
+      wait = wait ? wait.then(write) : write();
+    }
+    if (wait) return wait.then(() => writeRuns(splitter, runs, chunk, run + 1));
+  }
+  return undefined;
+}
