@@ -11,13 +11,16 @@
  * - `POST /naive/discard`, `POST /naive/r2?name=N`: {@linkcode naiveIngest} into a discarding store or into R2
  *   under `naive/<N>/`;
  * - `POST /floor/read`: reads the body with `{ min: 1 MiB }` reads and nothing else;
+ * - `POST /fused/discard`: the same reads, each run through the fused loop ({@linkcode FusedSplit}) into a
+ *   {@linkcode DiscardingStore} (the body must be canonical);
  * - `POST /floor/r2-put?name=N`: the same reads gathered into 10 MiB buffers, each `put` to R2 (at most two in
  *   flight);
- * - `POST /held/input`: keeps the body in this isolate's memory as the held input (answering its size and
- *   SHA-256), for the next route;
- * - `POST /held/run?variant=V[&maxPartBytes=N][&digests=1]`: runs one variant over the held input, fed in
- *   64 KiB chunks (no HTTP body involved), into a {@linkcode DiscardingStore}, and answers the stored parts in
- *   order and the variant's time by the worker's clock: `fused` ({@linkcode fusedSplit}), `per-number`
+ * - `POST /held/input[?input=I]`: keeps the body in this isolate's memory as the held input named I (default
+ *   `canonical`; answering its size and SHA-256), for the next route;
+ * - `POST /held/run?variant=V[&input=I][&maxPartBytes=N][&digests=1]`: runs one variant over the held input I,
+ *   fed in 64 KiB chunks (no HTTP body involved), into a {@linkcode DiscardingStore}, and answers the stored parts
+ *   in order, the bytes it read and the variant's time by the worker's clock: `read` (reads the byte stream below
+ *   with `{ min: 1 MiB }` reads and nothing else: the floor), `fused` ({@linkcode fusedSplit}), `per-number`
  *   ({@linkcode splitPerNumber}), `batch` ({@linkcode splitBatch}) or `ingest` (the pipeline of
  *   `/drainpipe/discard`, its request's body a byte stream serving the held chunks).
  *
@@ -36,7 +39,7 @@ import { coordinatedUpload } from "../../src/worker/coordinated-upload.ts";
 import { storeRequestBody } from "../../src/worker/store-request-body.ts";
 import { type DiscardedObject, DiscardingStore, sha256 } from "../../test/support/discarding-store.ts";
 import { chunksOf, FILE_CHUNK_BYTES } from "../workloads/byte-chunks.ts";
-import { fusedSplit } from "../workloads/fused-split.ts";
+import { FusedSplit, fusedSplit } from "../workloads/fused-split.ts";
 import { naiveIngest } from "../workloads/naive-ingest.ts";
 import { splitBatch, splitPerNumber } from "../workloads/number-pipelines.ts";
 
@@ -133,6 +136,12 @@ async function floorRead(request: Request): Promise<Response> {
   return Response.json(await readAll(request.body ?? emptyBody(), () => undefined));
 }
 
+async function fusedDiscard(request: Request): Promise<Response> {
+  const split = new FusedSplit(new DiscardingStore(), "fused/", PART_BYTES);
+  const { bytes } = await readAll(request.body ?? emptyBody(), (view) => split.push(view));
+  return Response.json({ bytes, keys: await split.end() });
+}
+
 async function floorR2Put(request: Request, url: URL, env: IngestWorkerEnv): Promise<Response> {
   const name = url.searchParams.get("name") ?? "bench";
   const inFlight: Promise<unknown>[] = [];
@@ -163,14 +172,15 @@ async function floorR2Put(request: Request, url: URL, env: IngestWorkerEnv): Pro
 }
 
 /**
- * The input of `/held/run`, in 64 KiB chunks: kept in this isolate's memory from the last `/held/input` (module
- * state lives as long as the isolate, which locally serves every request until workerd restarts).
+ * The inputs of `/held/run` by name, in 64 KiB chunks: kept in this isolate's memory from the last `/held/input`
+ * of each name (module state lives as long as the isolate, which locally serves every request until workerd
+ * restarts).
  */
-let heldChunks: Uint8Array[] | undefined;
+const heldInputs = new Map<string, Uint8Array[]>();
 
-async function heldInput(request: Request): Promise<Response> {
+async function heldInput(request: Request, url: URL): Promise<Response> {
   const bytes = new Uint8Array(await request.arrayBuffer());
-  heldChunks = chunksOf(bytes);
+  heldInputs.set(url.searchParams.get("input") ?? "canonical", chunksOf(bytes));
   return Response.json({ bytes: bytes.length, sha256: await sha256(bytes) });
 }
 
@@ -201,11 +211,15 @@ function heldBody(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
   });
 }
 
-/** The variants of `/held/run`: each splits `chunks` into `store` and resolves the part keys in order. */
+/**
+ * The variants of `/held/run`: each splits `chunks` into `store` and resolves the part keys in order, except
+ * `read`, which only reads them and resolves how many bytes it read.
+ */
 const HELD_VARIANTS: Record<
   string,
-  (chunks: readonly Uint8Array[], store: DiscardingStore, maxPartBytes: number) => Promise<string[]>
+  (chunks: readonly Uint8Array[], store: DiscardingStore, maxPartBytes: number) => Promise<string[] | number>
 > = {
+  read: async (chunks) => (await readAll(heldBody(chunks), () => undefined)).bytes,
   fused: (chunks, store, maxPartBytes) => fusedSplit(chunks, store, "bench/fused/", maxPartBytes),
   "per-number": (chunks, store, maxPartBytes) =>
     splitPerNumber(chunks, new PartSplitter({ store, name: "bench", uploadId: "per-number", maxPartBytes })),
@@ -221,12 +235,15 @@ async function heldRun(url: URL): Promise<Response> {
   const name = url.searchParams.get("variant") ?? "";
   const variant = HELD_VARIANTS[name];
   if (!variant) return Response.json({ error: "unknown-variant", detail: `no variant "${name}"` }, { status: 400 });
+  const heldChunks = heldInputs.get(url.searchParams.get("input") ?? "canonical");
   if (!heldChunks) return Response.json({ error: "no-input", detail: "POST /held/input first" }, { status: 409 });
   const maxPartBytes = parseMaxPartBytes(url.searchParams.get("maxPartBytes"), PART_BYTES);
   const store = new DiscardingStore({ digests: url.searchParams.get("digests") === "1" });
   const start = performance.now();
-  const keys = await variant(heldChunks, store, maxPartBytes);
+  const result = await variant(heldChunks, store, maxPartBytes);
   const ms = performance.now() - start;
+  if (typeof result === "number") return Response.json({ ms, objects: [], read: result });
+  const keys = result;
   const byKey = new Map(store.objects.map((object) => [object.key, object]));
   const objects = keys.map((key): DiscardedObject => {
     const object = byKey.get(key);
@@ -257,8 +274,10 @@ export default {
           return await floorRead(request);
         case "/floor/r2-put":
           return await floorR2Put(request, url, env);
+        case "/fused/discard":
+          return await fusedDiscard(request);
         case "/held/input":
-          return await heldInput(request);
+          return await heldInput(request, url);
         case "/held/run":
           return await heldRun(url);
         default:

@@ -26,21 +26,64 @@ export async function fusedSplit(
   prefix: string,
   maxPartBytes: number,
 ): Promise<string[]> {
-  const keys: string[] = [];
-  const state: FusedState = { part: new Uint8Array(maxPartBytes), pos: 0, acc: 0, inNumber: false, full: [] };
-  const ship = async (data: Uint8Array): Promise<void> => {
-    const key = `${prefix}part-${String(keys.length).padStart(8, "0")}`;
-    keys.push(key);
-    await store.put(key, data);
-  };
+  const split = new FusedSplit(store, prefix, maxPartBytes);
   for (const chunk of chunks) {
-    fuseChunk(state, chunk, maxPartBytes);
-    for (const data of state.full) await ship(data);
-    state.full.length = 0;
+    const shipping = split.push(chunk);
+    if (shipping) await shipping;
   }
-  if (state.inNumber) throw new Error("Cannot split: the input does not end with a line break");
-  if (state.pos > 0) await ship(state.part.subarray(0, state.pos));
-  return keys;
+  return split.end();
+}
+
+/**
+ * {@linkcode fusedSplit} a chunk at a time, for chunks that arrive one by one (a request body's reads): each chunk
+ * is consumed before {@linkcode push} returns, so its buffer may be reused at once.
+ *
+ * @example
+ * ```ts
+ * const split = new FusedSplit(new MemoryStore(), "fused/", 10 << 20);
+ * await split.push(new TextEncoder().encode("2\n3\n"));
+ * await split.end(); // ["fused/part-00000000"]
+ * ```
+ */
+export class FusedSplit {
+  readonly #store: ObjectStore;
+  readonly #prefix: string;
+  readonly #maxPartBytes: number;
+  readonly #keys: string[] = [];
+  readonly #state: FusedState;
+
+  /** Splits into `store` under `<prefix>part-<index>`, parts of at most `maxPartBytes`. */
+  constructor(store: ObjectStore, prefix: string, maxPartBytes: number) {
+    this.#store = store;
+    this.#prefix = prefix;
+    this.#maxPartBytes = maxPartBytes;
+    this.#state = { part: new Uint8Array(maxPartBytes), pos: 0, acc: 0, inNumber: false, full: [] };
+  }
+
+  /** Consumes `chunk`; returns a promise only when it filled parts, which are stored before it settles. */
+  push(chunk: Uint8Array): Promise<void> | undefined {
+    const state = this.#state;
+    fuseChunk(state, chunk, this.#maxPartBytes);
+    if (state.full.length === 0) return undefined;
+    const full = state.full.splice(0);
+    return (async () => {
+      for (const data of full) await this.#ship(data);
+    })();
+  }
+
+  /** Stores the last part and returns every part's key in order. */
+  async end(): Promise<string[]> {
+    const state = this.#state;
+    if (state.inNumber) throw new Error("Cannot split: the input does not end with a line break");
+    if (state.pos > 0) await this.#ship(state.part.subarray(0, state.pos));
+    return this.#keys;
+  }
+
+  async #ship(data: Uint8Array): Promise<void> {
+    const key = `${this.#prefix}part-${String(this.#keys.length).padStart(8, "0")}`;
+    this.#keys.push(key);
+    await this.#store.put(key, data);
+  }
 }
 
 /** What the fused loop carries from one chunk to the next. */
