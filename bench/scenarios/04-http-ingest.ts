@@ -3,14 +3,18 @@
  * workerd, all in one run (per worker, its rows interleaved round by round):
  *
  * - floor: body read: the bench worker reads the body with `{ min: 1 MiB }` reads and does nothing else;
+ * - fused loop → discarding store: the same reads, each run through scenario 3's fused loop (parse, re-encode,
+ *   rotate), storing nothing;
  * - drainpipe → discarding store: the real upload route's pipeline in the bench worker, storing nothing;
+ * - the same with a non-canonical body: the same numbers with `\r\n` endings, leading zeros and blank lines
+ *   (`nonCanonicalText`), whose every line the pipeline parses and encodes again;
  * - floor: R2 put: the same body reads gathered into 10 MiB buffers and `put` to local R2;
  * - drainpipe worker → local R2: the real worker (`src/worker/index.ts`), `POST /files/:name`.
  *
- * For each, the CPU time and the peak RSS of the workerd process running the worker's code (user + system time
- * from `/proc/<pid>/stat` until the process is idle again, as CPU ms per MB; `VmHWM`, reset before every
- * request). Outputs are checked: the stored content of the real worker is read back and compared byte for
- * byte, the discarding store's per-part SHA-256 (an extra, untimed request) against the input's.
+ * For each, the CPU time (the headline: user + system time from `/proc/<pid>/stat` until the process is idle again,
+ * as CPU ms per MB of its body) and the peak RSS (`VmHWM`, reset before every request) of the workerd process
+ * running the worker's code. Outputs are checked: the stored content of the real worker is read back and compared
+ * byte for byte, the discarding store's per-part SHA-256 (an extra, untimed request) against the input's.
  *
  * Run alone: `npx node bench/scenarios/04-http-ingest.ts [--bytes N] [--runs N]` (`--bytes 1e8` for 100 MB;
  * `--quick` for the quick run's sizes, `--help` for the options).
@@ -36,6 +40,7 @@ import {
   startRealWorker,
 } from "../workers/bench-worker.ts";
 import { countLines, sameBytes } from "../workloads/byte-chunks.ts";
+import { nonCanonicalText } from "../workloads/non-canonical.ts";
 import { primesTextOfSize } from "../workloads/primes-file.ts";
 
 /** Options of {@linkcode runHttpIngest}. */
@@ -56,6 +61,8 @@ const PEAK_NOT_RESET = "NOT reset (clear_refs refused), so peaks are cumulative"
 interface Row {
   name: string;
   worker: "bench" | "real";
+  /** The body it sends: the canonical primes, or the same numbers written non-canonically. */
+  body: "canonical" | "non-canonical";
   path: (round: number) => string;
   /** Checks the JSON answer of a timed request; returns a description of what held, or throws. */
   check: (answer: unknown, body: Uint8Array) => string;
@@ -69,6 +76,7 @@ const ROWS: Row[] = [
   {
     name: "floor: body read ({ min: 1 MiB })",
     worker: "bench",
+    body: "canonical",
     path: () => "/floor/read",
     check(answer, body) {
       const { bytes } = answer as { bytes: number };
@@ -77,8 +85,20 @@ const ROWS: Row[] = [
     },
   },
   {
+    name: "fused loop → discarding store",
+    worker: "bench",
+    body: "canonical",
+    path: () => "/fused/discard",
+    check(answer, body) {
+      const { bytes, keys } = answer as { bytes: number; keys: string[] };
+      ensure(bytes === body.length, `read ${bytes} bytes of ${body.length}`);
+      return `read all ${bytes} bytes into ${keys.length} parts`;
+    },
+  },
+  {
     name: "drainpipe → discarding store",
     worker: "bench",
+    body: "canonical",
     path: () => "/drainpipe/discard",
     check(answer, body) {
       const { manifest } = answer as { manifest: Manifest };
@@ -87,8 +107,23 @@ const ROWS: Row[] = [
     },
   },
   {
+    name: "drainpipe → discarding store, non-canonical body",
+    worker: "bench",
+    body: "non-canonical",
+    path: () => "/drainpipe/discard",
+    check(answer, body) {
+      const { manifest } = answer as { manifest: Manifest };
+      const lines = countLines(body);
+      ensure(manifest.source.kind === "upload" && !manifest.source.canonical, "input seen as canonical");
+      ensure(manifest.source.kind === "upload" && manifest.source.lines === lines, "not every line counted");
+      const { bytes, parts } = manifest.totals;
+      return `${lines} lines read, not canonical; stored ${bytes} bytes (${parts} parts)`;
+    },
+  },
+  {
     name: "floor: R2 put (10 MiB puts)",
     worker: "bench",
+    body: "canonical",
     path: (round) => `/floor/r2-put?name=round-${round}`,
     check(answer, body) {
       const { bytes, keys } = answer as { bytes: number; keys: string[] };
@@ -99,6 +134,7 @@ const ROWS: Row[] = [
   {
     name: "drainpipe worker → local R2",
     worker: "real",
+    body: "canonical",
     path: () => "/files/bench-ingest?maxPartBytes=10485760",
     check(answer, body) {
       const manifest = answer as Manifest;
@@ -124,19 +160,27 @@ function checkAnswer(row: Row, answer: unknown, body: Uint8Array): OutputCheck {
   }
 }
 
-/** Checks the discarding route's per-part digests against the input, cut where the manifest says. */
-async function checkDiscardDigests(worker: RunningWorker, body: Uint8Array): Promise<OutputCheck> {
+/**
+ * Checks the discarding route's per-part digests, after sending `body`, against `canonical` (the body itself, or
+ * what storing it gives), cut where the manifest says.
+ */
+async function checkDiscardDigests(
+  worker: RunningWorker,
+  row: Row,
+  body: Uint8Array,
+  canonical: Uint8Array,
+): Promise<OutputCheck> {
   const { manifest, objects } = (await postJson(worker, "/drainpipe/discard?digests=1", body)) as {
     manifest: Manifest;
     objects: DiscardedObject[];
   };
   const byKey = new Map(objects.map((object) => [object.key, object]));
   const parts = manifest.parts.map((part) => byKey.get(part.key) ?? { key: part.key, bytes: part.bytes });
-  const ok = manifest.totals.bytes === body.length && (await discardedEqual(parts, body));
+  const ok = manifest.totals.bytes === canonical.length && (await discardedEqual(parts, canonical));
   return {
-    variant: "drainpipe → discarding store",
+    variant: row.name,
     ok,
-    detail: `SHA-256 of each of ${manifest.parts.length} parts = input slice: ${ok}`,
+    detail: `SHA-256 of each of ${manifest.parts.length} parts = slice of the canonical input: ${ok}`,
   };
 }
 
@@ -152,11 +196,14 @@ async function checkStoredContent(worker: RunningWorker, body: Uint8Array): Prom
   };
 }
 
+/** The bodies rows send, by kind. */
+type Bodies = Record<Row["body"], Uint8Array>;
+
 /** Runs the `rows` of one worker: one untimed 1 MB request each, then `runs` rounds, rows interleaved. */
 async function measureRows(
   worker: RunningWorker,
   rows: readonly Row[],
-  body: Uint8Array,
+  bodies: Bodies,
   runs: number,
 ): Promise<{
   samples: Map<string, Sample[]>;
@@ -164,8 +211,10 @@ async function measureRows(
   idle: number;
   peaksReset: boolean;
 }> {
-  const warmup = body.subarray(0, body.lastIndexOf(0x0a, Math.min(body.length, MB) - 1) + 1);
-  for (const row of rows) await postJson(worker, row.path(-1), warmup);
+  for (const row of rows) {
+    const body = bodies[row.body];
+    await postJson(worker, row.path(-1), body.subarray(0, body.lastIndexOf(0x0a, Math.min(body.length, MB) - 1) + 1));
+  }
   const idle = memoryOf(worker.pid()).rss;
   const samples = new Map<string, Sample[]>(rows.map((row) => [row.name, []]));
   const checks: OutputCheck[] = [];
@@ -173,6 +222,7 @@ async function measureRows(
   for (let round = 0; round < runs; round++) {
     for (const row of rows) {
       const path = row.path(round);
+      const body = bodies[row.body];
       const { ms, cpuMs, peak, peakReset, value } = await measureRequest(worker, path, () =>
         postJson(worker, path, body),
       );
@@ -191,20 +241,23 @@ async function measureRows(
 async function runHttpIngest(options: HttpIngestOptions = {}): Promise<ScenarioResult> {
   const runs = options.runs ?? 3;
   const body = await primesTextOfSize(options.bytes ?? 100 * MB);
+  const bodies: Bodies = { canonical: body, "non-canonical": nonCanonicalText(body) };
   const lines = countLines(body);
   const stateDir = await mkdtemp(join(tmpdir(), "drainpipe-bench-"));
   try {
     const bench = await startIngestWorker(join(stateDir, "bench"));
     let benchRun: Awaited<ReturnType<typeof measureRows>>;
-    let digestCheck: OutputCheck;
+    let digestChecks: OutputCheck[];
     try {
       benchRun = await measureRows(
         bench,
         ROWS.filter((row) => row.worker === "bench"),
-        body,
+        bodies,
         runs,
       );
-      digestCheck = await checkDiscardDigests(bench, body);
+      const discarding = ROWS.filter((row) => row.path(0) === "/drainpipe/discard");
+      digestChecks = [];
+      for (const row of discarding) digestChecks.push(await checkDiscardDigests(bench, row, bodies[row.body], body));
     } finally {
       await bench.stop();
     }
@@ -215,7 +268,7 @@ async function runHttpIngest(options: HttpIngestOptions = {}): Promise<ScenarioR
       realRun = await measureRows(
         real,
         ROWS.filter((row) => row.worker === "real"),
-        body,
+        bodies,
         runs,
       );
       contentCheck = await checkStoredContent(real, body);
@@ -225,19 +278,20 @@ async function runHttpIngest(options: HttpIngestOptions = {}): Promise<ScenarioR
     const samples = new Map([...benchRun.samples, ...realRun.samples]);
     const idle = { bench: benchRun.idle, real: realRun.idle };
     const peaksReset = benchRun.peaksReset && realRun.peaksReset;
-    const checks = [...benchRun.checks, digestCheck, ...realRun.checks, contentCheck];
+    const checks = [...benchRun.checks, ...digestChecks, ...realRun.checks, contentCheck];
     const msOf = (row: Row) => median(samples.get(row.name)!.map((sample) => sample.ms));
-    const floorRead = msOf(ROWS[0]!);
+    const mbPerSecond = (row: Row) => bodies[row.body].length / MB / (msOf(row) / 1000);
+    const floorRead = mbPerSecond(ROWS[0]!);
     const rows = ROWS.map((row) => {
       const ms = msOf(row);
       const cpuMs = median(samples.get(row.name)!.map((sample) => sample.cpuMs));
       return {
         row: row.name,
+        "CPU ms per MB": significant(cpuMs / (bodies[row.body].length / MB)),
         "median ms": Math.round(ms),
-        "MB/s": significant(body.length / MB / (ms / 1000)),
+        "MB/s": significant(mbPerSecond(row)),
         "numbers/s": row.name.startsWith("floor") ? "–" : Math.round(lines / (ms / 1000)),
-        "× of body-read floor": significant(floorRead / ms),
-        "CPU ms per MB": significant(cpuMs / (body.length / MB)),
+        "× of body-read floor": significant(mbPerSecond(row) / floorRead),
         "peak RSS MB": significant(Math.max(...samples.get(row.name)!.map((sample) => sample.peak)) / MB),
         "idle RSS MB": significant(idle[row.worker] / MB),
         "samples ms": samples
@@ -254,11 +308,11 @@ async function runHttpIngest(options: HttpIngestOptions = {}): Promise<ScenarioR
       runtime: `workerd (wrangler unstable_dev), client: node ${process.versions.node} fetch`,
       columns: [
         "row",
+        "CPU ms per MB",
         "median ms",
         "MB/s",
         "numbers/s",
         "× of body-read floor",
-        "CPU ms per MB",
         "peak RSS MB",
         "idle RSS MB",
         "samples ms",
@@ -267,19 +321,25 @@ async function runHttpIngest(options: HttpIngestOptions = {}): Promise<ScenarioR
       notes: [
         "Real HTTP over loopback (Node's fetch, Content-Length, no Expect: 100-continue). Per worker: one " +
           `untimed 1 MB request per row, then medians of ${runs} requests per row, rows interleaved round by ` +
-          "round, each request once the workerd process is idle. The bench worker's three rows run first, then " +
+          "round, each request once the workerd process is idle. The bench worker's five rows run first, then " +
           "the real worker's (one worker at a time, so that its workerd process is known).",
         "CPU ms per MB: the median over the timed requests of the workerd process's user + system time (all its " +
           "threads, /proc/<pid>/stat, 10 ms steps) from just before the request until the process is idle again, " +
-          "per MB of body: what a deployed worker is billed and limited by, plus what workerd does for it outside " +
-          "the isolate (receiving the body, background garbage collection).",
+          "per MB of the row's own body: what a deployed worker is billed and limited by, plus what workerd does " +
+          "for it outside the isolate (receiving the body, background garbage collection).",
+        `The non-canonical body (${bodies["non-canonical"].length.toLocaleString("en")} bytes) holds the same ` +
+          "numbers with every line ended by \\r\\n, a leading zero on every 8th and a blank line after every 64th " +
+          "(bench/workloads/non-canonical.ts); storing it stores the canonical body. × of body-read floor " +
+          "compares MB/s, each row's over its own body.",
+        "fused loop: scenario 3's parse, re-encode and rotate loop (bench/workloads/fused-split.ts) over the " +
+          "body-read floor's reads; it knows only canonical input, so it is no upload path, only a floor for one.",
         "Peak RSS is VmHWM of the workerd process running the worker's code (wrangler's proxy workerd " +
           `excluded), ${peaksReset ? PEAK_RESET : PEAK_NOT_RESET}; idle RSS is after the warm-up. MB = 10^6 bytes.`,
         "Floors and the discarding pipeline run in bench/workers/ingest-worker.ts (the real upload route's " +
           "pipeline with a DiscardingStore); the local-R2 row is the real worker, POST /files/:name. Parts of " +
           "10 MiB everywhere.",
       ],
-      speedups: ROWS.map((row) => ({ label: row.name, value: significant(floorRead / msOf(row)) })),
+      speedups: ROWS.map((row) => ({ label: row.name, value: significant(mbPerSecond(row) / floorRead) })),
       checks,
     };
   } finally {

@@ -119,7 +119,7 @@ async function runSegmentedUpload(options: SegmentedUploadOptions, quick: boolea
         `the first ${count.toLocaleString("en")} primes (${significant(file.size / MB)} MB) ` +
         "as one POST and as an upload session",
       runtime: `workerd (wrangler unstable_dev), client: the CLI's upload code on node ${process.versions.node}`,
-      columns: ["row", "segments", "seconds", "MB/s", "worker CPU s", "CPU ms per MB", "workerd peak RSS MB"],
+      columns: ["row", "CPU ms per MB", "segments", "seconds", "MB/s", "worker CPU s", "workerd peak RSS MB"],
       rows,
       notes: [
         "Rows one after another against one worker with local R2; worker CPU is the workerd process's user + system " +

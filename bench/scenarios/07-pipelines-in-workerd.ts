@@ -286,9 +286,9 @@ async function runPipelinesInWorkerd(options: PipelinesInWorkerdOptions = {}): P
         "once to the bench worker (bench/workers/ingest-worker.ts, POST /held/input), which keeps it in memory, " +
         `with the same numbers written non-canonically (${inputs["non-canonical"].length.toLocaleString("en")} ` +
         "bytes); each timed request (POST /held/run, no body) runs one variant over one of them in 64 KiB chunks " +
-        `into a DiscardingStore, parts of at most ${maxPartBytes} bytes. Medians of ${runs} runs, variants interleaved ` +
-        "round by round, each request once the workerd process is idle; no forced garbage collection (workerd " +
-        "offers no gc()), so a run may pay for the garbage of the run before it.",
+        `into a DiscardingStore, parts of at most ${maxPartBytes} bytes. Medians of ${runs} runs, variants ` +
+        "interleaved round by round, each request once the workerd process is idle; no forced garbage collection " +
+        "(workerd offers no gc()), so a run may pay for the garbage of the run before it.",
       ...VARIANTS.map((variant) => `${variant.name}: ${variant.description}.`),
       "worker ms: performance.now() around the variant, in the worker (MB/s is from it). Deployed Workers advance " +
         "the clock only across I/O (a Spectre mitigation), so this would read about 0 there; the workerd that " +
