@@ -352,10 +352,11 @@ export const scenario = defineScenario<HttpIngestOptions>({
   id: "http-ingest",
   title: "HTTP ingest",
   measures:
-    "time, MB/s and the workerd process's CPU ms per MB and peak RSS of POSTing 100 MB of primes over real local " +
-    "HTTP: to the real worker storing into local R2, to its upload pipeline storing into a discarding store, and to " +
-    "two floors (reading the body and nothing else; putting it to local R2 in 10 MiB pieces); the stored content " +
-    "and the discarded parts' digests are checked against the body.",
+    "the workerd process's CPU ms per MB, time, MB/s and peak RSS of POSTing 100 MB of primes over real local " +
+    "HTTP: to the real worker storing into local R2, to its upload pipeline storing into a discarding store (also " +
+    "with the same numbers written non-canonically), to the fused parse-and-re-encode loop, and to two floors " +
+    "(reading the body and nothing else; putting it to local R2 in 10 MiB pieces); the stored content and the " +
+    "discarded parts' digests are checked against the canonical body.",
   why:
     "an upload's time is drainpipe's parsing plus the runtime's body reads plus storage: the floors show how much " +
     "of it drainpipe could still win, the CPU ms per MB what a deployed worker is billed and limited by, and the " +
