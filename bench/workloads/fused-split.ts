@@ -5,6 +5,7 @@
  * @module
  */
 import { DIGIT_PAIRS, digitCount } from "../../src/numbers/number-encoder.ts";
+import { ChunkBuffers } from "../../src/split/chunk-buffers.ts";
 import type { ObjectStore } from "../../src/store/object-store.ts";
 
 const LF = 0x0a;
@@ -51,13 +52,16 @@ export class FusedSplit {
   readonly #maxPartBytes: number;
   readonly #keys: string[] = [];
   readonly #state: FusedState;
+  readonly #buffers: ChunkBuffers;
 
   /** Splits into `store` under `<prefix>part-<index>`, parts of at most `maxPartBytes`. */
   constructor(store: ObjectStore, prefix: string, maxPartBytes: number) {
     this.#store = store;
     this.#prefix = prefix;
     this.#maxPartBytes = maxPartBytes;
-    this.#state = { part: new Uint8Array(maxPartBytes), pos: 0, acc: 0, inNumber: false, full: [] };
+    const buffers = new ChunkBuffers(maxPartBytes);
+    this.#buffers = buffers;
+    this.#state = { part: buffers.take(), pos: 0, acc: 0, inNumber: false, full: [], buffers };
   }
 
   /** Consumes `chunk`; returns a promise only when it filled parts, which are stored before it settles. */
@@ -76,6 +80,7 @@ export class FusedSplit {
     const state = this.#state;
     if (state.inNumber) throw new Error("Cannot split: the input does not end with a line break");
     if (state.pos > 0) await this.#ship(state.part.subarray(0, state.pos));
+    else this.#buffers.give(state.part);
     return this.#keys;
   }
 
@@ -83,6 +88,7 @@ export class FusedSplit {
     const key = `${this.#prefix}part-${String(this.#keys.length).padStart(8, "0")}`;
     this.#keys.push(key);
     await this.#store.put(key, data);
+    this.#buffers.give(new Uint8Array(data.buffer, data.byteOffset, this.#maxPartBytes));
   }
 }
 
@@ -94,6 +100,8 @@ interface FusedState {
   inNumber: boolean;
   /** Parts filled during the last chunk, to store. */
   full: Uint8Array[];
+  /** Where part buffers come from: reused once stored, as the upload path's are. */
+  buffers: ChunkBuffers;
 }
 
 /** The loop itself, synchronous and over locals so that it compiles to tight code. */
@@ -113,7 +121,7 @@ function fuseChunk(state: FusedState, chunk: Uint8Array, maxPartBytes: number): 
     const digits = digitCount(acc);
     if (pos + digits >= maxPartBytes) {
       state.full.push(part.subarray(0, pos));
-      part = new Uint8Array(maxPartBytes);
+      part = state.buffers.take();
       pos = 0;
     }
     let p = pos + digits;

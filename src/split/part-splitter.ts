@@ -133,7 +133,7 @@ export class PartSplitter {
     this.#maxNumbers = options.maxNumbers ?? Number.POSITIVE_INFINITY;
     const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.#slots = new UploadSlots(maxInFlight);
-    this.#buffers = new ChunkBuffers(Math.min(chunkBytes, this.#maxPartBytes), maxInFlight + 1);
+    this.#buffers = new ChunkBuffers(Math.min(chunkBytes, this.#maxPartBytes));
   }
 
   /** Numbers written so far. */
