@@ -6,10 +6,11 @@
  */
 
 export { type CanonicalRun, canonicalLineValue, scanCanonicalLines } from "./canonical-lines.ts";
-export { LineRuns } from "./line-runs.ts";
+export { CHUNK_RUN, type LineRunKind, LineRuns, NORMALIZED_RUN, NUMBER_RUN } from "./line-runs.ts";
 export { LineToNumberBatchStream } from "./line-to-number-batch-stream.ts";
 export type { LineToNumberOptions } from "./line-to-number-options.ts";
 export { LineToNumberStream } from "./line-to-number-stream.ts";
+export { type NormalizedRun, normalizeLines } from "./normalize-lines.ts";
 export { encodedLineLength, encodeNumbers, encodeNumbersInto } from "./number-encoder.ts";
 export { NumberParseError, type NumberParseErrorInit, type NumberParseErrorReason } from "./number-parse-error.ts";
 export { NumberParser, type ParseStats } from "./number-parser.ts";

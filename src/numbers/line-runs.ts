@@ -1,74 +1,89 @@
+/** A run of {@linkcode LineRuns}: numbers of lines to encode, at `numbers[start..end)`. */
+export const NUMBER_RUN = 0;
+/** A run of {@linkcode LineRuns}: canonical lines left as they are in the chunk, at `chunk[start..end)`. */
+export const CHUNK_RUN = 1;
+/** A run of {@linkcode LineRuns}: lines written in canonical form by the parser, at `bytes[start..end)`. */
+export const NORMALIZED_RUN = 2;
+
+/** What a run of {@linkcode LineRuns} holds. */
+export type LineRunKind = typeof NUMBER_RUN | typeof CHUNK_RUN | typeof NORMALIZED_RUN;
+
 /**
- * The lines one chunk completes, in order, as {@linkcode NumberParser.pushLines} hands them over: runs of
- * canonical lines left as byte ranges of the chunk, and between them the numbers of the other lines (to be
- * encoded again). Run `k` is first the numbers `numbers[numberStart(k)..numberEnd(k))`, then the canonical lines
- * `chunk[byteStart(k)..byteEnd(k))` (`lines(k)` of them); either part may be empty. The object is reused by
- * every push, so its contents last until the next one.
+ * The lines one chunk completes, in order, as {@linkcode NumberParser.pushLines} hands them over: runs of lines
+ * already in canonical form, left as byte ranges of the chunk ({@linkcode CHUNK_RUN}); runs of lines the parser
+ * wrote in canonical form into {@linkcode bytes} ({@linkcode NORMALIZED_RUN}); and runs of numbers to encode
+ * ({@linkcode NUMBER_RUN}). Storing every run in order stores what encoding every line's number would. The
+ * object is reused by every push, so its contents last until the next one.
  *
  * @example
  * ```ts
  * const parser = new NumberParser();
  * const runs = new LineRuns();
- * parser.pushLines(new TextEncoder().encode("2\n3\n05\n7\n"), runs);
+ * parser.pushLines(new TextEncoder().encode("2\n3\n05\r\n7\n"), runs);
  * runs.count; // 2
- * // "2\n3\n", left as it is:
- * [runs.byteStart(0), runs.byteEnd(0), runs.lines(0)]; // [0, 4, 2]
- * // From the first line that is not canonical on, the parser takes a window of lines the exact way:
- * Array.from(runs.numbers.subarray(runs.numberStart(1), runs.numberEnd(1))); // [5, 7]
- * [runs.byteStart(1), runs.byteEnd(1), runs.lines(1)]; // [9, 9, 0]
+ * // "2\n3\n", left as it is in the chunk:
+ * [runs.kind(0), runs.start(0), runs.end(0), runs.lines(0)]; // [CHUNK_RUN, 0, 4, 2]
+ * // "5\n7\n", written by the parser:
+ * new TextDecoder().decode(runs.bytes.subarray(runs.start(1), runs.end(1))); // "5\n7\n"
  * ```
  */
 export class LineRuns {
   /** How many runs the last push produced. */
   count = 0;
-  /** The numbers of the non-canonical lines, indexed by {@linkcode numberStart} and {@linkcode numberEnd}. */
+  /** The numbers of {@linkcode NUMBER_RUN} runs. */
   numbers: Float64Array = new Float64Array(0);
-  /** Per run: number end, byte start, byte end, line count. */
+  /** The lines of {@linkcode NORMALIZED_RUN} runs. */
+  bytes: Uint8Array = new Uint8Array(0);
+  /** Per run: kind, start, end, line count. */
   #fields = new Int32Array(64);
 
-  /** Where run `k`'s numbers start. */
-  numberStart(k: number): number {
-    return k === 0 ? 0 : this.#fields[4 * k - 4]!;
+  /** What run `k` holds. */
+  kind(k: number): LineRunKind {
+    return this.#fields[4 * k] as LineRunKind;
   }
 
-  /** Where run `k`'s numbers end. */
-  numberEnd(k: number): number {
-    return this.#fields[4 * k]!;
-  }
-
-  /** Where run `k`'s canonical lines start in the chunk. */
-  byteStart(k: number): number {
+  /** Where run `k` starts (in `numbers`, the chunk or `bytes`, after its kind). */
+  start(k: number): number {
     return this.#fields[4 * k + 1]!;
   }
 
-  /** Where run `k`'s canonical lines end in the chunk (just after a line break). */
-  byteEnd(k: number): number {
+  /** Where run `k` ends. */
+  end(k: number): number {
     return this.#fields[4 * k + 2]!;
   }
 
-  /** How many canonical lines run `k` holds. */
+  /** How many lines run `k` stores (its numbers, for a {@linkcode NUMBER_RUN}). */
   lines(k: number): number {
     return this.#fields[4 * k + 3]!;
   }
 
-  /** Empties the runs and makes room for `numbers` numbers; for the parser. */
-  reset(numbers: number): void {
+  /** Empties the runs and makes room for what a chunk of `length` bytes can produce; for the parser. */
+  reset(length: number): void {
     this.count = 0;
+    // Every number completed in a chunk but the first needs a digit and a line break of its own.
+    const numbers = (length >>> 1) + 1;
     if (this.numbers.length < numbers) this.numbers = new Float64Array(numbers);
+    if (this.bytes.length < length) this.bytes = new Uint8Array(length);
   }
 
-  /** Appends a run: the numbers up to `numberEnd`, then `lines` canonical lines at `[byteStart, byteEnd)`. */
-  add(numberEnd: number, byteStart: number, byteEnd: number, lines: number): void {
+  /** Appends a run, or extends the last one when it is of the same kind and ends where this one starts. */
+  add(kind: LineRunKind, start: number, end: number, lines: number): void {
     let fields = this.#fields;
+    const last = 4 * (this.count - 1);
+    if (this.count > 0 && fields[last] === kind && fields[last + 2] === start) {
+      fields[last + 2] = end;
+      fields[last + 3]! += lines;
+      return;
+    }
     const at = 4 * this.count;
     if (at === fields.length) {
       fields = new Int32Array(2 * at);
       fields.set(this.#fields);
       this.#fields = fields;
     }
-    fields[at] = numberEnd;
-    fields[at + 1] = byteStart;
-    fields[at + 2] = byteEnd;
+    fields[at] = kind;
+    fields[at + 1] = start;
+    fields[at + 2] = end;
     fields[at + 3] = lines;
     this.count++;
   }

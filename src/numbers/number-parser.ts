@@ -1,5 +1,6 @@
 import { type CanonicalRun, lineEndAfter, scanCanonicalLines } from "./canonical-lines.ts";
-import type { LineRuns } from "./line-runs.ts";
+import { CHUNK_RUN, type LineRuns, NORMALIZED_RUN, NUMBER_RUN } from "./line-runs.ts";
+import { type NormalizedRun, normalizeLines } from "./normalize-lines.ts";
 import { NumberParseError, type NumberParseErrorReason } from "./number-parse-error.ts";
 
 /** What a {@linkcode NumberParser} has seen so far. */
@@ -32,8 +33,8 @@ const LINE_EMPTY = 0;
 const AFTER_MINUS = 1;
 /** The current line so far is an optional `-` and at least one digit. */
 const IN_DIGITS = 2;
-/** Bytes parsed the exact way, at least, once {@linkcode NumberParser.pushLines} meets a non-canonical line. */
-const EXACT_WINDOW = 1024;
+/** Bytes of lines written in canonical form, at least, once `NumberParser.pushLines` meets a line that is not. */
+const NORMALIZE_WINDOW = 1024;
 
 type LineState = typeof LINE_EMPTY | typeof AFTER_MINUS | typeof IN_DIGITS;
 
@@ -74,7 +75,8 @@ export class NumberParser {
   #canonical = true;
   #ended = false;
   #error: NumberParseError | undefined;
-  readonly #run: CanonicalRun = { end: 0, lines: 0 };
+  readonly #scan: CanonicalRun = { end: 0, lines: 0 };
+  readonly #normalized: NormalizedRun = { end: 0, written: 0, lines: 0, numbers: 0, changed: false };
 
   /** A snapshot of what the parser has seen so far. */
   get stats(): ParseStats {
@@ -112,11 +114,12 @@ export class NumberParser {
   }
 
   /**
-   * Parses `chunk` like {@linkcode pushView}, but hands the lines it completes over as `runs`: the lines already
-   * in canonical form (see `scanCanonicalLines`) as byte ranges of `chunk`, left as they are, and the numbers of
-   * the others. Encoding every run in order gives the same bytes as encoding {@linkcode pushView}'s numbers;
-   * errors and {@linkcode stats} are the same too. Canonical lines are validated without being converted into
-   * numbers, which is what makes this path fast.
+   * Parses `chunk` like {@linkcode pushView}, but hands the lines it completes over as `runs` of bytes in canonical
+   * form rather than as numbers: the lines already canonical (see `scanCanonicalLines`) as byte ranges of `chunk`,
+   * validated without being converted; the other valid lines written in canonical form from their bytes (see
+   * `normalizeLines`); only a line that needs the parser's state (one begun in an earlier chunk, or that the
+   * checks above cannot vouch for) as its number. Storing the runs in order stores the same bytes as encoding
+   * {@linkcode pushView}'s numbers; errors and {@linkcode stats} are the same too.
    *
    * @throws {NumberParseError} when the input breaks the grammar (and on every call after that).
    *
@@ -124,44 +127,57 @@ export class NumberParser {
    * ```ts
    * const parser = new NumberParser();
    * const runs = new LineRuns();
-   * parser.pushLines(new TextEncoder().encode("2\n3\n\n5\n"), runs);
-   * // "2\n3\n" left as it is, then the number of the line after the blank one:
-   * [runs.count, runs.byteEnd(0), runs.lines(0)]; // [2, 4, 2]
-   * Array.from(runs.numbers.subarray(runs.numberStart(1), runs.numberEnd(1))); // [5]
+   * parser.pushLines(new TextEncoder().encode("2\n3\n\n5\n1"), runs);
+   * // "2\n3\n" left as it is, then "5\n" written by the parser; "1" waits for the rest of its line:
+   * [runs.count, runs.kind(0), runs.end(0), runs.kind(1), runs.lines(1)]; // [2, CHUNK_RUN, 4, NORMALIZED_RUN, 1]
+   * parser.stats; // { bytes: 8, lines: 4, numbers: 3, canonical: false }
    * ```
    */
   pushLines(chunk: Uint8Array, runs: LineRuns): void {
     this.#assertOpen("push");
     const length = chunk.length;
-    runs.reset((length >>> 1) + 1);
-    const out = runs.numbers;
-    const run = this.#run;
+    runs.reset(length);
+    const scan = this.#scan;
+    const normalized = this.#normalized;
     let count = 0;
+    let written = 0;
     let i = 0;
-    // A line begun in an earlier chunk is finished the exact way.
-    if (this.#state !== LINE_EMPTY || this.#pendingCarriageReturn) {
-      i = lineEndAfter(chunk, 0);
-      count = this.#parse(chunk, 0, i, out, count);
-    }
     while (i < length) {
-      scanCanonicalLines(chunk, i, run);
-      const end = run.end;
-      if (end > i) {
-        runs.add(count, i, end, run.lines);
-        this.#bytes += end - i;
-        this.#line += run.lines;
-        this.#lineStart = this.#bytes;
-        this.#numbers += run.lines;
-        i = end;
-        if (i === length) break;
+      if (this.#state === LINE_EMPTY && !this.#pendingCarriageReturn) {
+        scanCanonicalLines(chunk, i, scan);
+        if (scan.end > i) {
+          runs.add(CHUNK_RUN, i, scan.end, scan.lines);
+          this.#skipLines(scan.end - i, scan.lines, scan.lines);
+          i = scan.end;
+          if (i === length) break;
+        }
+        // Lines from here on are written in canonical form a window at a time, before canonical lines are looked
+        // for again: input that is not canonical throughout costs one failed scan per window, not one per line.
+        normalizeLines(chunk, i, Math.min(i + NORMALIZE_WINDOW, length), runs.bytes, written, normalized);
+        if (normalized.end > i) {
+          runs.add(NORMALIZED_RUN, written, normalized.written, normalized.numbers);
+          this.#skipLines(normalized.end - i, normalized.lines, normalized.numbers);
+          if (normalized.changed) this.#canonical = false;
+          written = normalized.written;
+          i = normalized.end;
+          continue;
+        }
       }
-      // The lines from here on are parsed the exact way, a window at a time, before canonical lines are looked
-      // for again: input that is not canonical throughout costs one failed scan per window, not one per line.
-      const to = lineEndAfter(chunk, Math.min(i + EXACT_WINDOW, length - 1));
-      count = this.#parse(chunk, i, to, out, count);
+      // One line the exact way: it began in an earlier chunk, is malformed, or ends beyond this chunk.
+      const to = lineEndAfter(chunk, i);
+      const before = count;
+      count = this.#parse(chunk, i, to, runs.numbers, count);
+      if (count > before) runs.add(NUMBER_RUN, before, count, count - before);
       i = to;
     }
-    if (count > runs.numberStart(runs.count)) runs.add(count, length, length, 0);
+  }
+
+  /** Counts `lines` complete lines of `bytes` bytes, `numbers` of them not blank, taken without the state machine. */
+  #skipLines(bytes: number, lines: number, numbers: number): void {
+    this.#bytes += bytes;
+    this.#line += lines;
+    this.#lineStart = this.#bytes;
+    this.#numbers += numbers;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { LineRuns } from "../numbers/line-runs.ts";
+import { CHUNK_RUN, LineRuns, NUMBER_RUN } from "../numbers/line-runs.ts";
 import { NumberParser, type ParseStats } from "../numbers/number-parser.ts";
 import { WritableStream } from "../streams/standard/writable-stream.ts";
 import type { PartRecord, PartSplitter } from "./part-splitter.ts";
@@ -17,7 +17,8 @@ export interface SplitLinesOptions {
 /**
  * A drainpipe `WritableStream` of bytes (newline-separated decimal integers, the grammar of `NumberParser`) that
  * stores their lines into a {@linkcode PartSplitter}: the canonical pass-through. Lines already in canonical form
- * are validated and copied into the parts as they are; the others are parsed and encoded again. The parts hold
+ * are validated and copied into the parts as they are; the other valid ones are written in canonical form from their
+ * bytes, and only a line that needs the parser's state is parsed and encoded again. The parts hold
  * the same bytes as parsing every line and writing its number would give, for every input, with the same errors.
  * Chunks queued together reach the parser in one `writev` batch; closing stores the last part and resolves
  * {@linkcode parts}; aborting aborts the splitter.
@@ -95,18 +96,16 @@ export class SplitLinesWritableStream extends WritableStream<Uint8Array> {
   }
 }
 
-/** Writes the runs from `k` on into `splitter`: each run's numbers, then its canonical lines out of `chunk`. */
+/** Writes the runs from `k` on into `splitter`, each from where its kind says (see `LineRuns`). */
 function writeRuns(splitter: PartSplitter, runs: LineRuns, chunk: Uint8Array, k: number): Promise<void> | undefined {
   for (let run = k; run < runs.count; run++) {
-    const numberStart = runs.numberStart(run);
-    const numberEnd = runs.numberEnd(run);
-    let wait: Promise<void> | undefined;
-    if (numberEnd > numberStart) wait = splitter.write(runs.numbers.subarray(numberStart, numberEnd));
-    const lines = runs.lines(run);
-    if (lines > 0) {
-      const write = () => splitter.writeLines(chunk.subarray(runs.byteStart(run), runs.byteEnd(run)), lines);
-      wait = wait ? wait.then(write) : write();
-    }
+    const start = runs.start(run);
+    const end = runs.end(run);
+    const kind = runs.kind(run);
+    const wait =
+      kind === NUMBER_RUN
+        ? splitter.write(runs.numbers.subarray(start, end))
+        : splitter.writeLines((kind === CHUNK_RUN ? chunk : runs.bytes).subarray(start, end), runs.lines(run));
     if (wait) return wait.then(() => writeRuns(splitter, runs, chunk, run + 1));
   }
   return undefined;

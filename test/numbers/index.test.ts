@@ -5,18 +5,22 @@ import { ReadableStream as DrainpipeReadableStream } from "../../src/streams/ind
 describe("numbers index", () => {
   test("re-exports the public API", () => {
     expect(Object.keys(numbers).sort()).toEqual([
+      "CHUNK_RUN",
       "DEFAULT_PRIME_BATCH_SIZE",
       "DEFAULT_PRIME_TEXT_CHUNK_BYTES",
       "LineRuns",
       "LineToNumberBatchStream",
       "LineToNumberStream",
       "MAX_PRIME_COUNT",
+      "NORMALIZED_RUN",
+      "NUMBER_RUN",
       "NumberParseError",
       "NumberParser",
       "canonicalLineValue",
       "encodeNumbers",
       "encodeNumbersInto",
       "encodedLineLength",
+      "normalizeLines",
       "nthPrimeUpperBound",
       "primeBatchStream",
       "primeBatches",

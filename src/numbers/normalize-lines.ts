@@ -1,0 +1,114 @@
+/**
+ * Writing valid lines in canonical form straight from their bytes, without converting them into numbers: the
+ * canonical pass-through's path for input that is not canonical.
+ *
+ * @module
+ */
+
+const LF = 0x0a;
+const CR = 0x0d;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+
+/** The digits of `Number.MAX_SAFE_INTEGER` as bytes. */
+const MAX_SAFE_DIGITS = Uint8Array.from(String(Number.MAX_SAFE_INTEGER), (digit) => digit.charCodeAt(0));
+const MAX_SAFE_LENGTH = MAX_SAFE_DIGITS.length;
+
+/** What {@linkcode normalizeLines} did: filled in by it. */
+export interface NormalizedRun {
+  /** The index just after the last line it took (the start index when it took none). */
+  end: number;
+  /** Where its output ends in `out`. */
+  written: number;
+  /** Lines taken, blank ones included. */
+  lines: number;
+  /** Numbers written (lines taken that are not blank). */
+  numbers: number;
+  /** Whether a line taken was not already canonical (its output differs from it). */
+  changed: boolean;
+}
+
+/**
+ * Takes the complete lines of `bytes` that start from `from` (which must start a line) up to before `stop`, and
+ * writes each in canonical form into `out` from `outStart` on: `\r\n` becomes `\n`, leading zeros go, `-0` becomes
+ * `0`, blank lines vanish. It stops before the first line it cannot vouch for without a parser's state: one that
+ * breaks the grammar, whose magnitude exceeds 2^53 − 1, or that has no line break before the end of `bytes`. The
+ * output is never longer than the lines taken.
+ *
+ * @example
+ * ```ts
+ * const out = new Uint8Array(16);
+ * const run = { end: 0, written: 0, lines: 0, numbers: 0, changed: false };
+ * normalizeLines(new TextEncoder().encode("007\r\n\r\n-0\n12x\n"), 0, 14, out, 0, run);
+ * new TextDecoder().decode(out.subarray(0, run.written)); // "7\n0\n"
+ * [run.end, run.lines, run.numbers, run.changed]; // [10, 3, 2, true]
+ * ```
+ */
+export function normalizeLines(
+  bytes: Uint8Array,
+  from: number,
+  stop: number,
+  out: Uint8Array,
+  outStart: number,
+  run: NormalizedRun,
+): void {
+  const length = bytes.length;
+  let i = from;
+  let end = from;
+  let w = outStart;
+  let lines = 0;
+  let numbers = 0;
+  let changed = false;
+  while (i < stop) {
+    const negative = bytes[i] === MINUS;
+    if (negative) i++;
+    const zeros = i;
+    while (i < length && bytes[i] === ZERO) i++;
+    const digits = i;
+    while (i < length && (bytes[i]! - ZERO) >>> 0 <= 9) i++;
+    if (i === length) break;
+    let next = i + 1;
+    if (bytes[i] === CR) {
+      if (next === length || bytes[next] !== LF) break;
+      next++;
+      changed = true;
+    } else if (bytes[i] !== LF) break;
+    const zeroCount = digits - zeros;
+    const significant = i - digits;
+    if (significant >= MAX_SAFE_LENGTH && !safeDigits(bytes, digits, significant)) break;
+    if (significant > 0) {
+      if (zeroCount > 0) changed = true;
+      if (negative) out[w++] = MINUS;
+      for (let k = digits; k < i; k++) out[w++] = bytes[k]!;
+      out[w++] = LF;
+      numbers++;
+    } else if (zeroCount > 0) {
+      // Zeros only: "0", or not canonical ("00", "-0").
+      if (zeroCount > 1 || negative) changed = true;
+      out[w++] = ZERO;
+      out[w++] = LF;
+      numbers++;
+    } else if (negative) {
+      break; // A lone '-': the parser's error.
+    } else {
+      changed = true; // A blank line.
+    }
+    lines++;
+    i = end = next;
+  }
+  run.end = end;
+  run.written = w;
+  run.lines = lines;
+  run.numbers = numbers;
+  run.changed = changed;
+}
+
+/** Whether the `count` digits from `start` on (no leading zero) stay within `Number.MAX_SAFE_INTEGER`. */
+function safeDigits(bytes: Uint8Array, start: number, count: number): boolean {
+  if (count !== MAX_SAFE_LENGTH) return false;
+  for (let k = 0; k < MAX_SAFE_LENGTH; k++) {
+    const difference = bytes[start + k]! - MAX_SAFE_DIGITS[k]!;
+    if (difference !== 0) return difference < 0;
+  }
+  return true;
+}
