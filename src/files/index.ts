@@ -1,7 +1,7 @@
 /**
  * The file protocol: what makes a stored file all-or-nothing. Names, the manifest written last under a
  * compare-and-swap, reading it back, the catalog of complete files, and {@link storeNumbers}, which runs one
- * upload from a stream of numbers to a published manifest.
+ * upload from a stream of numbers to a published manifest ({@link storeLines} from a stream of bytes of lines).
  *
  * @module
  */

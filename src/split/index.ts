@@ -1,7 +1,8 @@
 /**
- * The split layer: numbers rotated into newline-aligned parts of at most `maxPartBytes`, each written to an
- * `ObjectStore` as it fills (one `put`, or a multipart upload of equal chunks), with a bounded number
- * of writes in flight, and the object keys every part and manifest lives under.
+ * The split layer: numbers, or bytes of lines (copied as they are when already canonical), rotated into
+ * newline-aligned parts of at most `maxPartBytes`, each written to an `ObjectStore` as it fills (one `put`, or a
+ * multipart upload of equal chunks), with a bounded number of writes in flight, and the object keys every part and
+ * manifest lives under.
  *
  * @module
  */
