@@ -65,7 +65,16 @@ export function normalizeLines(
     const zeros = i;
     while (i < length && bytes[i] === ZERO) i++;
     const digits = i;
-    while (i < length && (bytes[i]! - ZERO) >>> 0 <= 9) i++;
+    // The digits are copied as they are scanned (with the sign before them); a line that turns out to be zeros
+    // only, or is not taken, overwrites or leaves these bytes past the output's end.
+    let o = w;
+    if (negative) out[o++] = MINUS;
+    while (i < length) {
+      const byte = bytes[i]!;
+      if ((byte - ZERO) >>> 0 > 9) break;
+      out[o++] = byte;
+      i++;
+    }
     if (i === length) break;
     let next = i + 1;
     if (bytes[i] === CR) {
@@ -78,8 +87,7 @@ export function normalizeLines(
     if (significant >= MAX_SAFE_LENGTH && !safeDigits(bytes, digits, significant)) break;
     if (significant > 0) {
       if (zeroCount > 0) changed = true;
-      if (negative) out[w++] = MINUS;
-      for (let k = digits; k < i; k++) out[w++] = bytes[k]!;
+      w = o;
       out[w++] = LF;
       numbers++;
     } else if (zeroCount > 0) {
