@@ -383,6 +383,18 @@ describe("upload sessions on the Free plan", () => {
     expect(completed.response.status).toBe(201);
   });
 
+  test("a segment of one part takes 4 subrequests: look-up, beginSegment, put, acceptSegment", async () => {
+    const opened = await call("POST", "/files/one-part-segment/uploads");
+    const { uploadId } = (await opened.response.json()) as { uploadId: string };
+    const body = "1\n2\n3\n";
+    const segment = await call("PUT", `/files/one-part-segment/uploads/${uploadId}/segments/0`, {
+      body,
+      headers: { "Content-Length": String(body.length) },
+    });
+    expect(segment.response.status).toBe(201);
+    expect(segment.calls()).toBe(4);
+  });
+
   test("with 10 MiB parts the session's segments are MAX_SEGMENT_BYTES, under the body limit", async () => {
     const opened = await call("POST", "/files/large-parts/uploads");
     expect(((await opened.response.json()) as { segmentMaxBytes: number }).segmentMaxBytes).toBe(95_000_000);
