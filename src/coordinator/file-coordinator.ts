@@ -60,9 +60,9 @@ export interface CoordinatorStatus {
   current: string | null;
   /** Uploads in flight, whole files and segments of sessions, oldest first. */
   uploads: AttemptRecord[];
-  /** Open reads. */
+  /** Reads holding a lease (those that outlived half the read grace period, or all with no grace period). */
   reads: number;
-  /** Whether replaced versions still wait for their readers. */
+  /** Whether replaced versions still wait for their grace period to end or their leased readers. */
   retiredWaiting: boolean;
 }
 
@@ -176,11 +176,18 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   /**
    * Makes `manifest` (written by the upload `uploadId`) the current version: writes it to
    * `<name>/manifest.json`, retires the version it replaces, and schedules that version's objects for
-   * deletion once nobody reads them. Publications run one at a time, in arrival order; one whose `condition` does
-   * not hold of the version current then is refused and its upload abandoned.
+   * deletion once its read grace period of `graceMs` ended and no leased read holds it. Publications run one at a
+   * time, in arrival order; one whose `condition` does not hold of the version current then is refused and its
+   * upload abandoned.
    */
-  publish(uploadId: string, manifest: Manifest, leaseMs: number, condition?: WriteCondition): Promise<PublishResult> {
-    return this.#change(() => this.#named.uploads.publish(uploadId, manifest, leaseMs, condition));
+  publish(
+    uploadId: string,
+    manifest: Manifest,
+    leaseMs: number,
+    graceMs: number,
+    condition?: WriteCondition,
+  ): Promise<PublishResult> {
+    return this.#change(() => this.#named.uploads.publish(uploadId, manifest, leaseMs, graceMs, condition));
   }
 
   /**
@@ -195,28 +202,43 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
    * Deletes the file: the current version disappears at once (its objects go once its readers are done),
    * and objects under the name that nothing refers to go now. Uploads in flight are left alone: one that
    * publishes later is simply the newer version. When `condition` does not hold of the current version, nothing
-   * changes.
+   * changes. The version is kept for `graceMs` for reads that hold no lease.
    */
-  remove(condition?: WriteCondition): Promise<RemoveResult | ConditionFailed> {
+  remove(graceMs: number, condition?: WriteCondition): Promise<RemoveResult | ConditionFailed> {
     return this.#change(async () => {
       const current = this.#named.file.ledger.current()?.uploadId ?? null;
       if (!conditionHolds(condition, current)) return { reason: "precondition-failed" as const, current };
-      const existed = await this.#named.versions.remove();
+      const existed = await this.#named.versions.remove(graceMs);
       return { existed, remnants: await removeRemnants(this.#named.file) };
     });
   }
 
-  /** Starts a read of the current version, or `null` when there is no such file. */
-  beginRead(leaseMs: number): Promise<ReadLease | null> {
-    return this.#thenAlarm(this.#named.reads.begin(leaseMs));
+  /**
+   * Starts a read of the current version, or `null` when there is no such file. With `leaseMs` `null` the read
+   * takes no lease and nothing is written: the version is kept for the read grace period after it is replaced, and
+   * a read that may outlive that takes a lease with {@linkcode holdRead}.
+   */
+  async beginRead(leaseMs: number | null): Promise<ReadLease | null> {
+    const read = this.#named.reads.begin(leaseMs);
+    return leaseMs === null ? read : await this.#thenAlarm(read);
   }
 
   /**
    * Starts a read of part `index` of the current version, like {@linkcode beginRead} but handing over that part's
    * record only. `null` when the file does not exist; `{ part: null }` (no lease) when it has no part `index`.
    */
-  beginPartRead(index: number, leaseMs: number): Promise<PartReadLease | NoSuchPart | null> {
-    return this.#thenAlarm(this.#named.reads.beginPart(index, leaseMs));
+  async beginPartRead(index: number, leaseMs: number | null): Promise<PartReadLease | NoSuchPart | null> {
+    const read = this.#named.reads.beginPart(index, leaseMs);
+    return leaseMs === null ? read : await this.#thenAlarm(read);
+  }
+
+  /**
+   * Takes a lease of `leaseMs` on version `uploadId` for a read begun without one; `null` when the version is gone
+   * (the read cannot be finished). Waits for the deletion running now, if any, so it never holds a half-deleted
+   * version.
+   */
+  holdRead(uploadId: string, leaseMs: number): Promise<{ readId: string; leaseUntil: number } | null> {
+    return this.#serial.run(() => this.#thenAlarm(this.#named.reads.hold(uploadId, leaseMs)));
   }
 
   /** Extends a read's lease; `false` when it ended. */
@@ -281,16 +303,18 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
 
   /**
    * Completes session `sessionId` as a file of segments 0 … count − 1 and publishes it like a single upload:
-   * the version it replaces is retired. Completing a completed session answers the same manifest. When `condition`
-   * does not hold of the current version, the session is removed with what it wrote (`precondition-failed`).
+   * the version it replaces is retired (kept for `graceMs`). Completing a completed session answers the same
+   * manifest. When `condition` does not hold of the current version, the session is removed with what it wrote
+   * (`precondition-failed`).
    */
   completeSession(
     sessionId: string,
     count: number,
     limits: FileLimits,
+    graceMs: number,
     condition?: WriteCondition,
   ): Promise<CompleteResult> {
-    return this.#change(() => this.#named.sessions.complete(sessionId, count, limits, condition));
+    return this.#change(() => this.#named.sessions.complete(sessionId, count, limits, graceMs, condition));
   }
 
   /** Aborts the open session `sessionId`: everything it wrote goes. `false` when it is not open. */
@@ -301,8 +325,9 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   /**
    * The bytes of `slices` (of parts of one of the file's versions), one after another: a slice of a content read
    * that does not fit the reading request's subrequests. This call is an invocation of its own, with its own
-   * subrequests: the reading request spends one on the call, this object one R2 read per part slice. The reader
-   * holds a read lease, so the parts stay while it reads. Not serialised: reads change nothing.
+   * subrequests: the reading request spends one on the call, this object one R2 read per part slice. The parts
+   * stay while it reads: within the read grace period, or under the read lease the reader then takes. Not
+   * serialised: reads change nothing.
    */
   readParts(slices: PartSlice[]): ReadableStream<Uint8Array> {
     const { file } = this.#named;

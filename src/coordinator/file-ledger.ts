@@ -37,6 +37,9 @@ export interface VersionRecord {
   manifest: string;
 }
 
+/** Where the grace period last given by a retiring call is kept, for retirements that come without one. */
+const READ_GRACE_KEY = "read_grace_ms";
+
 /** A multipart upload an attempt started, recorded before its first part so it can be aborted later. */
 export interface MultipartRecord {
   /** The attempt that started it. */
@@ -141,9 +144,12 @@ export class FileLedger {
     return row ? { uploadId: row.upload_id, state: "current", manifest: row.manifest } : null;
   }
 
-  /** Makes `uploadId` the current version with `manifest`, retiring the version it replaces (returned). */
-  makeCurrent(uploadId: string, manifest: string): string | null {
-    const replaced = this.retireCurrent();
+  /**
+   * Makes `uploadId` the current version with `manifest`, retiring the version it replaces (returned) and keeping
+   * it until `keepUntil` (ms since the epoch) for reads that hold no lease.
+   */
+  makeCurrent(uploadId: string, manifest: string, keepUntil: number): string | null {
+    const replaced = this.retireCurrent(keepUntil);
     this.#sql.exec(
       "INSERT OR REPLACE INTO versions (upload_id, state, manifest) VALUES (?, 'current', ?)",
       uploadId,
@@ -152,20 +158,45 @@ export class FileLedger {
     return replaced;
   }
 
-  /** Retires the current version, if any, and returns its upload id. */
-  retireCurrent(): string | null {
+  /**
+   * Retires the current version, if any, keeping it until `keepUntil` (ms since the epoch) for reads that hold no
+   * lease, and returns its upload id.
+   */
+  retireCurrent(keepUntil: number): string | null {
     const current = this.current();
     if (!current) return null;
-    this.#sql.exec("UPDATE versions SET state = 'retired', manifest = '' WHERE upload_id = ?", current.uploadId);
+    this.#sql.exec(
+      "UPDATE versions SET state = 'retired', manifest = '', keep_until = ? WHERE upload_id = ?",
+      keepUntil,
+      current.uploadId,
+    );
     return current.uploadId;
   }
 
-  /** Retired versions nobody reads any more: their objects may go. */
-  unreadRetired(): string[] {
+  /** Whether version `uploadId` (current, or retired and not yet removed) is recorded. */
+  hasVersion(uploadId: string): boolean {
+    return this.#rows("SELECT 1 FROM versions WHERE upload_id = ?", uploadId).length > 0;
+  }
+
+  /** Retired versions whose grace period ended by `now` and that no leased read holds: their objects may go. */
+  unreadRetired(now: number): string[] {
     return this.#rows<{ upload_id: string }>(
-      `SELECT upload_id FROM versions WHERE state = 'retired'
+      `SELECT upload_id FROM versions WHERE state = 'retired' AND keep_until <= ?
        AND upload_id NOT IN (SELECT upload_id FROM reads)`,
+      now,
     ).map((row) => row.upload_id);
+  }
+
+  /** The read grace period (ms) the last retiring call gave, or 0 when none did. */
+  readGrace(): number {
+    const [row] = this.#rows<{ value: string }>("SELECT value FROM meta WHERE key = ?", READ_GRACE_KEY);
+    return row ? Number(row.value) : 0;
+  }
+
+  /** Remembers the read grace period (ms) a retiring call gave; writes only when it changed. */
+  rememberReadGrace(graceMs: number): void {
+    if (this.readGrace() === graceMs) return;
+    this.#sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", READ_GRACE_KEY, String(graceMs));
   }
 
   /** Forgets a retired version whose objects are gone. */
@@ -310,11 +341,15 @@ export class FileLedger {
     return new Set(ids);
   }
 
-  /** The earliest lease or session end, or `null` when nothing waits for one. */
+  /**
+   * The earliest lease, session or grace period end, or `null` when nothing waits for one (a retired version a
+   * leased read holds waits for that read instead).
+   */
   nextLeaseEnd(): number | null {
     const [row] = this.#rows<{ next: number | null }>(
       `SELECT MIN(ends) AS next FROM (SELECT lease_until AS ends FROM attempts UNION ALL
-       SELECT lease_until FROM reads UNION ALL SELECT expires_at FROM sessions)`,
+       SELECT lease_until FROM reads UNION ALL SELECT expires_at FROM sessions UNION ALL
+       SELECT keep_until FROM versions WHERE state = 'retired' AND upload_id NOT IN (SELECT upload_id FROM reads))`,
     );
     return row?.next ?? null;
   }

@@ -53,6 +53,14 @@ export const LEDGER_MIGRATIONS: readonly LedgerMigration[] = [
       CREATE INDEX attempts_by_session ON attempts (session_id) WHERE session_id IS NOT NULL;
       DELETE FROM meta WHERE key = 'name';`,
   },
+  {
+    version: 3,
+    change:
+      "a retired version records until when it is kept for readers that hold no lease (`keep_until`, ms since the " +
+      "epoch, its retirement plus the read grace period); versions retired before have 0: kept only while leased",
+    statements: `
+      ALTER TABLE versions ADD COLUMN keep_until INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];
 
 /** The version a database is at once {@linkcode migrateLedger} ran: the last migration's. */

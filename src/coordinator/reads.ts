@@ -1,15 +1,15 @@
-/** A read of one part the coordinator admitted: that part's record, held until the read ends. */
+/** A read of one part the coordinator admitted: that part's record, held until the read ends when leased. */
 export interface PartReadLease {
-  /** Pass to `renewRead` and `endRead`. */
-  readId: string;
+  /** Pass to `renewRead` and `endRead`; `null` when the read took no lease. */
+  readId: string | null;
   /** The part being read. */
   part: PartRecord;
   /** The version the part belongs to: its upload id and when it was published (what its validators are made of). */
   version: Pick<Manifest, "uploadId" | "createdAt">;
   /** How many parts the version has. */
   parts: number;
-  /** When the lease ends unless renewed (ms since the epoch). */
-  leaseUntil: number;
+  /** When the lease ends unless renewed (ms since the epoch); `null` when the read took no lease. */
+  leaseUntil: number | null;
 }
 
 /** A part read of an index the current version does not have: no lease was taken. */
@@ -21,8 +21,10 @@ export interface NoSuchPart {
 }
 
 /**
- * Reads of a file's content under its coordinator: each holds the version it reads with a lease, so the
- * version's objects stay until the read ends or its reader dies.
+ * Reads of a file's content under its coordinator. A read starts without a lease (nothing is written): a version
+ * is kept for the read grace period after it is replaced, so a read shorter than that needs nothing more. A read
+ * that may outlive the grace period takes a lease on the version it reads, so the version's objects stay until
+ * the read ends or its reader dies.
  *
  * @module
  */
@@ -30,14 +32,14 @@ import { type Manifest, parseManifest } from "../files/manifest.ts";
 import type { PartRecord } from "../split/part-splitter.ts";
 import type { CoordinatedFile } from "./coordinated-file.ts";
 
-/** A read the coordinator admitted: the version to read, held until the read ends. */
+/** A read the coordinator admitted: the version to read, held until the read ends when a lease was taken. */
 export interface ReadLease {
-  /** Pass to `renewRead` and `endRead`. */
-  readId: string;
+  /** Pass to `renewRead` and `endRead`; `null` when the read took no lease. */
+  readId: string | null;
   /** The manifest of the version being read. */
   manifest: Manifest;
-  /** When the lease ends unless renewed (ms since the epoch). */
-  leaseUntil: number;
+  /** When the lease ends unless renewed (ms since the epoch); `null` when the read took no lease. */
+  leaseUntil: number | null;
 }
 
 /**
@@ -48,8 +50,9 @@ export interface ReadLease {
  * import type { CoordinatedFile } from "./coordinated-file.ts";
  * declare const file: CoordinatedFile;
  * const reads = new Reads(file);
- * const lease = reads.begin(60_000);
- * if (lease) reads.end(lease.readId);
+ * const unleased = reads.begin(null); // writes nothing
+ * const held = unleased && reads.hold(unleased.manifest.uploadId, 60_000); // once the read nears the grace period
+ * if (held) reads.end(held.readId);
  * ```
  */
 export class Reads {
@@ -61,19 +64,22 @@ export class Reads {
     this.#file = file;
   }
 
-  /** Starts a read of the current version with a lease of `leaseMs`, or `null` when there is no such file. */
-  begin(leaseMs: number): ReadLease | null {
+  /**
+   * Starts a read of the current version with a lease of `leaseMs`, or with none (writing nothing) when `leaseMs`
+   * is `null`; `null` when there is no such file.
+   */
+  begin(leaseMs: number | null): ReadLease | null {
     const manifest = this.#current();
     if (!manifest) return null;
     return { ...this.#lease(manifest, leaseMs), manifest };
   }
 
   /**
-   * Starts a read of part `index` of the current version with a lease of `leaseMs`: only that part's record
-   * crosses to the reader, whatever the file's size. `null` when there is no such file; no lease when the
-   * version has no part `index`.
+   * Starts a read of part `index` of the current version with a lease of `leaseMs` (none when `null`): only that
+   * part's record crosses to the reader, whatever the file's size. `null` when there is no such file; no lease when
+   * the version has no part `index`.
    */
-  beginPart(index: number, leaseMs: number): PartReadLease | NoSuchPart | null {
+  beginPart(index: number, leaseMs: number | null): PartReadLease | NoSuchPart | null {
     const manifest = this.#current();
     if (!manifest) return null;
     const part = manifest.parts[index];
@@ -91,11 +97,22 @@ export class Reads {
     return this.#parsed;
   }
 
-  /** Records a read of `manifest`'s version with a lease of `leaseMs`. */
-  #lease(manifest: Manifest, leaseMs: number): { readId: string; leaseUntil: number } {
+  /** Records a read of `manifest`'s version with a lease of `leaseMs`; records nothing when it is `null`. */
+  #lease(manifest: Manifest, leaseMs: number | null): { readId: string | null; leaseUntil: number | null } {
+    if (leaseMs === null) return { readId: null, leaseUntil: null };
+    return this.hold(manifest.uploadId, leaseMs)!;
+  }
+
+  /**
+   * Takes a lease of `leaseMs` on version `uploadId` for a read that started without one; `null` when the version
+   * is gone (its grace period ended and no lease held it), and the read can no longer be finished.
+   */
+  hold(uploadId: string, leaseMs: number): { readId: string; leaseUntil: number } | null {
+    const { ledger } = this.#file;
+    if (!ledger.hasVersion(uploadId)) return null;
     const readId = crypto.randomUUID();
     const leaseUntil = Date.now() + leaseMs;
-    this.#file.ledger.addRead(readId, manifest.uploadId, leaseUntil);
+    ledger.addRead(readId, uploadId, leaseUntil);
     return { readId, leaseUntil };
   }
 

@@ -70,7 +70,7 @@ export interface FileLimits {
  * const { sessionId } = sessions.open(1 << 20, 86_400_000)!;
  * const write = sessions.beginSegment(sessionId, 0, 60_000)!;
  * await sessions.accept(sessionId, 0, write.uploadId, summary);
- * await sessions.complete(sessionId, 1, { maxBytes: 1e9, maxNumbers: 1e8 });
+ * await sessions.complete(sessionId, 1, { maxBytes: 1e9, maxNumbers: 1e8 }, 60_000);
  * ```
  */
 /** Most sessions one name may have open at once. */
@@ -152,13 +152,15 @@ export class Sessions {
 
   /**
    * Completes session `sessionId` as a file of segments 0 … count − 1 and publishes it like a single upload:
-   * the version it replaces is retired. Completing a completed session answers the same manifest. When `condition`
-   * does not hold of the current version, the session is removed with everything it wrote.
+   * the version it replaces is retired, kept for `graceMs` for reads that hold no lease. Completing a completed
+   * session answers the same manifest. When `condition` does not hold of the current version, the session is
+   * removed with everything it wrote.
    */
   async complete(
     sessionId: string,
     count: number,
     limits: FileLimits,
+    graceMs: number,
     condition?: WriteCondition,
   ): Promise<CompleteResult> {
     const { ledger, store, name } = this.#file;
@@ -197,7 +199,7 @@ export class Sessions {
     const text = JSON.stringify(manifest, null, 2);
     const failure = await this.#versions.writeManifest(text);
     if (failure !== null) return { completed: false, reason: "storage-failed", detail: failure };
-    ledger.makeCurrent(sessionId, text);
+    ledger.makeCurrent(sessionId, text, this.#versions.keepUntil(graceMs));
     for (const record of records.filter((candidate) => candidate.index >= count)) {
       await deleteAll(store, uploadPrefix(name, record.attemptId));
     }

@@ -53,7 +53,7 @@ export interface AdmitOptions {
  * declare const manifest: Manifest;
  * const uploads = new Uploads(file, new Versions(file));
  * const { uploadId } = uploads.admit(60_000);
- * await uploads.publish(uploadId, manifest, 60_000); // { published: true, replaced: null }
+ * await uploads.publish(uploadId, manifest, 60_000, 60_000); // { published: true, replaced: null }
  * ```
  */
 export class Uploads {
@@ -102,12 +102,14 @@ export class Uploads {
 
   /**
    * Writes `manifest` (written by the attempt `uploadId`) and makes it the current version, if `condition` holds
-   * of the version current now; when it does not, the attempt is abandoned (everything it wrote goes).
+   * of the version current now; when it does not, the attempt is abandoned (everything it wrote goes). The version
+   * it replaces is kept for `graceMs` for reads that hold no lease.
    */
   async publish(
     uploadId: string,
     manifest: Manifest,
     leaseMs: number,
+    graceMs: number,
     condition?: WriteCondition,
   ): Promise<PublishResult> {
     const { ledger } = this.#file;
@@ -122,7 +124,7 @@ export class Uploads {
     const failure = await this.#versions.writeManifest(text);
     if (failure !== null) return { published: false, reason: "storage-failed", detail: failure };
     ledger.dropAttempt(uploadId);
-    return { published: true, replaced: await this.#versions.makeCurrent(uploadId, text) };
+    return { published: true, replaced: await this.#versions.makeCurrent(uploadId, text, graceMs) };
   }
 
   /** Gives up an attempt: deletes what it wrote and forgets it. Safe to call again, and after its lease ended. */

@@ -1,6 +1,7 @@
 /**
  * A file's versions under its coordinator: the current one, published by writing `<name>/manifest.json`, and the
- * replaced (retired) ones, whose objects go once their last reader is done.
+ * replaced (retired) ones, whose objects go once their read grace period ended and their last leased reader is
+ * done. Within the grace period a reader needs no lease: a read shorter than it holds nothing.
  *
  * @module
  */
@@ -37,7 +38,7 @@ export class Versions {
     const manifest = await this.storedManifest();
     // With nothing to take over, nothing is written: the ledger's first write marks it initialised.
     if (manifest === "") return;
-    ledger.makeCurrent(parseManifest(manifest).uploadId, manifest);
+    ledger.makeCurrent(parseManifest(manifest).uploadId, manifest, 0);
     ledger.markInitialised();
   }
 
@@ -59,34 +60,49 @@ export class Versions {
   }
 
   /**
-   * Makes `uploadId`, whose manifest is already written, the current version; the version it replaces is
-   * retired (returned), and removed now when nobody reads it.
+   * Until when a version retired now is kept for reads that hold no lease: `graceMs` from now. The grace period is
+   * remembered for retirements that come without one (an upload whose publication was cut short, settled by the
+   * alarm).
    */
-  async makeCurrent(uploadId: string, manifest: string): Promise<string | null> {
-    const replaced = this.#file.ledger.makeCurrent(uploadId, manifest);
+  keepUntil(graceMs: number): number {
+    this.#file.ledger.rememberReadGrace(graceMs);
+    return Date.now() + graceMs;
+  }
+
+  /**
+   * Makes `uploadId`, whose manifest is already written, the current version; the version it replaces is
+   * retired (returned), kept for `graceMs` (the last grace period given when omitted), and removed once that
+   * ended and no leased read holds it.
+   */
+  async makeCurrent(
+    uploadId: string,
+    manifest: string,
+    graceMs = this.#file.ledger.readGrace(),
+  ): Promise<string | null> {
+    const replaced = this.#file.ledger.makeCurrent(uploadId, manifest, this.keepUntil(graceMs));
     await this.removeUnread();
     return replaced;
   }
 
   /**
-   * Deletes the file's manifest and retires the current version; resolves whether there was one. Its objects
-   * go once nobody reads them.
+   * Deletes the file's manifest and retires the current version, kept for `graceMs`; resolves whether there was
+   * one. Its objects go once that ended and no leased read holds them.
    */
-  async remove(): Promise<boolean> {
+  async remove(graceMs: number): Promise<boolean> {
     const { ledger, store, name } = this.#file;
     const existed = ledger.current() !== null;
     if (existed) {
       await store.delete([manifestKey(name)]);
-      ledger.retireCurrent();
+      ledger.retireCurrent(this.keepUntil(graceMs));
     }
     await this.removeUnread();
     return existed;
   }
 
-  /** Deletes the objects of retired versions nobody reads any more, and forgets them. */
+  /** Deletes the objects of retired versions whose grace period ended and that no leased read holds; forgets them. */
   async removeUnread(): Promise<void> {
     const { ledger, store, name } = this.#file;
-    for (const uploadId of ledger.unreadRetired()) {
+    for (const uploadId of ledger.unreadRetired(Date.now())) {
       await deleteAll(store, uploadPrefix(name, uploadId));
       ledger.dropVersion(uploadId);
     }

@@ -17,6 +17,8 @@ const LEASE = 60_000;
 const SHORT_LEASE = 1_000;
 /** Waits until a lease of {@linkcode SHORT_LEASE} taken now has run out. */
 const outliveShortLease = () => pause(SHORT_LEASE + 50);
+/** No read grace period: a replaced version goes as soon as no leased read holds it. */
+const NO_GRACE = 0;
 const store = new R2Store(env.BUCKET);
 
 /** A fresh coordinator per test: names are unique, since Durable Object state outlives a test. */
@@ -59,7 +61,7 @@ async function alarmsDone(): Promise<void> {
 describe("FileCoordinator", () => {
   test("publishes a manifest to the bucket and makes it the current version", async () => {
     const { uploadId, manifest } = await writtenUpload();
-    expect(await coordinator.publish(uploadId, manifest, LEASE)).toEqual({ published: true, replaced: null });
+    expect(await coordinator.publish(uploadId, manifest, LEASE, NO_GRACE)).toEqual({ published: true, replaced: null });
     expect(await keys()).toEqual([manifestKey(name), partKey(name, uploadId, 0)]);
     expect((await coordinator.status()).current).toBe(uploadId);
     expect((await coordinator.status()).uploads).toEqual([]);
@@ -67,7 +69,7 @@ describe("FileCoordinator", () => {
 
   test("32 concurrent publications all succeed, in turn; only the last version's objects remain", async () => {
     const uploads = await Promise.all(Array.from({ length: 32 }, () => writtenUpload()));
-    const results = await Promise.all(uploads.map((u) => coordinator.publish(u.uploadId, u.manifest, LEASE)));
+    const results = await Promise.all(uploads.map((u) => coordinator.publish(u.uploadId, u.manifest, LEASE, NO_GRACE)));
     expect(results.every((result) => result.published)).toBe(true);
     const current = (await coordinator.status()).current!;
     expect(uploads.map((u) => u.uploadId)).toContain(current);
@@ -78,23 +80,51 @@ describe("FileCoordinator", () => {
 
   test("a replaced version stays while a read holds it, and goes when the read ends", async () => {
     const first = await writtenUpload();
-    await coordinator.publish(first.uploadId, first.manifest, LEASE);
+    await coordinator.publish(first.uploadId, first.manifest, LEASE, NO_GRACE);
     const read = (await coordinator.beginRead(LEASE))!;
     expect(read.manifest).toEqual(first.manifest);
     const second = await writtenUpload();
-    await coordinator.publish(second.uploadId, second.manifest, LEASE);
+    await coordinator.publish(second.uploadId, second.manifest, LEASE, NO_GRACE);
     expect(await keys()).toContain(partKey(name, first.uploadId, 0));
     expect((await coordinator.status()).retiredWaiting).toBe(true);
-    await coordinator.endRead(read.readId);
+    await coordinator.endRead(read.readId!);
+    expect(await keys()).toEqual([manifestKey(name), partKey(name, second.uploadId, 0)]);
+  });
+
+  test("a read without a lease writes nothing; its version is kept for the grace period, then goes", async () => {
+    const first = await writtenUpload();
+    await coordinator.publish(first.uploadId, first.manifest, LEASE, NO_GRACE);
+    const read = (await coordinator.beginRead(null))!;
+    expect({ readId: read.readId, reads: (await coordinator.status()).reads }).toEqual({ readId: null, reads: 0 });
+    const second = await writtenUpload();
+    await coordinator.publish(second.uploadId, second.manifest, LEASE, SHORT_LEASE);
+    expect(await keys()).toContain(partKey(name, first.uploadId, 0));
+    const held = (await coordinator.holdRead(first.uploadId, LEASE))!;
+    await outliveShortLease();
+    await alarmsDone();
+    expect(await keys()).toContain(partKey(name, first.uploadId, 0));
+    await coordinator.endRead(held.readId);
+    expect(await keys()).toEqual([manifestKey(name), partKey(name, second.uploadId, 0)]);
+    expect(await coordinator.holdRead(first.uploadId, LEASE)).toBeNull();
+  });
+
+  test("a replaced version nobody holds goes at the alarm once its grace period ended", async () => {
+    const first = await writtenUpload();
+    await coordinator.publish(first.uploadId, first.manifest, LEASE, NO_GRACE);
+    const second = await writtenUpload();
+    await coordinator.publish(second.uploadId, second.manifest, LEASE, SHORT_LEASE);
+    expect((await coordinator.status()).retiredWaiting).toBe(true);
+    await outliveShortLease();
+    await alarmsDone();
     expect(await keys()).toEqual([manifestKey(name), partKey(name, second.uploadId, 0)]);
   });
 
   test("a read whose lease ends (its reader died) frees the version at the alarm", async () => {
     const first = await writtenUpload();
-    await coordinator.publish(first.uploadId, first.manifest, LEASE);
+    await coordinator.publish(first.uploadId, first.manifest, LEASE, NO_GRACE);
     await coordinator.beginRead(SHORT_LEASE);
     const second = await writtenUpload();
-    await coordinator.publish(second.uploadId, second.manifest, LEASE);
+    await coordinator.publish(second.uploadId, second.manifest, LEASE, NO_GRACE);
     expect(await keys()).toContain(partKey(name, first.uploadId, 0));
     await outliveShortLease();
     await alarmsDone();
@@ -113,7 +143,7 @@ describe("FileCoordinator", () => {
     expect(await keys()).toEqual([]);
     await expect(multipart.complete([segment])).rejects.toThrow();
     expect((await coordinator.status()).uploads).toEqual([]);
-    expect(await coordinator.publish(uploadId, manifestOf(uploadId), LEASE)).toEqual({
+    expect(await coordinator.publish(uploadId, manifestOf(uploadId), LEASE, NO_GRACE)).toEqual({
       published: false,
       reason: "expired",
     });
@@ -125,16 +155,16 @@ describe("FileCoordinator", () => {
     expect(await coordinator.renewUpload(uploadId, LEASE)).toBe(true);
     await outliveShortLease();
     await alarmsDone();
-    expect(await coordinator.publish(uploadId, manifest, LEASE)).toMatchObject({ published: true });
+    expect(await coordinator.publish(uploadId, manifest, LEASE, NO_GRACE)).toMatchObject({ published: true });
   });
 
   test("remove retires the current version at once and leaves uploads in flight alone", async () => {
     const first = await writtenUpload();
-    await coordinator.publish(first.uploadId, first.manifest, LEASE);
+    await coordinator.publish(first.uploadId, first.manifest, LEASE, NO_GRACE);
     const inFlight = await writtenUpload();
-    expect(await coordinator.remove()).toEqual({ existed: true, remnants: 0 });
+    expect(await coordinator.remove(NO_GRACE)).toEqual({ existed: true, remnants: 0 });
     expect(await keys()).toEqual([partKey(name, inFlight.uploadId, 0)]);
-    expect(await coordinator.publish(inFlight.uploadId, inFlight.manifest, LEASE)).toEqual({
+    expect(await coordinator.publish(inFlight.uploadId, inFlight.manifest, LEASE, NO_GRACE)).toEqual({
       published: true,
       replaced: null,
     });
@@ -143,10 +173,10 @@ describe("FileCoordinator", () => {
 
   test("a publication whose condition no longer holds is refused and removes what its upload wrote", async () => {
     const [a, b] = [await writtenUpload(), await writtenUpload()];
-    expect(await coordinator.publish(a.uploadId, a.manifest, LEASE, { ifNoneMatch: "any" })).toMatchObject({
+    expect(await coordinator.publish(a.uploadId, a.manifest, LEASE, NO_GRACE, { ifNoneMatch: "any" })).toMatchObject({
       published: true,
     });
-    expect(await coordinator.publish(b.uploadId, b.manifest, LEASE, { ifNoneMatch: "any" })).toEqual({
+    expect(await coordinator.publish(b.uploadId, b.manifest, LEASE, NO_GRACE, { ifNoneMatch: "any" })).toEqual({
       published: false,
       reason: "precondition-failed",
       current: a.uploadId,
@@ -154,38 +184,40 @@ describe("FileCoordinator", () => {
     expect(await keys()).toEqual([manifestKey(name), partKey(name, a.uploadId, 0)]);
     expect((await coordinator.status()).uploads).toEqual([]);
     const c = await writtenUpload();
-    expect(await coordinator.publish(c.uploadId, c.manifest, LEASE, { ifMatch: [a.uploadId] })).toMatchObject({
-      published: true,
-    });
+    expect(await coordinator.publish(c.uploadId, c.manifest, LEASE, NO_GRACE, { ifMatch: [a.uploadId] })).toMatchObject(
+      {
+        published: true,
+      },
+    );
   });
 
   test("conditional admission and removal change nothing when the condition does not hold", async () => {
     const first = await writtenUpload();
-    await coordinator.publish(first.uploadId, first.manifest, LEASE);
+    await coordinator.publish(first.uploadId, first.manifest, LEASE, NO_GRACE);
     expect(await coordinator.beginUploadIf({ ifMatch: ["other"] }, LEASE)).toEqual({
       reason: "precondition-failed",
       current: first.uploadId,
     });
-    expect(await coordinator.remove({ ifNoneMatch: [first.uploadId] })).toEqual({
+    expect(await coordinator.remove(NO_GRACE, { ifNoneMatch: [first.uploadId] })).toEqual({
       reason: "precondition-failed",
       current: first.uploadId,
     });
     expect((await coordinator.status()).uploads).toEqual([]);
     expect(await keys()).toEqual([manifestKey(name), partKey(name, first.uploadId, 0)]);
-    expect(await coordinator.remove({ ifMatch: "any" })).toEqual({ existed: true, remnants: 0 });
+    expect(await coordinator.remove(NO_GRACE, { ifMatch: "any" })).toEqual({ existed: true, remnants: 0 });
   });
 
   test("remove of a name that holds only remnants removes them and says how many", async () => {
     await store.put(partKey(name, "dead-upload", 0), utf8("1\n"));
     await store.put(partKey(name, "dead-upload", 1), utf8("2\n"));
     await store.put(`${name}/stray`, utf8("?"));
-    expect(await coordinator.remove()).toEqual({ existed: false, remnants: 3 });
+    expect(await coordinator.remove(NO_GRACE)).toEqual({ existed: false, remnants: 3 });
     expect(await keys()).toEqual([]);
   });
 
   test("sweep removes what nothing refers to and keeps the current version and uploads in flight", async () => {
     const current = await writtenUpload();
-    await coordinator.publish(current.uploadId, current.manifest, LEASE);
+    await coordinator.publish(current.uploadId, current.manifest, LEASE, NO_GRACE);
     const inFlight = await writtenUpload();
     const expired = await writtenUpload(10);
     await store.put(partKey(name, "never-admitted", 0), utf8("9\n"));
@@ -201,7 +233,7 @@ describe("FileCoordinator", () => {
 
   test("a publication cut short after its manifest reached the bucket is completed when its lease ends", async () => {
     const first = await writtenUpload();
-    await coordinator.publish(first.uploadId, first.manifest, LEASE);
+    await coordinator.publish(first.uploadId, first.manifest, LEASE, NO_GRACE);
     const cut = await writtenUpload(SHORT_LEASE);
     await runInDurableObject(coordinator, (_instance: FileCoordinator, state) => {
       state.storage.sql.exec("UPDATE attempts SET state = 'publishing' WHERE upload_id = ?", cut.uploadId);
@@ -256,7 +288,7 @@ describe("FileCoordinator", () => {
     };
     const source = { kind: "primes", count: 1 } as const;
     const manifest = buildManifest({ name, uploadId: first.uploadId, maxPartBytes: 1024, source, parts: [part] });
-    await coordinator.publish(first.uploadId, manifest, LEASE);
+    await coordinator.publish(first.uploadId, manifest, LEASE, NO_GRACE);
     const lease = await coordinator.beginPartRead(0, LEASE);
     expect(lease).toEqual({
       readId: expect.any(String),
@@ -268,7 +300,7 @@ describe("FileCoordinator", () => {
     expect(await coordinator.beginPartRead(1, LEASE)).toEqual({ part: null, parts: 1 });
     expect((await coordinator.status()).reads).toBe(1);
     const second = await writtenUpload();
-    await coordinator.publish(second.uploadId, second.manifest, LEASE);
+    await coordinator.publish(second.uploadId, second.manifest, LEASE, NO_GRACE);
     expect(await keys()).toContain(partKey(name, first.uploadId, 0));
     await coordinator.endRead((lease as { readId: string }).readId);
     expect(await keys()).toEqual([manifestKey(name), partKey(name, second.uploadId, 0)]);

@@ -2,7 +2,12 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, test } from "vitest";
 import { type AttemptRecord, FileLedger } from "../../src/coordinator/file-ledger.ts";
-import { LEDGER_SCHEMA_VERSION, LedgerSchemaError, migrateLedger } from "../../src/coordinator/ledger-schema.ts";
+import {
+  LEDGER_MIGRATIONS,
+  LEDGER_SCHEMA_VERSION,
+  LedgerSchemaError,
+  migrateLedger,
+} from "../../src/coordinator/ledger-schema.ts";
 
 /** The CREATE statements of the ledger before it had a schema version, verbatim: what deployed objects hold. */
 const V1_SCHEMA = `
@@ -105,6 +110,31 @@ describe("the ledger's schema", () => {
     });
   });
 
+  test("a database at version 2 keeps its retired versions, held only by their leased reads", async () => {
+    const result = await inEmptyStorage((storage) => {
+      const { sql } = storage;
+      sql.exec("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+      for (const migration of LEDGER_MIGRATIONS.filter((step) => step.version <= 2)) sql.exec(migration.statements);
+      sql.exec("INSERT INTO schema_version (version) VALUES (2)");
+      sql.exec(
+        `INSERT INTO versions (upload_id, state, manifest) VALUES
+         ('old', 'retired', ''), ('read', 'retired', ''), ('now', 'current', '{}')`,
+      );
+      sql.exec("INSERT INTO reads (read_id, upload_id, lease_until) VALUES ('r1', 'read', 700)");
+      const before = migrateLedger(storage);
+      const ledger = new FileLedger(storage);
+      return {
+        before,
+        version: schemaVersion(storage),
+        current: ledger.current()?.uploadId,
+        unread: ledger.unreadRetired(1),
+        next: ledger.nextLeaseEnd(),
+      };
+    });
+    // Retired before grace periods existed: kept until 0, so only a leased read holds them, as before.
+    expect(result).toEqual({ before: 2, version: LEDGER_SCHEMA_VERSION, current: "now", unread: ["old"], next: 0 });
+  });
+
   test("a database at a version newer than the code is refused", async () => {
     const failure = await inEmptyStorage((storage) => {
       migrateLedger(storage);
@@ -126,14 +156,14 @@ describe("FileLedger", () => {
     const result = await inEmptyStorage((storage) => {
       const ledger = new FileLedger(storage);
       const steps: unknown[] = [];
-      steps.push(ledger.makeCurrent("a", "manifest a"));
+      steps.push(ledger.makeCurrent("a", "manifest a", 0));
       ledger.addRead("r1", "a", 5_000);
-      steps.push(ledger.makeCurrent("b", "manifest b"));
-      steps.push(ledger.current(), ledger.unreadRetired(), ledger.hasRetired());
+      steps.push(ledger.makeCurrent("b", "manifest b", 0));
+      steps.push(ledger.current(), ledger.unreadRetired(0), ledger.hasRetired());
       ledger.dropRead("r1");
-      steps.push(ledger.unreadRetired());
+      steps.push(ledger.unreadRetired(0));
       ledger.dropVersion("a");
-      steps.push(ledger.hasRetired(), ledger.retireCurrent(), ledger.current(), ledger.unreadRetired());
+      steps.push(ledger.hasRetired(), ledger.retireCurrent(0), ledger.current(), ledger.unreadRetired(0));
       return steps;
     });
     expect(result).toEqual([
@@ -148,6 +178,38 @@ describe("FileLedger", () => {
       null,
       ["b"],
     ]);
+  });
+
+  test("a retired version is kept until its grace period ends, and then while a leased read holds it", async () => {
+    const result = await inEmptyStorage((storage) => {
+      const ledger = new FileLedger(storage);
+      ledger.makeCurrent("a", "manifest a", 0);
+      ledger.makeCurrent("b", "manifest b", 1_000);
+      const inGrace = { unread: ledger.unreadRetired(999), next: ledger.nextLeaseEnd() };
+      ledger.addRead("r1", "a", 5_000);
+      const held = { unread: ledger.unreadRetired(1_000), next: ledger.nextLeaseEnd() };
+      ledger.dropRead("r1");
+      const after = { unread: ledger.unreadRetired(1_000), next: ledger.nextLeaseEnd() };
+      return { inGrace, held, after, known: [ledger.hasVersion("a"), ledger.hasVersion("b"), ledger.hasVersion("c")] };
+    });
+    expect(result).toEqual({
+      inGrace: { unread: [], next: 1_000 },
+      held: { unread: [], next: 5_000 },
+      after: { unread: ["a"], next: 1_000 },
+      known: [true, true, false],
+    });
+  });
+
+  test("the read grace period given last is remembered", async () => {
+    const result = await inEmptyStorage((storage) => {
+      const ledger = new FileLedger(storage);
+      const before = ledger.readGrace();
+      ledger.rememberReadGrace(30_000);
+      const first = ledger.readGrace();
+      ledger.rememberReadGrace(0);
+      return [before, first, ledger.readGrace()];
+    });
+    expect(result).toEqual([0, 30_000, 0]);
   });
 
   test("attempts: renewal, publishing, multipart uploads, expiry", async () => {
