@@ -28,7 +28,10 @@ export default defineConfig({
           cloudflareTest({
             main: "./src/worker/index.ts",
             wrangler: { configPath: "./wrangler.toml" },
-            miniflare: { bindings: { API_TOKEN: "test-token" } },
+            // No read grace period in the tests' deployment: every read takes a lease, so a test can check at once
+            // what a replace or a delete leaves in the bucket. Tests of the grace period set READ_GRACE_SECONDS in
+            // the environment of their own requests (test/worker/read-cost.workerd.test.ts, platform-limits).
+            miniflare: { bindings: { API_TOKEN: "test-token", READ_GRACE_SECONDS: "0" } },
           }),
         ],
         test: {

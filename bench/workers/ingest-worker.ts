@@ -35,7 +35,7 @@ import { PartSplitter } from "../../src/split/part-splitter.ts";
 import type { R2BucketLike } from "../../src/store/r2-store.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
 import { DEFAULT_CHUNK_SIZE } from "../../src/streams/index.ts";
-import { coordinatedUpload } from "../../src/worker/coordinated-upload.ts";
+import { coordinatedUpload, wholeFile } from "../../src/worker/coordinated-upload.ts";
 import { storeRequestBody } from "../../src/worker/store-request-body.ts";
 import { type DiscardedObject, DiscardingStore, sha256 } from "../../test/support/discarding-store.ts";
 import { chunksOf, FILE_CHUNK_BYTES } from "../workloads/byte-chunks.ts";
@@ -116,9 +116,10 @@ async function drainpipeR2(request: Request, url: URL, env: IngestWorkerEnv): Pr
   const store = new R2Store(env.BUCKET);
   const options = { name, maxPartBytes: PART_BYTES, maxUploadBytes: NO_LIMIT, maxNumbers: NO_LIMIT };
   const coordinator = env.COORDINATOR.getByName(name);
+  const admission = wholeFile(coordinator, name, { leaseMs: LEASE_MS, graceMs: LEASE_MS }, "");
   const manifest =
     url.searchParams.get("coordinated") === "1"
-      ? await coordinatedUpload({ coordinator, name, leaseMs: LEASE_MS, store }, (admitted) =>
+      ? await coordinatedUpload({ coordinator, name, leaseMs: LEASE_MS, store, admission }, (admitted) =>
           storeRequestBody(request, { ...options, ...admitted }),
         )
       : await storeRequestBody(request, { ...options, store });

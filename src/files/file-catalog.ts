@@ -127,11 +127,18 @@ export class FileCatalog {
 
   /**
    * Pipes `slices` of parts of the file `name`, in order, into `destination`, then closes it: a whole part is one
-   * read of its object, a slice of a part one ranged read of only its bytes. Fails as {@linkcode pipeContent}.
+   * read of its object, a slice of a part one ranged read of only its bytes. Fails as {@linkcode pipeContent}, and
+   * when `signal` aborts (with its reason).
    */
-  async pipeSlices(name: string, slices: readonly PartSlice[], destination: WritableStream<Uint8Array>): Promise<void> {
+  async pipeSlices(
+    name: string,
+    slices: readonly PartSlice[],
+    destination: WritableStream<Uint8Array>,
+    signal?: AbortSignal,
+  ): Promise<void> {
     try {
       for (const { part, offset, length } of slices) {
+        signal?.throwIfAborted();
         const whole = offset === 0 && length === part.bytes;
         const object = await (whole ? this.#store.get(part.key) : this.#store.get(part.key, { offset, length }));
         if (!object) {
@@ -139,7 +146,11 @@ export class FileCatalog {
             `Cannot read part ${part.index} of "${name}": it no longer exists (the file was replaced or removed)`,
           );
         }
-        await object.body.pipeTo(destination, { preventClose: true, preventAbort: true });
+        await object.body.pipeTo(destination, {
+          preventClose: true,
+          preventAbort: true,
+          ...(signal ? { signal } : {}),
+        });
       }
     } catch (error) {
       await destination.abort(error).catch(() => undefined);

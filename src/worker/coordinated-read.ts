@@ -1,6 +1,9 @@
 /**
- * A read of a file's current version under its coordinator: the version cannot be deleted (by a replacing
- * upload or a DELETE) until the read is released, or until its lease ends because this isolate died.
+ * A read of a file's current version under its coordinator. The coordinator keeps a replaced or deleted version
+ * for the read grace period, so a read starts with one call that writes nothing and holds no lease. A read still
+ * running at half the grace period takes a lease on its version then (and renews it), so the version cannot be
+ * deleted until the read is released, or until its lease ends because this isolate died. With no grace period,
+ * the read takes its lease when it starts.
  *
  * @module
  */
@@ -10,9 +13,30 @@ import type { PartRecord } from "../split/part-splitter.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import type { VersionStamp } from "./validators.ts";
 
+/** How long reads are kept and held. */
+export interface ReadTerms {
+  /** The lease a read takes, renewed four times per lease. */
+  leaseMs: number;
+  /** How long the coordinator keeps a replaced version for reads that hold no lease; 0: lease every read. */
+  graceMs: number;
+}
+
 /**
- * An open read of what `subject` describes: the whole version (its manifest) or one part (its record). Release
- * it once the response body is written (or failed), typically in `ctx.waitUntil`.
+ * Tries at taking the lease of a read that outlives half the grace period, one every eighth of the grace period:
+ * the last one ends at most seven eighths into it, before the version may go.
+ */
+const HOLD_TRIES = 3;
+
+/** The version a read started on went before the read could take a lease: the read cannot be finished. */
+export class ReadLostError extends Error {
+  override name = "ReadLostError";
+}
+
+/**
+ * An open read of what `subject` describes: the whole version (its manifest) or one part (its record). Pipe its
+ * bytes with {@linkcode CoordinatedRead.signal} (aborted when the read cannot be finished, so the response
+ * errors rather than ending short), and release it once the response body is written (or failed), typically in
+ * `ctx.waitUntil`.
  *
  * @example
  * ```ts
@@ -20,33 +44,47 @@ import type { VersionStamp } from "./validators.ts";
  * import type { Manifest } from "../files/manifest.ts";
  * declare const coordinator: DurableObjectStub<FileCoordinator>;
  * declare const ctx: ExecutionContext;
- * declare const send: (manifest: Manifest) => Promise<void>;
- * const read = await CoordinatedRead.open(coordinator, 60_000);
- * if (read) ctx.waitUntil(send(read.subject).finally(() => read.release()));
+ * declare const send: (manifest: Manifest, signal: AbortSignal) => Promise<void>;
+ * const read = await CoordinatedRead.open(coordinator, { leaseMs: 60_000, graceMs: 60_000 });
+ * if (read) ctx.waitUntil(send(read.subject, read.signal).finally(() => read.release()));
  * ```
  */
 export class CoordinatedRead<T> {
   /** What is being read: the version's manifest, or one part's record. */
   readonly subject: T;
   readonly #coordinator: DurableObjectStub<FileCoordinator>;
-  readonly #readId: string;
-  readonly #heartbeat: Heartbeat;
+  readonly #uploadId: string;
+  readonly #terms: ReadTerms;
+  readonly #lost = new AbortController();
+  #readId: string | null;
+  #heartbeat: Heartbeat | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #released = false;
 
-  private constructor(coordinator: DurableObjectStub<FileCoordinator>, readId: string, subject: T, leaseMs: number) {
+  private constructor(
+    coordinator: DurableObjectStub<FileCoordinator>,
+    subject: T,
+    uploadId: string,
+    readId: string | null,
+    terms: ReadTerms,
+  ) {
     this.subject = subject;
     this.#coordinator = coordinator;
+    this.#uploadId = uploadId;
+    this.#terms = terms;
     this.#readId = readId;
-    this.#heartbeat = new Heartbeat(() => coordinator.renewRead(readId, leaseMs), leaseMs);
+    if (readId === null) this.#holdLater(terms.graceMs / 2, HOLD_TRIES);
+    else this.#renew(readId);
   }
 
   /** Opens a read of the current version of the coordinator's file, or resolves `null` when there is none. */
   static async open(
     coordinator: DurableObjectStub<FileCoordinator>,
-    leaseMs: number,
+    terms: ReadTerms,
   ): Promise<CoordinatedRead<Manifest> | null> {
-    const lease = await coordinator.beginRead(leaseMs);
-    if (lease === null) return null;
-    return new CoordinatedRead(coordinator, lease.readId, lease.manifest, leaseMs);
+    const read = await coordinator.beginRead(terms.graceMs > 0 ? null : terms.leaseMs);
+    if (read === null) return null;
+    return new CoordinatedRead(coordinator, read.manifest, read.manifest.uploadId, read.readId, terms);
   }
 
   /**
@@ -57,18 +95,61 @@ export class CoordinatedRead<T> {
   static async openPart(
     coordinator: DurableObjectStub<FileCoordinator>,
     index: number,
-    leaseMs: number,
+    terms: ReadTerms,
   ): Promise<CoordinatedRead<{ part: PartRecord; version: VersionStamp }> | { parts: number } | null> {
-    const lease = await coordinator.beginPartRead(index, leaseMs);
-    if (lease === null) return null;
-    if (lease.part === null) return { parts: lease.parts };
-    const { part, version } = lease;
-    return new CoordinatedRead(coordinator, lease.readId, { part, version }, leaseMs);
+    const read = await coordinator.beginPartRead(index, terms.graceMs > 0 ? null : terms.leaseMs);
+    if (read === null) return null;
+    if (read.part === null) return { parts: read.parts };
+    const { part, version } = read;
+    return new CoordinatedRead(coordinator, { part, version }, version.uploadId, read.readId, terms);
   }
 
-  /** Ends the read: the version may go once no other read holds it. */
+  /** Aborted, with a {@linkcode ReadLostError}, when the read cannot be finished. */
+  get signal(): AbortSignal {
+    return this.#lost.signal;
+  }
+
+  /** Ends the read: the version may go once its grace period ended and no other read holds it. */
   async release(): Promise<void> {
-    this.#heartbeat.stop();
-    await this.#coordinator.endRead(this.#readId);
+    this.#released = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#heartbeat?.stop();
+    if (this.#readId !== null) await this.#coordinator.endRead(this.#readId);
+  }
+
+  /** Tries to take the lease in `delayMs`, `tries` times at most. */
+  #holdLater(delayMs: number, tries: number): void {
+    this.#timer = setTimeout(() => {
+      this.#hold(tries).catch(() => undefined);
+    }, delayMs);
+  }
+
+  async #hold(tries: number): Promise<void> {
+    const { leaseMs, graceMs } = this.#terms;
+    let held: { readId: string } | null;
+    try {
+      held = await this.#coordinator.holdRead(this.#uploadId, leaseMs);
+    } catch (error) {
+      if (tries > 1) this.#holdLater(graceMs / 8, tries - 1);
+      else this.#lose(`the lease could not be taken before the grace period ends (${String(error)})`, error);
+      return;
+    }
+    if (held === null) {
+      this.#lose("the version was removed before the read took a lease");
+      return;
+    }
+    this.#readId = held.readId;
+    if (this.#released) await this.#coordinator.endRead(held.readId);
+    else this.#renew(held.readId);
+  }
+
+  #renew(readId: string): void {
+    const { leaseMs } = this.#terms;
+    this.#heartbeat = new Heartbeat(() => this.#coordinator.renewRead(readId, leaseMs), leaseMs);
+  }
+
+  #lose(why: string, cause?: unknown): void {
+    if (this.#released) return;
+    this.#lost.abort(new ReadLostError(`Cannot finish reading version ${this.#uploadId}: ${why}`, { cause }));
   }
 }

@@ -37,8 +37,8 @@ export interface CoordinatedUploadOptions {
   leaseMs: number;
   /** Where the parts go. */
   store: ObjectStore;
-  /** Admission and publication (default: {@linkcode wholeFile} with no client token). */
-  admission?: Admission;
+  /** Admission and publication: {@linkcode wholeFile}, or a session's segment. */
+  admission: Admission;
   /**
    * The request's budget, when the caller reserved the clean-up call on it: released before abandoning a failed
    * upload, so that the clean-up runs even when the upload used up every other subrequest.
@@ -65,7 +65,7 @@ export interface AdmittedUpload {
 export function wholeFile(
   coordinator: DurableObjectStub<FileCoordinator>,
   name: string,
-  leaseMs: number,
+  { leaseMs, graceMs }: { leaseMs: number; graceMs: number },
   clientToken: string,
   condition?: WriteCondition,
 ): Admission {
@@ -76,7 +76,7 @@ export function wholeFile(
       return admitted.uploadId;
     },
     finish: async (uploadId, manifest) => {
-      const result = await coordinator.publish(uploadId, manifest, leaseMs, condition);
+      const result = await coordinator.publish(uploadId, manifest, leaseMs, graceMs, condition);
       if (result.published) return;
       if (result.reason === "expired") throw leaseLost(uploadId);
       if (result.reason === "precondition-failed") throw preconditionFailed(`store "${name}"`, name, result.current);
@@ -108,8 +108,7 @@ export async function coordinatedUpload(
   options: CoordinatedUploadOptions,
   upload: (admitted: AdmittedUpload) => Promise<Manifest>,
 ): Promise<Manifest | null> {
-  const { coordinator, name, leaseMs } = options;
-  const admission = options.admission ?? wholeFile(coordinator, name, leaseMs, "");
+  const { coordinator, leaseMs, admission } = options;
   const uploadId = await admission.admit();
   if (uploadId === null) return null;
   const renew = () => coordinator.renewUpload(uploadId, leaseMs);

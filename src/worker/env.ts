@@ -24,6 +24,11 @@ export interface DrainpipeEnv {
   COORDINATOR: DurableObjectNamespace<FileCoordinator>;
   /** Seconds an upload or read stays admitted without a sign of life before its objects are reclaimed. */
   LEASE_SECONDS?: string;
+  /**
+   * Seconds a replaced or deleted version is kept for reads that took no lease (default `LEASE_SECONDS`); a read
+   * still streaming at half of it takes a lease. `0`: every read takes a lease when it starts.
+   */
+  READ_GRACE_SECONDS?: string;
   /** Largest segment of an upload session, in bytes. */
   MAX_SEGMENT_BYTES?: string;
   /** Seconds an upload session stays open before it is removed. */

@@ -66,7 +66,8 @@ export const MAX_ATTEMPT_LENGTH = 128;
  * ```
  */
 export function fileRoutes(settings: Settings): Route<RequestScope>[] {
-  const { defaultMaxPartBytes, maxUploadBytes, maxUploadNumbers, leaseMs, bodyPace } = settings;
+  const { defaultMaxPartBytes, maxUploadBytes, maxUploadNumbers, leaseMs, readGraceMs, bodyPace } = settings;
+  const readTerms = { leaseMs, graceMs: readGraceMs };
 
   /** The request's `maxPartBytes` query parameter, or the configured default. */
   const maxPartBytes = (url: URL): number =>
@@ -81,14 +82,14 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
   ) => {
     const coordinator = scope.coordinatorOf(name);
     const clientToken = attemptToken(request);
-    const admission = wholeFile(coordinator, name, leaseMs, clientToken, writeCondition(request));
+    const admission = wholeFile(coordinator, name, readTerms, clientToken, writeCondition(request));
     const { store, budget } = scope;
     return (await coordinatedUpload({ coordinator, name, leaseMs, store, budget, admission }, run))!;
   };
 
   /** Opens a read of the current version of `name`, or answers 404. */
   const openRead = async (name: string, scope: RequestScope): Promise<CoordinatedRead<Manifest>> => {
-    const read = await CoordinatedRead.open(scope.coordinatorOf(name), leaseMs);
+    const read = await CoordinatedRead.open(scope.coordinatorOf(name), readTerms);
     if (!read) throw new HttpError(404, "not-found", `No file named "${name}"`);
     return read;
   };
@@ -199,7 +200,7 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
       handler: async (request, { name, index }, _url, ctx, scope) => {
         scope.budget.plan(READ_CALLS + 1, `read part ${index} of "${name}"`, "try again in a new request");
         const position = /^[0-9]{1,9}$/.test(index!) ? Number(index) : -1;
-        const read = await CoordinatedRead.openPart(scope.coordinatorOf(name!), position, leaseMs);
+        const read = await CoordinatedRead.openPart(scope.coordinatorOf(name!), position, readTerms);
         if (!read) throw new HttpError(404, "not-found", `No file named "${name}"`);
         if (!(read instanceof CoordinatedRead)) {
           throw new HttpError(
@@ -220,7 +221,7 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
           const { readable, writable } = new FixedLengthStream(range?.length ?? part.bytes);
           ctx.waitUntil(
             object.body
-              .pipeTo(writable)
+              .pipeTo(writable, { signal: read.signal })
               .catch(() => undefined)
               .finally(() => read.release()),
           );
@@ -257,8 +258,8 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
         const { readable, writable } = new FixedLengthStream(range?.length ?? size);
         const piping =
           plan === "direct"
-            ? scope.catalog.pipeSlices(name!, slices, writable)
-            : pipeSlicedContent(scope.coordinatorOf(name!), slices, plan, writable);
+            ? scope.catalog.pipeSlices(name!, slices, writable, read.signal)
+            : pipeSlicedContent(scope.coordinatorOf(name!), slices, plan, writable, read.signal);
         ctx.waitUntil(piping.catch(() => undefined).finally(() => read.release()));
         return bytesResponse(readable, manifest, size, range);
       },
@@ -267,7 +268,7 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
       method: "DELETE",
       pattern: "/files/:name",
       handler: async (request, { name }, _url, _ctx, scope) => {
-        const removal = await scope.coordinatorOf(name!).remove(writeCondition(request));
+        const removal = await scope.coordinatorOf(name!).remove(readGraceMs, writeCondition(request));
         if ("reason" in removal) throw preconditionFailed(`remove "${name}"`, name!, removal.current);
         const { existed, remnants } = removal;
         if (existed) return new Response(null, { status: 204 });

@@ -166,7 +166,8 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
         const count = await segmentCount(request, bodyPace, maxUploadBytes);
         const limits = { maxBytes: maxUploadBytes, maxNumbers: maxUploadNumbers };
         const condition = writeCondition(request);
-        const result = await scope.coordinatorOf(name!).completeSession(sessionId!, count, limits, condition);
+        const coordinator = scope.coordinatorOf(name!);
+        const result = await coordinator.completeSession(sessionId!, count, limits, settings.readGraceMs, condition);
         if (result.completed) {
           const headers = { ...JSON_HEADERS, ...validatorHeaders(result.manifest) };
           return Response.json(result.manifest, { status: 201, headers });

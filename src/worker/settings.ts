@@ -12,6 +12,8 @@ export const DEFAULT_MAX_UPLOAD_NUMBERS = 500_000_000;
 export const DEFAULT_LEASE_SECONDS = 60;
 /** Longest accepted `LEASE_SECONDS`: one hour. */
 export const MAX_LEASE_SECONDS = 3600;
+/** Longest accepted `READ_GRACE_SECONDS`: one hour. */
+export const MAX_READ_GRACE_SECONDS = 3600;
 /** Default `MAX_SEGMENT_BYTES`: under the smallest plan's 100 MB request body limit. */
 export const DEFAULT_MAX_SEGMENT_BYTES = 95_000_000;
 /** Default `UPLOAD_TTL`: an upload session not completed within a day is removed. */
@@ -40,6 +42,11 @@ export interface Settings {
   maxUploadNumbers: number;
   /** How long an upload or read stays admitted without renewal, in milliseconds. */
   leaseMs: number;
+  /**
+   * How long a replaced or deleted version is kept for reads that hold no lease, in milliseconds
+   * (`READ_GRACE_SECONDS`, default the lease length); 0: every read takes a lease.
+   */
+  readGraceMs: number;
   /** Largest segment of an upload session, in bytes. */
   maxSegmentBytes: number;
   /** How long an upload session stays open, in milliseconds. */
@@ -63,6 +70,11 @@ export interface Settings {
  */
 export function readSettings(env: Omit<DrainpipeEnv, "BUCKET" | "COORDINATOR">): Settings {
   const plan = oneOf("PLAN", env.PLAN, ["free", "paid"], "paid");
+  const leaseSeconds = atMost(
+    "LEASE_SECONDS",
+    positive("LEASE_SECONDS", env.LEASE_SECONDS, DEFAULT_LEASE_SECONDS),
+    MAX_LEASE_SECONDS,
+  );
   return {
     plan,
     subrequests: subrequestsOf(env),
@@ -80,9 +92,14 @@ export function readSettings(env: Omit<DrainpipeEnv, "BUCKET" | "COORDINATOR">):
       idleMs: 1000 * positive("BODY_IDLE_SECONDS", env.BODY_IDLE_SECONDS, DEFAULT_BODY_IDLE_SECONDS),
       bytesPerSecond: positive("BODY_MIN_RATE", env.BODY_MIN_RATE, DEFAULT_BODY_MIN_RATE),
     },
-    leaseMs:
+    leaseMs: 1000 * leaseSeconds,
+    readGraceMs:
       1000 *
-      atMost("LEASE_SECONDS", positive("LEASE_SECONDS", env.LEASE_SECONDS, DEFAULT_LEASE_SECONDS), MAX_LEASE_SECONDS),
+      atMost(
+        "READ_GRACE_SECONDS",
+        whole("READ_GRACE_SECONDS", env.READ_GRACE_SECONDS, leaseSeconds),
+        MAX_READ_GRACE_SECONDS,
+      ),
   };
 }
 
@@ -101,6 +118,13 @@ function positive(variable: string, value: string | undefined, fallback: number)
   const parsed = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(parsed) || parsed < 1)
     throw misconfigured(variable, `"${value}" is not a positive whole number`);
+  return parsed;
+}
+
+function whole(variable: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const parsed = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(parsed)) throw misconfigured(variable, `"${value}" is not a whole number`);
   return parsed;
 }
 

@@ -25,10 +25,14 @@ let worker: EmbeddedWorker;
 /** The `LEASE_SECONDS` the worker runs with, kept across the restarts that read the bucket. */
 let leaseSeconds: number | undefined;
 
+/**
+ * Starts the worker. It keeps no read grace period (every read takes a lease), so that what replaced versions leave
+ * is gone as soon as their readers are, and the bucket can be checked at once.
+ */
 const start = () =>
   startEmbeddedWorker({
     stateDir,
-    ...(leaseSeconds === undefined ? {} : { vars: { LEASE_SECONDS: String(leaseSeconds) } }),
+    vars: { READ_GRACE_SECONDS: "0", ...(leaseSeconds === undefined ? {} : { LEASE_SECONDS: String(leaseSeconds) }) },
   });
 
 /** Restarts the worker with leases of `seconds` (the default when undefined). */

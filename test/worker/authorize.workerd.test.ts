@@ -81,6 +81,12 @@ describe("readSettings", () => {
     });
   });
 
+  test("READ_GRACE_SECONDS defaults to LEASE_SECONDS; 0 is allowed (every read leased)", () => {
+    expect(readSettings({})).toMatchObject({ leaseMs: 60_000, readGraceMs: 60_000 });
+    expect(readSettings({ LEASE_SECONDS: "20" })).toMatchObject({ leaseMs: 20_000, readGraceMs: 20_000 });
+    expect(readSettings({ READ_GRACE_SECONDS: "0" })).toMatchObject({ leaseMs: 60_000, readGraceMs: 0 });
+  });
+
   test("the plan sets the subrequests per request; SUBREQUEST_LIMIT overrides it", () => {
     expect(readSettings({ PLAN: "free" })).toMatchObject({ plan: "free", subrequests: 50 });
     expect(readSettings({ PLAN: "paid", SUBREQUEST_LIMIT: "10000" })).toMatchObject({ subrequests: 10_000 });
@@ -95,6 +101,8 @@ describe("readSettings", () => {
     ["SUBREQUEST_LIMIT", "10001"],
     ["BODY_IDLE_SECONDS", "0"],
     ["BODY_MIN_RATE", "fast"],
+    ["READ_GRACE_SECONDS", "3601"],
+    ["READ_GRACE_SECONDS", "-1"],
   ])("a malformed %s is a 500 misconfigured naming it", (variable, value) => {
     let caught: unknown;
     try {

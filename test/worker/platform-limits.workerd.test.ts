@@ -40,6 +40,8 @@ async function call(
   const budget = new RequestBudget(options.meter ?? PLAN_SUBREQUESTS[plan]);
   const metered = {
     ...env,
+    // The default read grace period (the tests' deployment has none): reads take no lease.
+    READ_GRACE_SECONDS: undefined,
     PLAN: plan,
     ...options.vars,
     BUCKET: meteredBucket(options.reads ? recordingGets(env.BUCKET, options.reads) : env.BUCKET, budget),
@@ -101,8 +103,8 @@ describe("content reads on the Free plan (50 subrequests)", () => {
     const { response, calls } = await call("GET", "/files/forty/content");
     expect(response.status).toBe(200);
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(encodeNumbers(numbers));
-    // beginRead, one get per part, endRead.
-    expect(calls()).toBe(manifest.parts.length + 2);
+    // beginRead (no lease: the read is shorter than half the read grace period), one get per part.
+    expect(calls()).toBe(manifest.parts.length + 1);
   });
 
   test("a 100-part file is read whole in slices, one coordinator call per 48 parts", async () => {
@@ -112,8 +114,8 @@ describe("content reads on the Free plan (50 subrequests)", () => {
     const { response, calls } = await call("GET", "/files/hundred/content");
     expect(response.status).toBe(200);
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(encodeNumbers(numbers));
-    // beginRead, one readParts per slice, endRead.
-    expect(calls()).toBe(2 + Math.ceil(manifest.parts.length / (FREE - 2)));
+    // beginRead, one readParts per slice.
+    expect(calls()).toBe(1 + Math.ceil(manifest.parts.length / (FREE - 2)));
   });
 
   test("a 2,000-part file is read whole within 50 subrequests", { timeout: 300_000 }, async () => {
@@ -134,7 +136,7 @@ describe("content reads on the Free plan (50 subrequests)", () => {
     expect(calls()).toBeLessThanOrEqual(FREE);
 
     // 100 bytes inside part 1000, then 100 bytes across the boundary of parts 1000 and 1001: one R2 get of the
-    // 100 bytes, or two of 50, besides beginRead and endRead. The whole file, where one request may read every
+    // 100 bytes, or two of 50, besides beginRead. The whole file, where one request may read every
     // part itself (a raised Paid limit): one get per part, every byte.
     const start = manifest.parts.slice(0, 1000).reduce((sum, part) => sum + part.bytes, 0);
     const boundary = start + manifest.parts[1000]!.bytes;
@@ -147,14 +149,14 @@ describe("content reads on the Free plan (50 subrequests)", () => {
       const ranged = await call("GET", "/files/big/content", { headers: { Range: range }, reads });
       expect(ranged.response.status).toBe(206);
       expect(new Uint8Array(await ranged.response.arrayBuffer())).toEqual(bytes.subarray(from, from + 100));
-      expect({ calls: ranged.calls(), reads }).toEqual({ calls: 2 + gets.length, reads: gets });
+      expect({ calls: ranged.calls(), reads }).toEqual({ calls: 1 + gets.length, reads: gets });
     }
     const reads: number[] = [];
     const direct = { plan: "paid", vars: { SUBREQUEST_LIMIT: "10000" }, meter: 10_000, reads } as const;
     const whole = await call("GET", "/files/big/content", direct);
     expect(whole.response.status).toBe(200);
     expect({ calls: whole.calls(), gets: reads.length }).toEqual({
-      calls: manifest.parts.length + 2,
+      calls: manifest.parts.length + 1,
       gets: manifest.parts.length,
     });
     expect(reads.reduce((sum, read) => sum + read, 0)).toBe(bytes.length);
@@ -167,27 +169,27 @@ describe("content reads on the Free plan (50 subrequests)", () => {
     const body = (await response.json()) as { error: string; detail: string };
     expect(body.error).toBe("over-budget");
     expect(body.detail).toContain("/files/tight/parts/0");
-    expect(calls()).toBe(2); // beginRead and endRead
+    expect(calls()).toBe(1); // beginRead: the read took no lease, so it has none to end
     const { response: status } = await call("GET", "/files/tight/uploads");
     expect(((await status.json()) as { reads: number }).reads).toBe(0);
   });
 
-  test("every part of a 100-part file is read within budget, 3 subrequests each", async () => {
+  test("every part of a 100-part file is read within budget, 2 subrequests each", async () => {
     const manifest = await stored("parts", sampleNumbers(14_000, 3), 1024);
     for (const part of [0, 57, manifest.parts.length - 1]) {
       const { response, calls } = await call("GET", `/files/parts/parts/${part}`);
       expect(response.status).toBe(200);
       expect((await response.arrayBuffer()).byteLength).toBe(manifest.parts[part]!.bytes);
-      expect(calls()).toBe(3);
+      expect(calls()).toBe(2); // beginPartRead and the part's get
     }
   });
 
-  test("a range of a part: 3 subrequests, one R2 get of only its bytes; 304 and 416 read nothing", async () => {
+  test("a range of a part: 2 subrequests, one R2 get of only its bytes; 304 and 416 read nothing", async () => {
     const manifest = await stored("part-range", sampleNumbers(14_000, 3), 1024);
     const reads: number[] = [];
     const ranged = await call("GET", "/files/part-range/parts/57", { headers: { Range: "bytes=100-199" }, reads });
     expect(ranged.response.status).toBe(206);
-    expect({ calls: ranged.calls(), reads }).toEqual({ calls: 3, reads: [100] });
+    expect({ calls: ranged.calls(), reads }).toEqual({ calls: 2, reads: [100] });
     const etag = `"${manifest.uploadId}"`;
     const refusals: Record<string, string>[] = [{ "If-None-Match": etag }, { Range: "bytes=999999-" }];
     for (const headers of refusals) {
@@ -195,7 +197,7 @@ describe("content reads on the Free plan (50 subrequests)", () => {
       for (const path of ["/files/part-range/parts/57", "/files/part-range/content"]) {
         const { response, calls } = await call("GET", path, { headers, reads: refused });
         expect([304, 416]).toContain(response.status);
-        expect(calls()).toBe(2); // beginRead (or beginPartRead) and endRead
+        expect(calls()).toBe(1); // beginRead (or beginPartRead), which took no lease
       }
       expect(refused).toEqual([]);
     }
