@@ -2,6 +2,7 @@ import { CHUNK_RUN, LineRuns, NUMBER_RUN } from "../numbers/line-runs.ts";
 import { NumberParser, type ParseStats } from "../numbers/number-parser.ts";
 import { WritableStream } from "../streams/standard/writable-stream.ts";
 import type { PartRecord, PartSplitter } from "./part-splitter.ts";
+import { splitterEnding } from "./splitter-ending.ts";
 
 /** Default queue size of a {@linkcode SplitLinesWritableStream}, in byte chunks. */
 export const DEFAULT_SPLIT_LINES_HIGH_WATER_MARK = 4;
@@ -44,11 +45,10 @@ export class SplitLinesWritableStream extends WritableStream<Uint8Array> {
     const parser = new NumberParser();
     const runs = new LineRuns();
     const { releaseChunk } = options;
-    let settle!: { resolve: (parts: PartRecord[]) => void; reject: (reason: unknown) => void };
-    const parts = new Promise<PartRecord[]>((resolve, reject) => {
-      settle = { resolve, reject };
+    const ending = splitterEnding(splitter, async () => {
+      const last = parser.end();
+      if (last.length > 0) await splitter.write(last);
     });
-    parts.catch(() => undefined);
     /** Parses and writes `chunks[from..]` in order; waits where the splitter asks. */
     const writeChunks = (chunks: readonly Uint8Array[], from: number): Promise<void> | undefined => {
       for (let i = from; i < chunks.length; i++) {
@@ -69,24 +69,12 @@ export class SplitLinesWritableStream extends WritableStream<Uint8Array> {
       {
         write: (chunk) => writeChunks([chunk], 0),
         writev: (chunks) => writeChunks(chunks, 0),
-        async close() {
-          try {
-            const last = parser.end();
-            if (last.length > 0) await splitter.write(last);
-            settle.resolve(await splitter.close());
-          } catch (error) {
-            settle.reject(error);
-            throw error;
-          }
-        },
-        async abort(reason) {
-          settle.reject(reason);
-          await splitter.abort();
-        },
+        close: ending.close,
+        abort: ending.abort,
       },
       { highWaterMark: options.highWaterMark ?? DEFAULT_SPLIT_LINES_HIGH_WATER_MARK },
     );
-    this.parts = parts;
+    this.parts = ending.parts;
     this.#parser = parser;
   }
 

@@ -1,5 +1,6 @@
 import { WritableStream } from "../streams/standard/writable-stream.ts";
 import type { PartRecord, PartSplitter } from "./part-splitter.ts";
+import { splitterEnding } from "./splitter-ending.ts";
 
 /** What a {@linkcode SplitWritableStream} accepts: one number, or a batch of numbers. */
 export type NumberChunk = number | ArrayLike<number>;
@@ -37,11 +38,7 @@ export class SplitWritableStream<T extends NumberChunk = NumberChunk> extends Wr
 
   /** Wraps `splitter`; the stream owns it from now on. */
   constructor(splitter: PartSplitter, highWaterMark = DEFAULT_SPLIT_HIGH_WATER_MARK) {
-    let settle!: { resolve: (parts: PartRecord[]) => void; reject: (reason: unknown) => void };
-    const parts = new Promise<PartRecord[]>((resolve, reject) => {
-      settle = { resolve, reject };
-    });
-    parts.catch(() => undefined);
+    const ending = splitterEnding(splitter);
     super(
       {
         write(chunk) {
@@ -50,22 +47,12 @@ export class SplitWritableStream<T extends NumberChunk = NumberChunk> extends Wr
         writev(chunks) {
           return writeChunks(splitter, chunks as NumberChunk[], 0);
         },
-        async close() {
-          try {
-            settle.resolve(await splitter.close());
-          } catch (error) {
-            settle.reject(error);
-            throw error;
-          }
-        },
-        async abort(reason) {
-          settle.reject(reason);
-          await splitter.abort();
-        },
+        close: ending.close,
+        abort: ending.abort,
       },
       { highWaterMark },
     );
-    this.parts = parts;
+    this.parts = ending.parts;
   }
 }
 
