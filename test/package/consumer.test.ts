@@ -1,6 +1,6 @@
 /**
  * The published package as a user gets it: `npm pack`, installed from the tarball into an empty project, then
- * every subpath imported and the README's "Install and use" examples run on Node 20, Node 24, Deno and Bun,
+ * every subpath imported and the README's "Install and use" examples run on Node 20, Node 24, Node 26, Deno and Bun,
  * type-checked under strict settings with both `nodenext` and `bundler` resolution, the README's worker bundled
  * by `wrangler deploy --dry-run` and run in local workerd, and the bin run on Node 20.
  *
@@ -24,6 +24,7 @@ import { promisify } from "node:util";
 import { build, transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { findNode20 } from "../../scripts/node20.ts";
+import { ensureNode26 } from "../../scripts/node26.ts";
 import { expectedOutput, type ReadmeExample, readmeExamples } from "./readme-examples.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -178,6 +179,7 @@ console.log(JSON.stringify({
 describe.each([
   ["Node 20", () => [node20]],
   ["Node 24", () => [join(BIN, "node")]],
+  ["Node 26", () => [ensureNode26()]],
   ["Deno", () => [join(BIN, "deno"), "run", "--allow-read", "--allow-env"]],
   ["Bun", () => [join(BIN, "bun")]],
 ])("on %s", (_runtime, command) => {

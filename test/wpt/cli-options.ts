@@ -30,7 +30,7 @@ Options:
   --impl drainpipe|native|both
                            implementation under test (default: drainpipe); both runs native, then drainpipe
   --runtime <list>         comma-separated runtimes among ${RUNTIMES.join(", ")}, or all; each runs the suite
-                           (node20, deno and bun in a child process, workerd through miniflare) and a table of
+                           (node20, node26, deno and bun in a child process, workerd through miniflare) and a table of
                            passed subtests per runtime and implementation ends the output (default: this process)
   --module <path>          the module drainpipe is loaded from (default: src/streams/index.ts); node20 and workerd
                            get an esbuild bundle of it

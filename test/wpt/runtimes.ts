@@ -1,7 +1,7 @@
 /**
- * Runs the WPT streams suite on a given JavaScript runtime: Node 24 (this process), Node 20, Deno and Bun (a child
- * process running this same runner, whose file workers are worker threads there) and workerd (through miniflare, see
- * `workerd-suite.ts`).
+ * Runs the WPT streams suite on a given JavaScript runtime: Node 24 (this process), Node 20, Node 26, Deno and Bun
+ * (a child process running this same runner, whose file workers are worker threads there) and workerd (through
+ * miniflare, see `workerd-suite.ts`).
  *
  * The module under test is a parameter (by default `src/streams/index.ts`). Node 24, Deno and Bun import it as given;
  * Node 20 cannot load `.ts` sources and workerd needs a single module, so both get an esbuild bundle of it, built
@@ -14,12 +14,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { findNode20 as findMachineNode20 } from "../../scripts/node20.ts";
+import { ensureNode26 } from "../../scripts/node26.ts";
 import { DRAINPIPE_MODULE_PATH, ImplementationUnavailableError } from "./implementation.ts";
 import type { SuiteOptions, SuiteResult } from "./run-suite.ts";
 import { runSuite } from "./run-suite.ts";
 
 /** The runtimes the suite can run on. */
-export const RUNTIMES = ["node24", "node20", "deno", "bun", "workerd"] as const;
+export const RUNTIMES = ["node24", "node20", "node26", "deno", "bun", "workerd"] as const;
 
 /** One of {@link RUNTIMES}. */
 export type Runtime = (typeof RUNTIMES)[number];
@@ -92,10 +93,12 @@ async function bundleRunner(outdir: string): Promise<string> {
 }
 
 /** How to start this runner in a child process on `runtime`: the binary and the arguments before the runner's own. */
-async function childCommand(runtime: "node20" | "deno" | "bun" | "node24"): Promise<[string, string[]]> {
+async function childCommand(runtime: Exclude<Runtime, "workerd">): Promise<[string, string[]]> {
   switch (runtime) {
     case "node20":
       return [findNode20(), [await bundleRunner(path.join(CACHE_DIR, "runner-node20"))]];
+    case "node26":
+      return [ensureNode26(), [RUN_ENTRY]];
     case "node24":
       return [localBinary("node"), [RUN_ENTRY]];
     case "deno":
