@@ -67,11 +67,11 @@ export function hostWritableStreamLocked(value: unknown): boolean | undefined {
 /**
  * The host's `ReadableStream` class, for streams made to hand data to the host.
  *
- * @throws {TypeError} "Cannot pipe into the host's stream: …" where the platform has none.
+ * @throws {TypeError} "Cannot create a host stream: …" where the platform has none.
  */
 export function hostReadableStreamClass(): HostReadableStreamClass {
   if (hostReadableClass === undefined) {
-    throw new TypeError("Cannot pipe into the host's stream: the platform has no ReadableStream");
+    throw new TypeError("Cannot create a host stream: the platform has no ReadableStream");
   }
   return hostReadableClass;
 }

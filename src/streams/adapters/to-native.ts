@@ -6,6 +6,7 @@
 
 import "../platform-types.ts";
 import type { ReadableStream as DrainpipeReadableStream } from "../standard/readable-stream.ts";
+import { hostReadableStreamClass } from "./host-streams.ts";
 
 interface FixedLengthStreamLike {
   readonly readable: ReadableStream<Uint8Array>;
@@ -16,8 +17,9 @@ type FixedLengthStreamConstructor = new (expectedLength: number) => FixedLengthS
 
 /**
  * A native `ReadableStream` that reads `stream` on demand, one chunk per native read; `stream` is locked at
- * once. Cancelling the native stream cancels `stream` with the same reason; an error of `stream` errors the
- * native stream with the same error.
+ * once. Native means the platform's own class as `globalThis` had it when drainpipe loaded, so it stays native
+ * where drainpipe's classes were installed as the globals since. Cancelling the native stream cancels `stream`
+ * with the same reason; an error of `stream` errors the native stream with the same error.
  *
  * @example
  * ```ts
@@ -65,9 +67,10 @@ function nativeStreamOf(
   stream: DrainpipeReadableStream<Uint8Array>,
   length: number | undefined,
 ): ReadableStream<Uint8Array> {
+  const HostReadableStream = hostReadableStreamClass();
   const reader = stream.getReader();
   let total = 0;
-  return new ReadableStream<Uint8Array>(
+  return new HostReadableStream<Uint8Array>(
     {
       async pull(controller) {
         const { done, value } = await reader.read();

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { toFixedLengthNativeStream, toNativeStream } from "../../../src/streams/adapters/to-native.ts";
 import { ReadableStream as DrainpipeReadableStream } from "../../../src/streams/index.ts";
 import { patternBytes } from "../byte-fixtures.ts";
@@ -32,6 +32,20 @@ describe("toNativeStream", () => {
     expect(native).toBeInstanceOf(ReadableStream);
     expect(native).not.toBeInstanceOf(DrainpipeReadableStream);
     expect(await nativeBytes(native)).toEqual(bytes);
+  });
+
+  test("stays the platform's own stream where drainpipe's classes were installed as the globals", async () => {
+    const HostReadableStream = globalThis.ReadableStream;
+    vi.stubGlobal("ReadableStream", DrainpipeReadableStream);
+    try {
+      const bytes = patternBytes(5_000);
+      const native = toNativeStream(drainpipeBytes(bytes, 999).stream);
+      expect(native).toBeInstanceOf(HostReadableStream);
+      expect(native).not.toBeInstanceOf(DrainpipeReadableStream);
+      expect(await nativeBytes(native)).toEqual(bytes);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   test("locks the drainpipe stream at once", () => {
