@@ -164,6 +164,35 @@ export const hostCrossingChecks: readonly Check[] = [
     },
   },
   {
+    name: "host crossing: the host's own pipeThrough refuses a drainpipe TransformStream; fromNativeStream crosses",
+    async run() {
+      let refused: unknown;
+      try {
+        new Response("abc").body!.pipeThrough(passThrough() as unknown as TransformStream<Uint8Array, Uint8Array>);
+      } catch (error) {
+        refused = error;
+      }
+      check(refused instanceof TypeError, "the host's pipeThrough throws a TypeError");
+      const crossed = fromNativeStream(new Response("abc").body!).pipeThrough(passThrough());
+      check(sameBytes(await drainpipeBytes(crossed), utf8("abc")), "fromNativeStream then drainpipe's pipeThrough");
+    },
+  },
+  {
+    name: "host crossing: with drainpipe's classes as the globals, toNativeStream still gives the host its own stream",
+    async run() {
+      const hostClass = ReadableStream;
+      const bytes = utf8(TEXT);
+      Object.defineProperty(globalThis, "ReadableStream", { value: DrainpipeReadableStream, configurable: true });
+      try {
+        const native = toNativeStream(drainpipeChunks(bytes, 100) as DrainpipeReadableStream<Uint8Array>);
+        check(native instanceof hostClass, "the adapter's stream is the host's class");
+        check(sameBytes(new Uint8Array(await new Response(native).arrayBuffer()), bytes), "a Response reads it");
+      } finally {
+        Object.defineProperty(globalThis, "ReadableStream", { value: hostClass, configurable: true });
+      }
+    },
+  },
+  {
     name: "host crossing: a look-alike that is not the host's WritableStream is still refused",
     async run() {
       const fake = { locked: false, getWriter: () => new DrainpipeWritableStream().getWriter() };
