@@ -13,6 +13,7 @@
  */
 import type { StreamClasses, StreamsImplementation } from "../implementations/streams-implementation.ts";
 import { addBytes, addValue, bytePool, byteTally, emptyTally, type Tally, valueTally } from "./matrix-chunks.ts";
+import { HOST_CROSSING_SHAPES } from "./matrix-host-crossings.ts";
 import {
   byteChunkSource,
   byteSink,
@@ -498,4 +499,5 @@ export const MATRIX_SHAPES: readonly MatrixShape[] = [
   },
   byteReaderLoop(8192, false),
   byteTransforms("8 KiB chunks: TransformStream + pipeTo", 8192, 1, (count) => count, false),
+  ...HOST_CROSSING_SHAPES,
 ];
