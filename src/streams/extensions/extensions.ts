@@ -12,6 +12,11 @@ export interface StreamExtensions {
   readonly writev: boolean;
   /** `pipeTo` moves batches without a promise per chunk (see `pipe-batches.ts`); no API change. */
   readonly pipeBatches: boolean;
+  /**
+   * `ReadableStream.prototype[Symbol.for("Stream.toAsyncStreamable")]()`: the stream as the iterable-streams API's
+   * async iterable of `Uint8Array[]` batches, one draining read per batch (see `iterable/batch-iterator.ts`).
+   */
+  readonly toAsyncStreamable: boolean;
 }
 
 /**
@@ -28,4 +33,9 @@ export interface StreamExtensions {
  * }
  * ```
  */
-export const streamExtensions: StreamExtensions = Object.freeze({ readMany: true, writev: true, pipeBatches: true });
+export const streamExtensions: StreamExtensions = Object.freeze({
+  readMany: true,
+  writev: true,
+  pipeBatches: true,
+  toAsyncStreamable: true,
+});
