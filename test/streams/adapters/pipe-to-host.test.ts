@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { hostWritableStreamLocked, isHostReadableStream } from "../../../src/streams/adapters/host-streams.ts";
+import { HOST_BATCH_CHUNKS } from "../../../src/streams/adapters/pipe-to-host.ts";
 import {
   ReadableStream as DrainpipeReadableStream,
   WritableStream as DrainpipeWritableStream,
@@ -77,6 +78,17 @@ describe("drainpipe pipeTo into the host's WritableStream", () => {
     expect(desiredAtWrites).toHaveLength(500);
     // One chunk at a time would leave 499 queued at the first write (desiredSize 501); a batch leaves none.
     expect(desiredAtWrites[0]).toBe(0);
+  });
+
+  test("reads batches of at most HOST_BATCH_CHUNKS chunks: the pull source is drained that far per read", async () => {
+    const { stream, log } = counted(5 * HOST_BATCH_CHUNKS);
+    const pullsAtWrites: number[] = [];
+    await stream.pipeTo(new WritableStream<Uint8Array>({ write: () => void pullsAtWrites.push(log.pulls) }));
+    expect(pullsAtWrites).toHaveLength(5 * HOST_BATCH_CHUNKS);
+    // Each read pulls until it holds HOST_BATCH_CHUNKS chunks (the source's high-water mark of 1 adds one).
+    expect(pullsAtWrites[0]).toBe(HOST_BATCH_CHUNKS + 1);
+    expect(pullsAtWrites[HOST_BATCH_CHUNKS - 1]).toBe(HOST_BATCH_CHUNKS + 1);
+    expect(pullsAtWrites[HOST_BATCH_CHUNKS]).toBe(2 * HOST_BATCH_CHUNKS + 1);
   });
 
   test("keeps the options: preventClose leaves the destination open", async () => {
