@@ -28,7 +28,8 @@ const IMPORTER = resolve(ROOT, "bench/implementations/registry.ts");
 export const BUNDLE_PATH = resolve(ROOT, "bench/.cache/drainpipe-streams.js");
 
 /**
- * Bundles `src/streams/index.ts` into one ES module at `outfile` (not minified, so profiles stay readable).
+ * Bundles `src/streams/index.ts` (or `entry`, such as the same file in another checkout) into one ES module at
+ * `outfile` (not minified, so profiles stay readable).
  *
  * @throws when esbuild reports an error.
  *
@@ -38,9 +39,9 @@ export const BUNDLE_PATH = resolve(ROOT, "bench/.cache/drainpipe-streams.js");
  * const { ReadableStream } = await import("/tmp/drainpipe-streams.js");
  * ```
  */
-export async function bundleDrainpipeStreams(outfile: string = BUNDLE_PATH): Promise<string> {
+export async function bundleDrainpipeStreams(outfile: string = BUNDLE_PATH, entry: string = ENTRY): Promise<string> {
   await build({
-    entryPoints: [ENTRY],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     format: "esm",

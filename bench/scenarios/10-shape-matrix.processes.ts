@@ -103,6 +103,8 @@ export interface ProcessSizes {
   count: number;
   /** Timed runs of each shape per process (the best counts). */
   runs: number;
+  /** Only the shapes whose names contain one of these texts (every shape when absent). */
+  shapes?: readonly string[];
 }
 
 /**
@@ -115,7 +117,7 @@ export function runProcess(
   binary: string,
   row: string,
   bundles: MatrixBundles,
-  { count, runs }: ProcessSizes,
+  { count, runs, shapes = [] }: ProcessSizes,
 ): Promise<RunnerReport> {
   const args = [
     ...runtime.flags(row),
@@ -128,6 +130,7 @@ export function runProcess(
     String(count),
     "--runs",
     String(runs),
+    ...shapes.flatMap((text) => ["--shape", text]),
   ];
   const env = { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
   return new Promise((resolvePromise, reject) => {

@@ -27,6 +27,8 @@ export interface ShapeReport {
   shape: string;
   /** The fastest timed run, ms; absent when the shape is unsupported or failed. */
   bestMs?: number;
+  /** The process's CPU time (user and system, every thread) in its cheapest timed run, ms; absent as `bestMs` is. */
+  bestCpuMs?: number;
   /** The tally of the last run (every run's was checked against the expected one). */
   tally?: Tally;
   /** Set when the implementation lacks what the shape needs. */

@@ -8,7 +8,7 @@
  * bundle runs on Node 20, 24 and 26, Bun and Deno alike) and starts it once per row and round. Run by hand:
  * `npx node bench/scenarios/10-shape-matrix.runner.ts --implementation native --count 10000 --runs 1`
  * (`--bundle <drainpipe bundle>` for drainpipe's rows; Node 26 with `--experimental-stream-iter` for
- * `node:stream/iter`).
+ * `node:stream/iter`; `--shape <text>`, repeatable, runs only the shapes whose names contain one of the texts).
  *
  * @module
  */
@@ -104,9 +104,11 @@ async function measure(
   }
   const expected = shape.expected(count);
   let bestMs = Number.POSITIVE_INFINITY;
+  let bestCpuMs = Number.POSITIVE_INFINITY;
   let tally: Tally | undefined;
   for (let run = 0; run <= runs; run++) {
     const start = performance.now();
+    const startCpu = process.cpuUsage();
     const pending = loaded.variant(shape, count);
     if (pending === undefined) return undefined;
     try {
@@ -115,13 +117,17 @@ async function measure(
       return { shape: shape.name, failure: `threw ${error instanceof Error ? error.message : String(error)}` };
     }
     const ms = performance.now() - start;
+    const { user, system } = process.cpuUsage(startCpu);
     if (tally.count !== expected.count || tally.sum !== expected.sum) {
       const failure = `tally ${tally.count}/${tally.sum}, expected ${expected.count}/${expected.sum}`;
       return { shape: shape.name, tally, failure };
     }
-    if (run > 0) bestMs = Math.min(bestMs, ms);
+    if (run > 0) {
+      bestMs = Math.min(bestMs, ms);
+      bestCpuMs = Math.min(bestCpuMs, (user + system) / 1000);
+    }
   }
-  return { shape: shape.name, bestMs, tally };
+  return { shape: shape.name, bestMs, bestCpuMs, tally };
 }
 
 const { values } = parseArgs({
@@ -130,11 +136,14 @@ const { values } = parseArgs({
     bundle: { type: "string" },
     count: { type: "string", default: "10000" },
     runs: { type: "string", default: "3" },
+    shape: { type: "string", multiple: true },
   },
 });
+const only = values.shape;
 const loaded = await load(values.implementation, values.bundle);
 const shapes: ShapeReport[] = [];
 for (const shape of MATRIX_SHAPES) {
+  if (only !== undefined && !only.some((text) => shape.name.includes(text))) continue;
   const report = await measure(shape, loaded, Number(values.count), Number(values.runs));
   if (report) shapes.push(report);
 }
