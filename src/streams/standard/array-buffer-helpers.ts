@@ -49,14 +49,17 @@ export function transferArrayBuffer(buffer: ArrayBuffer): ArrayBuffer {
   if (nativeTransfer !== undefined) {
     return nativeTransfer.call(buffer);
   }
+  const byteLength = byteLengthGetter.call(buffer);
   let transferred: ArrayBuffer;
   try {
     transferred = structuredClone(buffer, { transfer: [buffer] });
   } catch (error) {
     throw new TypeError("Cannot transfer ArrayBuffer: it is not detachable", { cause: error });
   }
-  // Node 20's structuredClone copies a buffer it cannot detach (a WebAssembly.Memory's) instead of throwing.
-  if (!isDetachedBuffer(buffer)) {
+  // Node 20's structuredClone copies a buffer it cannot detach (a WebAssembly.Memory's) instead of throwing. A
+  // buffer that had bytes was detached exactly when it has none left; only an empty one needs the full test,
+  // which throws and catches an exception when the buffer is detached (as it is after every transfer).
+  if (byteLength !== 0 ? byteLengthGetter.call(buffer) !== 0 : !isDetachedBuffer(buffer)) {
     throw new TypeError("Cannot transfer ArrayBuffer: it is not detachable");
   }
   return transferred;
