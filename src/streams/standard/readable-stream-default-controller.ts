@@ -89,8 +89,35 @@ export class ReadableStreamDefaultController<R = unknown> {
    */
   declare _underlyingPull: UnderlyingPull<R> | undefined;
 
-  constructor() {
-    throw new TypeError("Illegal constructor: ReadableStreamDefaultController instances are created by ReadableStream");
+  /**
+   * Throws: controllers are created by their streams. Internally, {@link createReadableStreamDefaultController}
+   * passes a key only this module holds, and the constructor then gives every slot its place in the object
+   * itself, in one fixed order (an object made by `Object.create` holds most of them in a separate property
+   * store, reached through one more load and regrown as they are added).
+   */
+  constructor(key: unknown = undefined) {
+    if (key !== constructionKey) {
+      throw new TypeError(
+        "Illegal constructor: ReadableStreamDefaultController instances are created by ReadableStream",
+      );
+    }
+    this._controlledReadableStream = undefined as unknown as ReadableStream<R>;
+    this._queue = new QueueWithSizes();
+    this._started = false;
+    this._closeRequested = false;
+    this._pullAgain = false;
+    this._pulling = false;
+    this._strategySizeAlgorithm = undefined;
+    this._strategyHWM = 0;
+    this._pullAlgorithm = undefined;
+    this._cancelAlgorithm = undefined;
+    this._pullSettled = false;
+    this._staleReactions = 0;
+    this._pipedFrom = false;
+    this._appendOnly = false;
+    this._onPullFulfilled = returnUndefined;
+    this._onPullRejected = returnUndefined;
+    this._underlyingPull = undefined;
   }
 
   /** How much the stream wants: high-water mark minus queued size; `null` once errored, 0 once closed. */
@@ -187,6 +214,19 @@ function controllerBrandCheckError(name: string): TypeError {
   return new TypeError(
     `Cannot use ReadableStreamDefaultController.prototype.${name}: receiver is not a ReadableStreamDefaultController`,
   );
+}
+
+/** What the constructor must be given to make a controller instead of throwing; never leaves this module. */
+const constructionKey = Symbol("ReadableStreamDefaultController construction");
+
+/** The start and pull algorithms of a source without `start` or `pull`. */
+function returnUndefined(): undefined {
+  return undefined;
+}
+
+/** The cancel algorithm of a source without `cancel`. */
+function returnResolvedUndefined(): Promise<undefined> {
+  return resolvedUndefined;
 }
 
 /** Marks the controllers set up by {@link SetUpReadableStreamDefaultController} (a per-chunk check in `enqueue`). */
@@ -328,20 +368,17 @@ export function SetUpReadableStreamDefaultController<R>(
   underlyingPull: UnderlyingPull<R> | undefined = undefined,
 ): void {
   controller._controlledReadableStream = stream;
-  controller._queue = new QueueWithSizes();
-  controller._started = false;
-  controller._closeRequested = false;
-  controller._pullAgain = false;
-  controller._pulling = false;
   controller._strategySizeAlgorithm = sizeAlgorithm;
   controller._strategyHWM = highWaterMark;
   controller._pullAlgorithm = pullAlgorithm;
   controller._cancelAlgorithm = cancelAlgorithm;
-  controller._pullSettled = false;
-  controller._staleReactions = 0;
-  controller._pipedFrom = false;
-  controller._appendOnly = false;
+  // One reaction serves the start promise and every pull promise: no pull starts before [[started]] is set.
   controller._onPullFulfilled = () => {
+    if (controller._started === false) {
+      controller._started = true;
+      ReadableStreamDefaultControllerCallPullIfNeeded(controller);
+      return;
+    }
     if (controller._staleReactions > 0) {
       controller._staleReactions -= 1;
       return;
@@ -360,16 +397,14 @@ export function SetUpReadableStreamDefaultController<R>(
   controllerBrand.stamp(controller);
   stream._readableStreamController = controller;
   const startResult = startAlgorithm();
-  uponPromise(
-    promiseResolvedWith(startResult),
-    () => {
-      controller._started = true;
-      ReadableStreamDefaultControllerCallPullIfNeeded(controller);
-    },
-    (r) => {
-      ReadableStreamDefaultControllerError(controller, r);
-    },
-  );
+  // "A promise resolved with" undefined: the shared one reacts a microtask later all the same.
+  const startPromise = startResult === undefined ? resolvedUndefined : promiseResolvedWith(startResult);
+  uponPromise(startPromise, controller._onPullFulfilled, controller._onPullRejected);
+}
+
+/** A controller for SetUpReadableStreamDefaultController to set up. */
+export function createReadableStreamDefaultController<R>(): ReadableStreamDefaultController<R> {
+  return new ReadableStreamDefaultController<R>(constructionKey);
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#set-up-readable-stream-default-controller-from-underlying-source | SetUpReadableStreamDefaultControllerFromUnderlyingSource}. */
@@ -380,14 +415,14 @@ export function SetUpReadableStreamDefaultControllerFromUnderlyingSource<R>(
   highWaterMark: number,
   sizeAlgorithm: SizeAlgorithm<R>,
 ): void {
-  const controller = Object.create(ReadableStreamDefaultController.prototype) as ReadableStreamDefaultController<R>;
+  const controller = createReadableStreamDefaultController<R>();
   const { start, pull, cancel } = underlyingSourceDict;
   const startAlgorithm: StartAlgorithm =
-    start === undefined ? () => undefined : () => Reflect.apply(start, underlyingSource, [controller]);
+    start === undefined ? returnUndefined : () => Reflect.apply(start, underlyingSource, [controller]);
   const pullAlgorithm: PullAlgorithm =
-    pull === undefined ? () => undefined : () => callForCompletion(pull, underlyingSource, controller as never);
+    pull === undefined ? returnUndefined : () => callForCompletion(pull, underlyingSource, controller as never);
   const cancelAlgorithm: CancelAlgorithm =
-    cancel === undefined ? () => resolvedUndefined : (reason) => promiseCall(cancel, underlyingSource, reason as never);
+    cancel === undefined ? returnResolvedUndefined : (reason) => promiseCall(cancel, underlyingSource, reason as never);
   SetUpReadableStreamDefaultController(
     stream,
     controller,

@@ -39,7 +39,8 @@ import {
 } from "./readable-stream-byob-reader.ts";
 import { CancelSteps } from "./readable-stream-controller-steps.ts";
 import {
-  ReadableStreamDefaultController,
+  createReadableStreamDefaultController,
+  type ReadableStreamDefaultController,
   SetUpReadableStreamDefaultController,
   SetUpReadableStreamDefaultControllerFromUnderlyingSource,
 } from "./readable-stream-default-controller.ts";
@@ -418,7 +419,7 @@ export function CreateReadableStream<R>(
 ): ReadableStream<R> {
   const stream = Object.create(ReadableStream.prototype) as ReadableStream<R>;
   InitializeReadableStream(stream);
-  const controller = Object.create(ReadableStreamDefaultController.prototype) as ReadableStreamDefaultController<R>;
+  const controller = createReadableStreamDefaultController<R>();
   SetUpReadableStreamDefaultController(
     stream,
     controller,
