@@ -63,6 +63,13 @@ export interface PullIntoDescriptor {
   elementSize: number;
   viewConstructor: ArrayBufferViewConstructor;
   readerType: ReaderType;
+  /**
+   * drainpipe's: whether code outside the controller may hold `buffer`, through a `byobRequest` view made over
+   * it. Until then, transferring `buffer` to a new ArrayBuffer detaches nothing anyone can see, and the transfers
+   * that only serve to detach such views (on enqueue, and when the filled descriptor becomes the read's view) are
+   * skipped. A transfer gives the descriptor a buffer nobody holds again.
+   */
+  bufferExposed: boolean;
 }
 
 /**
@@ -187,6 +194,7 @@ export class ReadableByteStreamController {
         elementSize: 1,
         viewConstructor: Uint8Array,
         readerType: "default",
+        bufferExposed: false,
       });
     }
     ReadableStreamAddReadRequest(stream, readRequest);
@@ -303,7 +311,9 @@ export function ReadableByteStreamControllerConvertPullIntoDescriptor(
   pullIntoDescriptor: PullIntoDescriptor,
 ): ArrayBufferViewLike {
   const { bytesFilled, elementSize } = pullIntoDescriptor;
-  const buffer = transferArrayBuffer(pullIntoDescriptor.buffer);
+  const buffer = pullIntoDescriptor.bufferExposed
+    ? transferArrayBuffer(pullIntoDescriptor.buffer)
+    : pullIntoDescriptor.buffer;
   return new pullIntoDescriptor.viewConstructor(buffer, pullIntoDescriptor.byteOffset, bytesFilled / elementSize);
 }
 
@@ -323,7 +333,10 @@ export function ReadableByteStreamControllerEnqueue(
       throw new TypeError("Cannot enqueue a chunk: the pending BYOB request's buffer is detached");
     }
     ReadableByteStreamControllerInvalidateBYOBRequest(controller);
-    first.buffer = transferArrayBuffer(first.buffer);
+    if (first.bufferExposed) {
+      first.buffer = transferArrayBuffer(first.buffer);
+      first.bufferExposed = false;
+    }
     if (first.readerType === "none") {
       ReadableByteStreamControllerEnqueueDetachedPullIntoToQueue(controller, first);
     }
@@ -485,6 +498,7 @@ export function ReadableByteStreamControllerGetBYOBRequest(
       first.byteOffset + first.bytesFilled,
       first.byteLength - first.bytesFilled,
     );
+    first.bufferExposed = true;
     const byobRequest = Object.create(ReadableStreamBYOBRequest.prototype) as ReadableStreamBYOBRequest;
     byobRequest._associatedReadableByteStreamController = controller;
     byobRequest._view = view;
@@ -578,6 +592,7 @@ export function ReadableByteStreamControllerPullInto(
     elementSize,
     viewConstructor: ctor,
     readerType: "byob",
+    bufferExposed: false,
   };
   if (controller._pendingPullIntos.length > 0) {
     controller._pendingPullIntos.push(pullIntoDescriptor);
@@ -626,6 +641,7 @@ export function ReadableByteStreamControllerRespond(
     }
   }
   first.buffer = transferArrayBuffer(first.buffer);
+  first.bufferExposed = false;
   ReadableByteStreamControllerRespondInternal(controller, bytesWritten);
 }
 
@@ -724,6 +740,7 @@ export function ReadableByteStreamControllerRespondWithNewView(
   }
   const viewByteLength = view.byteLength;
   first.buffer = transferArrayBuffer(view.buffer);
+  first.bufferExposed = false;
   ReadableByteStreamControllerRespondInternal(controller, viewByteLength);
 }
 
