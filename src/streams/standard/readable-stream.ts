@@ -48,7 +48,6 @@ import {
   ReadableStreamDefaultReader,
   ReadableStreamDefaultReaderErrorReadRequests,
   type ReadRequest,
-  SetUpReadableStreamDefaultReader,
 } from "./readable-stream-default-reader.ts";
 import { ReadableStreamFromIterable } from "./readable-stream-from.ts";
 import { ReadableStreamPipeTo } from "./readable-stream-pipe-to.ts";
@@ -397,9 +396,8 @@ export function AcquireReadableStreamBYOBReader(stream: ReadableStream<Uint8Arra
 
 /** Implements {@link https://streams.spec.whatwg.org/#acquire-readable-stream-reader | AcquireReadableStreamDefaultReader}. */
 export function AcquireReadableStreamDefaultReader<R>(stream: ReadableStream<R>): ReadableStreamDefaultReader<R> {
-  const reader = Object.create(ReadableStreamDefaultReader.prototype) as ReadableStreamDefaultReader<R>;
-  SetUpReadableStreamDefaultReader(reader, stream);
-  return reader;
+  // The constructor's own checks pass for a stream; made by `new`, the reader keeps its slots in the object itself.
+  return new ReadableStreamDefaultReader(stream);
 }
 
 /** Pull, cancel and start algorithms used by streams created internally. */

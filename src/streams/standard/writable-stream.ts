@@ -22,7 +22,6 @@ import {
   WritableStreamDefaultControllerClose,
 } from "./writable-stream-default-controller.ts";
 import {
-  SetUpWritableStreamDefaultWriter,
   WritableStreamDefaultWriter,
   WritableStreamDefaultWriterEnsureReadyPromiseRejected,
 } from "./writable-stream-default-writer.ts";
@@ -141,9 +140,8 @@ function streamBrandCheckError(name: string): TypeError {
 
 /** Implements {@link https://streams.spec.whatwg.org/#acquire-writable-stream-default-writer | AcquireWritableStreamDefaultWriter}. */
 export function AcquireWritableStreamDefaultWriter<W>(stream: WritableStream<W>): WritableStreamDefaultWriter<W> {
-  const writer = Object.create(WritableStreamDefaultWriter.prototype) as WritableStreamDefaultWriter<W>;
-  SetUpWritableStreamDefaultWriter(writer, stream);
-  return writer;
+  // The constructor's own checks pass for a stream; made by `new`, the writer keeps its slots in the object itself.
+  return new WritableStreamDefaultWriter(stream);
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#create-writable-stream | CreateWritableStream}: a stream driven by internal algorithms. */
