@@ -74,7 +74,8 @@ export function extractHighWaterMark<T>(strategy: ConvertedQueuingStrategy<T>, d
   return highWaterMark;
 }
 
-function countOne(): number {
+/** The default size algorithm: every chunk counts 1. Shared, so {@link isCountOne} recognises it by identity. */
+export function countOne(): number {
   return 1;
 }
 

@@ -17,6 +17,7 @@ import {
 } from "./promise-helpers.ts";
 import {
   convertQueuingStrategy,
+  countOne,
   extractHighWaterMark,
   extractSizeAlgorithm,
   type QueuingStrategy,
@@ -413,7 +414,7 @@ export function CreateReadableStream<R>(
   pullAlgorithm: PullAlgorithm,
   cancelAlgorithm: CancelAlgorithm,
   highWaterMark = 1,
-  sizeAlgorithm: SizeAlgorithm<R> = () => 1,
+  sizeAlgorithm: SizeAlgorithm<R> = countOne,
 ): ReadableStream<R> {
   const stream = Object.create(ReadableStream.prototype) as ReadableStream<R>;
   InitializeReadableStream(stream);

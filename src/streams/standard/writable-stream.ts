@@ -7,6 +7,7 @@ import { type Completion, LazyDeferred } from "../fast-paths/completion.ts";
 import { Deferred, promiseRejectedWith, promiseResolvedWith, uponPromise } from "./promise-helpers.ts";
 import {
   convertQueuingStrategy,
+  countOne,
   extractHighWaterMark,
   extractSizeAlgorithm,
   type QueuingStrategy,
@@ -151,7 +152,7 @@ export function CreateWritableStream<W>(
   closeAlgorithm: () => Promise<unknown>,
   abortAlgorithm: (reason: unknown) => Promise<unknown>,
   highWaterMark = 1,
-  sizeAlgorithm: SizeAlgorithm<W> = () => 1,
+  sizeAlgorithm: SizeAlgorithm<W> = countOne,
 ): WritableStream<W> {
   const stream = Object.create(WritableStream.prototype) as WritableStream<W>;
   InitializeWritableStream(stream);
