@@ -249,21 +249,34 @@ export function WritableStreamDefaultControllerAdvanceQueueIfNeeded<W>(
     } else {
       completion = WritableStreamDefaultControllerProcessWrite(controller, value as W);
     }
-    if (controller._synchronousCompletion) {
-      if (completion === undefined || (completion instanceof LazyDeferred && completion.state === "fulfilled")) {
-        writableStreamDefaultControllerFinishWrite(controller);
-        continue;
-      }
-      if (
-        completion instanceof LazyDeferred &&
-        completion.observeFulfilment(controller._onWriteFulfilled, controller._onWriteRejected)
-      ) {
-        return;
-      }
-    }
-    reactTo(completion, controller._onWriteFulfilled, controller._onWriteRejected);
-    return;
+    if (!writableStreamDefaultControllerAfterSinkWrite(controller, completion)) return;
   }
+}
+
+/**
+ * The steps of WritableStreamDefaultControllerProcessWrite (or of its `writev` form) once the sink's write has
+ * returned `completion`: the reaction to it, or, while a pipe holds the lock (nobody else can observe when the
+ * write settles), its fulfilment steps at once when it completed synchronously. Returns `true` when the write was
+ * finished at once (the caller then advances the queue).
+ */
+export function writableStreamDefaultControllerAfterSinkWrite<W>(
+  controller: WritableStreamDefaultController<W>,
+  completion: Completion,
+): boolean {
+  if (controller._synchronousCompletion) {
+    if (completion === undefined || (completion instanceof LazyDeferred && completion.state === "fulfilled")) {
+      writableStreamDefaultControllerFinishWrite(controller);
+      return true;
+    }
+    if (
+      completion instanceof LazyDeferred &&
+      completion.observeFulfilment(controller._onWriteFulfilled, controller._onWriteRejected)
+    ) {
+      return false;
+    }
+  }
+  reactTo(completion, controller._onWriteFulfilled, controller._onWriteRejected);
+  return false;
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-controller-clear-algorithms | WritableStreamDefaultControllerClearAlgorithms}. */
