@@ -137,6 +137,19 @@ export class LazyDeferred<T> {
   }
 
   /**
+   * Whether the deferred is pending with `onFulfilled` (registered by {@link LazyDeferred.observeFulfilment}) as its
+   * only party: no reactions, no promise handed out. Resolving it then runs `onFulfilled` and nothing else.
+   */
+  isObservedOnlyBy(onFulfilled: () => void): boolean {
+    return (
+      this.state === "pending" &&
+      this.observer === onFulfilled &&
+      this.onFulfilled === undefined &&
+      this.materialised === undefined
+    );
+  }
+
+  /**
    * Makes a fulfilled deferred pending again, when that is unobservable (its promise was never materialised);
    * returns false otherwise. Saves an allocation each time backpressure flips.
    */

@@ -9,6 +9,14 @@ import { batchLimit, writeBatch } from "../fast-paths/pipe-batches.ts";
 import { ChunkCollector, type ChunkSink, drainSynchronously, hasQueuedData } from "../fast-paths/synchronous-drain.ts";
 import { writableStreamDefaultWriterWriteWithRequest } from "../fast-paths/write-with-request.ts";
 import {
+  type FusedReader,
+  type FusedWriter,
+  forgetFusedReader,
+  registerFusedReader,
+  transformStreamOf,
+  writeFused,
+} from "../fused/fused-hop.ts";
+import {
   Deferred,
   promiseResolvedWith,
   queueMicrotaskInternal,
@@ -28,6 +36,7 @@ import {
   ReadableStreamDefaultReaderRelease,
   type ReadRequest,
 } from "./readable-stream-default-reader.ts";
+import type { TransformStream } from "./transform-stream.ts";
 import {
   AcquireWritableStreamDefaultWriter,
   type WritableStream,
@@ -105,7 +114,7 @@ class InlineWrites<R> implements ChunkSink<R> {
   }
 }
 
-class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
+class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedWriter {
   private readonly source: ReadableStream<R>;
   private readonly dest: WritableStream<R>;
   private readonly reader: ReadableStreamDefaultReader<R>;
@@ -114,6 +123,8 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
   private readonly preventAbort: boolean;
   private readonly preventCancel: boolean;
   private readonly signal: AbortSignal | undefined;
+  /** The transform stream whose writable side is the destination, if it is one (see `fused/fused-hop.ts`). */
+  private readonly transform: TransformStream<R, unknown> | undefined;
   private readonly promise = new Deferred<undefined>();
   shuttingDown = false;
   /** A read request is pending in the source. */
@@ -158,6 +169,7 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
     this.dest = dest;
     this.reader = AcquireReadableStreamDefaultReader(source);
     this.writer = AcquireWritableStreamDefaultWriter(dest);
+    this.transform = transformStreamOf(dest);
     this.preventClose = preventClose;
     this.preventAbort = preventAbort;
     this.preventCancel = preventCancel;
@@ -168,6 +180,7 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
     this.source._disturbed = true;
     this.dest._writableStreamController._synchronousCompletion = true;
     setPipedFrom(this.source, true);
+    registerFusedReader(this.source, this);
     const signal = this.signal;
     if (signal !== undefined) {
       const abortAlgorithm = (): void => this.abort(signal.reason);
@@ -326,14 +339,52 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
     if (this.deferredChunks.length === 1) queueMicrotaskInternal(this.flushDeferred);
   }
 
-  /** Writes one chunk that has been read. */
+  /**
+   * Writes one chunk that has been read: into a transform stream, fused with the pipes around it when that is
+   * equivalent (see `fused/fused-hop.ts`).
+   */
   write(chunk: R): void {
     if (this.writer._ownerWritableStream === undefined) {
       this.writeSettled();
       return;
     }
+    if (this.transform !== undefined && writeFused(this.transform, chunk, this)) return;
     const failed = writableStreamDefaultWriterWriteWithRequest(this.writer, chunk, this);
     if (failed !== undefined) this.onFailedWrite(failed);
+  }
+
+  mayReadInPlace(): boolean {
+    return this.signal === undefined && !this.shuttingDown;
+  }
+
+  settleWriteInPlace(): void {
+    this.writeSettled();
+  }
+
+  canReadInPlace(): boolean {
+    return (
+      this.reading &&
+      this.signal === undefined &&
+      !this.shuttingDown &&
+      !this.pumping &&
+      !this.waitingForReady &&
+      !this.sourceEnded &&
+      this.deferredChunks.length === 0
+    );
+  }
+
+  /** What {@link Pipe.chunkSteps} and the pump do with a chunk its waiting read receives: write it, read on. */
+  writeReadInPlace(chunk: R): boolean {
+    this.pendingWrites += 1;
+    this.write(chunk);
+    if (this.shuttingDown || this.sourceEnded) return false;
+    const desiredSize = WritableStreamDefaultWriterGetDesiredSize(this.writer);
+    return desiredSize !== null && desiredSize > 0;
+  }
+
+  readTakenBack(): void {
+    this.reading = false;
+    this.pump();
   }
 
   private readonly onFailedWrite = (failure: Promise<undefined>): void => {
@@ -417,6 +468,7 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest {
   private finalize(isError: boolean, error: unknown): void {
     this.dest._writableStreamController._synchronousCompletion = false;
     setPipedFrom(this.source, false);
+    forgetFusedReader(this.source);
     WritableStreamDefaultWriterRelease(this.writer);
     ReadableStreamDefaultReaderRelease(this.reader);
     if (this.signal !== undefined && this.abortListener !== undefined) {

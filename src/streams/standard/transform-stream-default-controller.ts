@@ -6,6 +6,7 @@
 import { readableStreamDefaultControllerAppendUnit } from "../fast-paths/append-unit.ts";
 import { type Completion, callWithChunkForCompletion, completionToPromise } from "../fast-paths/completion.ts";
 import { isWritableSidePiped } from "../fast-paths/piped-writes.ts";
+import { holdFusedChunk, releaseFusedRead } from "../fused/fused-hop.ts";
 import {
   type Deferred,
   promiseCall,
@@ -176,6 +177,7 @@ export function TransformStreamDefaultControllerEnqueue<O>(
   chunk: O,
 ): void {
   const stream = controller._controlledTransformStream;
+  if (stream._fusedHop?.reader !== undefined && holdFusedChunk(stream, chunk)) return;
   const readableSide = readableController(stream);
   if (readableSide._appendOnly === true && stream._backpressure === true) {
     readableSide._queue.enqueueUnit(chunk);
@@ -241,6 +243,7 @@ export function TransformStreamDefaultControllerPerformTransform<I, O>(
 /** Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-controller-terminate | TransformStreamDefaultControllerTerminate}. */
 export function TransformStreamDefaultControllerTerminate<O>(controller: TransformStreamDefaultController<O>): void {
   const stream = controller._controlledTransformStream;
+  if (stream._fusedHop !== undefined) releaseFusedRead(stream);
   ReadableStreamDefaultControllerClose(readableController(stream));
   const error = new TypeError("Cannot write: the TransformStream has been terminated");
   TransformStreamErrorWritableAndUnblockWrite(stream, error);

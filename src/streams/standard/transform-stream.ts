@@ -3,8 +3,16 @@
  * @module
  */
 
-import { type Completion, LazyDeferred, reactTo } from "../fast-paths/completion.ts";
+import { type Completion, LazyDeferred } from "../fast-paths/completion.ts";
 import { isWritableSidePiped } from "../fast-paths/piped-writes.ts";
+import {
+  type FusedHop,
+  materializeFusedWrite,
+  registerTransformStream,
+  releaseFusedRead,
+  resumesForFusedRead,
+  transformParkedWrite,
+} from "../fused/fused-hop.ts";
 import { Deferred, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import {
   convertQueuingStrategy,
@@ -60,6 +68,8 @@ export class TransformStream<I = unknown, O = unknown> {
   declare _parkedWrite: LazyDeferred<undefined> | undefined;
   /** @internal The steps once backpressure lifted for the parked write, created once per stream. */
   declare _afterBackpressure: () => void;
+  /** @internal The state of pipes fused through this stream (see `fused/fused-hop.ts`), once they have been. */
+  declare _fusedHop: FusedHop<I, O> | undefined;
 
   constructor(
     transformer: Transformer<I, O> | null | undefined = undefined,
@@ -156,8 +166,10 @@ export function InitializeTransformStream<I, O>(
   stream._parkedChunk = undefined;
   stream._parkedWrite = undefined;
   stream._afterBackpressure = () => performParkedWrite(stream);
+  stream._fusedHop = undefined;
   TransformStreamSetBackpressure(stream, true);
   stream._transformStreamController = undefined as unknown as TransformStreamDefaultController<O>;
+  registerTransformStream(stream);
 }
 
 /** The controller of `stream`'s readable side. */
@@ -167,12 +179,14 @@ export function readableController<I, O>(stream: TransformStream<I, O>): Readabl
 
 /** Implements {@link https://streams.spec.whatwg.org/#transform-stream-error | TransformStreamError}. */
 export function TransformStreamError<I, O>(stream: TransformStream<I, O>, e: unknown): void {
+  if (stream._fusedHop !== undefined) releaseFusedRead(stream);
   ReadableStreamDefaultControllerError(readableController(stream), e);
   TransformStreamErrorWritableAndUnblockWrite(stream, e);
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#transform-stream-error-writable-and-unblock-write | TransformStreamErrorWritableAndUnblockWrite}. */
 export function TransformStreamErrorWritableAndUnblockWrite<I, O>(stream: TransformStream<I, O>, e: unknown): void {
+  if (stream._fusedHop !== undefined) materializeFusedWrite(stream);
   TransformStreamDefaultControllerClearAlgorithms(stream._transformStreamController);
   WritableStreamDefaultControllerErrorIfNeeded(stream._writable._writableStreamController, e);
   TransformStreamUnblockWrite(stream);
@@ -210,7 +224,7 @@ export function TransformStreamDefaultSinkWriteAlgorithm<I, O>(stream: Transform
     const backpressureChange = stream._backpressureChangePromise as LazyDeferred<undefined>;
     const afterBackpressure = stream._afterBackpressure;
     const bothSidesPiped = isWritableSidePiped(stream) && readableController(stream)._pipedFrom;
-    if (!bothSidesPiped || !backpressureChange.observeFulfilment(afterBackpressure))
+    if (!bothSidesPiped || resumesForFusedRead(stream) || !backpressureChange.observeFulfilment(afterBackpressure))
       backpressureChange.react(afterBackpressure);
     return result;
   }
@@ -228,14 +242,7 @@ function performParkedWrite<I, O>(stream: TransformStream<I, O>): void {
     result.reject(writable._storedError);
     return;
   }
-  const transformed = TransformStreamDefaultControllerPerformTransform(stream._transformStreamController, chunk);
-  if (transformed === undefined) result.resolve(undefined);
-  else
-    reactTo(
-      transformed,
-      () => result.resolve(undefined),
-      (reason) => result.reject(reason),
-    );
+  transformParkedWrite(stream, chunk, result);
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#transform-stream-default-sink-abort-algorithm | TransformStreamDefaultSinkAbortAlgorithm}. */
