@@ -43,7 +43,12 @@ export function describeFailure(seed: number, program: Program, verdict: Verdict
  * Runs seeds `from` to `from + count - 1`, one program each; stops at the first program that differs and shrinks
  * it. `progress` is called after each seed.
  */
-export async function fuzzSeeds(from: number, count: number, progress?: (done: number) => void): Promise<FuzzResult> {
+export async function fuzzSeeds(
+  from: number,
+  count: number,
+  progress?: (done: number) => void,
+  programs: fc.Arbitrary<Program> = programArb,
+): Promise<FuzzResult> {
   const result: FuzzResult = {
     same: 0,
     deviations: 0,
@@ -55,7 +60,7 @@ export async function fuzzSeeds(from: number, count: number, progress?: (done: n
   for (let seed = from; seed < from + count; seed++) {
     let first: Verdict | undefined;
     const outcome = await fc.check(
-      fc.asyncProperty(programArb, async (program) => {
+      fc.asyncProperty(programs, async (program) => {
         const verdict = await compare(program);
         first ??= verdict;
         return verdict.kind !== "different";

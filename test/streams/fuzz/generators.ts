@@ -346,3 +346,116 @@ export const programArb: fc.Arbitrary<Program> = fc
   .map((program) =>
     usesPipe(program) ? withCancelAfterClose(withOneFailingParty(withProductivePulls(program))) : program,
   );
+
+/** A transformer for a pipe chain: mostly the default strategies (high-water marks 1 and 0), the shape users write. */
+const chainTransformer: fc.Arbitrary<TransformerSpec> = fc.record({
+  writableHighWaterMark: fc.constantFrom(1, 1, 1, 0, 2),
+  readableHighWaterMark: fc.constantFrom(0, 0, 0, 1, 2),
+  transforms: fc.array(step(transformAction), { maxLength: 4 }),
+  flush: step(fc.constantFrom<TransformAction>("nothing", "enqueue", "error", "terminate")),
+  cancel: completion,
+});
+
+/**
+ * The step acting inside the call. A transformer acting on a later microtask (after its call returned) races the
+ * pipe's next write, whose pace the standard leaves to the implementation; its completion may still come later.
+ */
+function actingAtOnce<A extends string>(step: CallStep<A>): CallStep<A> {
+  return { ...step, deferred: false };
+}
+
+/**
+ * A transform that throws or rejects errors its stream a job later: how many of the chunks it enqueued the next
+ * pipe reads first is that pipe's pace. It errors the stream at once instead (as `withOneFailingParty` does for a
+ * source's pulls).
+ */
+function erroringAtOnce(step: CallStep<TransformAction>): CallStep<TransformAction> {
+  return step.completion === "throw" || step.completion === "rejectLater" ? { ...step, action: "error" } : step;
+}
+
+/** What may happen to a running chain from outside: its ends and transformers act, signals abort, time passes. */
+const chainOps: fc.Arbitrary<Op> = fc.oneof(
+  { arbitrary: outsideOps, weight: 3 },
+  { arbitrary: fc.record({ op: fc.constant("abortSignal" as const), pipe: index }), weight: 1 },
+  { arbitrary: fc.record({ op: fc.constantFrom("cancel" as const, "read" as const), r: index }), weight: 1 },
+  { arbitrary: fc.record({ op: fc.constantFrom("abort" as const, "close" as const), w: index }), weight: 1 },
+  { arbitrary: timingOps, weight: 4 },
+);
+
+/**
+ * Pipe chains: a source piped through one to three transformers (`pipeThrough`, each with its own options and
+ * maybe a signal) into the sink (`pipeTo`), in one operation each, then up to 8 operations from outside (errors,
+ * terminations, cancels, aborts, signals, enqueues, at rest). The transformers' calls act at once but may complete on
+ * a later microtask ("later"), so chains mix synchronous and asynchronous hops. Only the source or the first
+ * transformer fails from inside its calls, and then every call is synchronous and no transformer queues chunks on its
+ * readable side (high-water mark 0): a party failing while others keep moving chunks (further up, through
+ * asynchronous hops, or out of a queue; the source never closes, see `withOneFailingParty`) lets them move as many as
+ * the pipes' pace allows, which the standard leaves to the implementation. Everything else follows the pace rules of
+ * other piped programs.
+ */
+export const chainProgramArb: fc.Arbitrary<Program> = fc
+  .record({
+    source,
+    sink,
+    transformers: fc.array(chainTransformer, { minLength: 1, maxLength: 3 }),
+    options: fc.array(pipeOptions, { minLength: 4, maxLength: 4 }),
+    ops: fc.array(chainOps, { maxLength: 8 }),
+  })
+  .map(({ source, sink, transformers, options, ops }): Program => {
+    const pipes: Op[] = transformers.map((_, t) => ({
+      op: "pipeThrough",
+      r: t,
+      t,
+      options: options[t] as PipeSpec,
+    }));
+    pipes.push({ op: "pipeTo", r: transformers.length, w: 0, options: options[transformers.length] as PipeSpec });
+    return { source, sink, transformers, ops: [...pipes, ...ops] };
+  })
+  .map((program) => ({
+    ...withSynchronousCallbacks(program),
+    transformers: program.transformers.map((transformer, t) => ({
+      ...transformer,
+      transforms: transformer.transforms.map((step) =>
+        actingAtOnce(t === 0 ? erroringAtOnce(step) : succeeding(step, failingTransform, "enqueue")),
+      ),
+      flush: actingAtOnce(transformer.flush),
+      cancel: t === 0 ? transformer.cancel : succeeds(transformer.cancel),
+    })),
+  }))
+  .map((program) => withCancelAfterClose(withOneFailingParty(withProductivePulls(program))))
+  .map((program) =>
+    sourceFails(program) || transformersFail(program, true)
+      ? {
+          ...program,
+          transformers: withSynchronousCallbacks(program).transformers.map((transformer) => ({
+            ...transformer,
+            readableHighWaterMark: 0,
+          })),
+        }
+      : program,
+  )
+  .map((program) =>
+    transformersFail(program, false) ? program : { ...program, source: { ...program.source, neverCloses: false } },
+  );
+
+/** Whether `program`'s source can fail from inside its calls (error, throw, reject). */
+function sourceFails(program: Program): boolean {
+  const { start, pulls } = program.source;
+  return [start, ...pulls].some(
+    (step) => failingPull.has(step.action) || succeeds(step.completion) !== step.completion,
+  );
+}
+
+/**
+ * Whether a transformer of `program` can fail from inside its `transform` calls, or, `withFlush`, its `flush` call.
+ * Only `transform` failures need a source that stays open (`flush` only runs once it has closed); if none can fail,
+ * the source that `withOneFailingParty` keeps open for them would run into its call limit, and how many chunks are
+ * still queued when it does is the pipes' pace: it closes after its script instead.
+ */
+function transformersFail(program: Program, withFlush: boolean): boolean {
+  const fails = (step: CallStep<TransformAction>): boolean =>
+    failingTransform.has(step.action) || succeeds(step.completion) !== step.completion;
+  return program.transformers.some(
+    (transformer) => transformer.transforms.some(fails) || (withFlush && fails(transformer.flush)),
+  );
+}
