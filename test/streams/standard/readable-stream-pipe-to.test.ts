@@ -1,4 +1,3 @@
-import { promiseHooks } from "node:v8";
 import { describe, expect, test } from "vitest";
 import {
   ReadableStream,
@@ -6,8 +5,7 @@ import {
   TransformStream,
   WritableStream,
 } from "../../../src/streams/index.ts";
-
-const CHUNKS = 10_000;
+import { perChunk, promisesCreatedBy } from "../pipe-cost.ts";
 
 /** A source that enqueues one number per pull (the default high-water mark of 1), then closes. */
 function numbers(count: number): ReadableStream<number> {
@@ -29,33 +27,9 @@ function summing(seen: number[]): WritableStream<number> {
   });
 }
 
-/** Runs `work` and counts the promises created meanwhile (each one a microtask or an allocation the pipe paid). */
-async function promisesCreatedBy(work: () => Promise<unknown>): Promise<number> {
-  let created = 0;
-  const stop = promiseHooks.onInit(() => {
-    created += 1;
-  });
-  try {
-    await work();
-  } finally {
-    stop();
-  }
-  return created;
-}
-
-/**
- * Promises created per chunk by `pipe(count, seen)`: the difference between a run of 2 × {@link CHUNKS} chunks and
- * one of {@link CHUNKS}, so that what a pipe costs once (setting up, closing) cancels out. Checks that every chunk
- * arrived, in order.
- */
-async function promisesPerChunk(pipe: (count: number, seen: number[]) => Promise<unknown>): Promise<number> {
-  const counts: number[] = [];
-  for (const count of [CHUNKS, 2 * CHUNKS]) {
-    const seen: number[] = [];
-    counts.push(await promisesCreatedBy(() => pipe(count, seen)));
-    expect(seen).toEqual(Array.from({ length: count }, (_, index) => index));
-  }
-  return ((counts[1] as number) - (counts[0] as number)) / CHUNKS;
+/** Promises created per chunk by `pipe(count, seen)` (see {@link perChunk}). */
+function promisesPerChunk(pipe: (count: number, seen: number[]) => Promise<unknown>): Promise<number> {
+  return perChunk(promisesCreatedBy, (count, seen) => pipe(count, seen as number[]));
 }
 
 function identity(): TransformStream<number, number> {
@@ -72,17 +46,17 @@ describe("pipeTo cost shapes (synchronous source, transformer and sink)", () => 
   });
 
   test("pipeThrough a TransformStream, then pipeTo, creates no promise per chunk", async () => {
-    const perChunk = await promisesPerChunk((count, seen) =>
+    const promises = await promisesPerChunk((count, seen) =>
       numbers(count).pipeThrough(identity()).pipeTo(summing(seen)),
     );
-    expect(perChunk).toBeLessThan(0.01);
+    expect(promises).toBeLessThan(0.01);
   });
 
   test("a chain of three TransformStreams creates no promise per chunk either", async () => {
-    const perChunk = await promisesPerChunk((count, seen) =>
+    const promises = await promisesPerChunk((count, seen) =>
       numbers(count).pipeThrough(identity()).pipeThrough(identity()).pipeThrough(identity()).pipeTo(summing(seen)),
     );
-    expect(perChunk).toBeLessThan(0.01);
+    expect(promises).toBeLessThan(0.01);
   });
 
   test("a transformer that returns a promise is still waited for, chunk by chunk", async () => {

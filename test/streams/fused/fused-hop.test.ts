@@ -1,0 +1,261 @@
+import { describe, expect, test } from "vitest";
+import * as drainpipe from "../../../src/streams/index.ts";
+import { QueueWithSizes } from "../../../src/streams/standard/queue-with-sizes.ts";
+import { perChunk, promisesCreatedBy } from "../pipe-cost.ts";
+
+/** The classes a scenario runs on: drainpipe's, or Node's own. */
+interface Streams {
+  ReadableStream: typeof globalThis.ReadableStream;
+  WritableStream: typeof globalThis.WritableStream;
+  TransformStream: typeof globalThis.TransformStream;
+}
+
+const ours = drainpipe as unknown as Streams;
+const native: Streams = globalThis;
+
+/** A source of 0 … `count` − 1, one number per pull. */
+function numbers(streams: Streams, count: number): ReadableStream<number> {
+  let next = 0;
+  return new streams.ReadableStream<number>({
+    pull(controller) {
+      controller.enqueue(next++);
+      if (next === count) controller.close();
+    },
+  });
+}
+
+/** A sink collecting what it receives, synchronously. */
+function collecting(streams: Streams, seen: unknown[]): WritableStream<unknown> {
+  return new streams.WritableStream({
+    write(chunk) {
+      seen.push(chunk);
+    },
+  });
+}
+
+function identity(streams: Streams): TransformStream<number, number> {
+  return new streams.TransformStream<number, number>({
+    transform(chunk, controller) {
+      controller.enqueue(chunk);
+    },
+  });
+}
+
+/** Queue entries made while `work` runs, over every stream (each chunk a source or a side queues counts 1). */
+async function queueEntriesMadeBy(work: () => Promise<unknown>): Promise<number> {
+  const prototype = QueueWithSizes.prototype;
+  const { enqueue, enqueueUnit, enqueueUnits } = prototype;
+  let entries = 0;
+  prototype.enqueue = function (this: QueueWithSizes<unknown>, value: unknown, size: number) {
+    entries += 1;
+    return enqueue.call(this, value, size);
+  };
+  prototype.enqueueUnit = function (this: QueueWithSizes<unknown>, value: unknown) {
+    entries += 1;
+    return enqueueUnit.call(this, value);
+  };
+  prototype.enqueueUnits = function (this: QueueWithSizes<unknown>, values: unknown[]) {
+    entries += values.length;
+    return enqueueUnits.call(this, values);
+  };
+  try {
+    await work();
+  } finally {
+    Object.assign(prototype, { enqueue, enqueueUnit, enqueueUnits });
+  }
+  return entries;
+}
+
+/** Source → three identity transforms → sink; with `signal`, every pipe has one (which keeps pipes unfused). */
+function threeTransforms(count: number, seen: unknown[], signal?: AbortSignal): Promise<unknown> {
+  const options = signal === undefined ? {} : { signal };
+  return numbers(ours, count)
+    .pipeThrough(identity(ours), options)
+    .pipeThrough(identity(ours), options)
+    .pipeThrough(identity(ours), options)
+    .pipeTo(collecting(ours, seen), options);
+}
+
+describe("fused pipe chains: cost shapes", () => {
+  test("three synchronous transforms: no promise and no queue step per hop, per chunk", async () => {
+    expect(await perChunk(promisesCreatedBy, (count, seen) => threeTransforms(count, seen))).toBeLessThan(0.01);
+    // The source's queue and the sink's: each chunk is queued twice, whatever the number of transforms between.
+    expect(await perChunk(queueEntriesMadeBy, (count, seen) => threeTransforms(count, seen))).toBeLessThanOrEqual(2);
+  });
+
+  test("pipes with an abort signal are not fused: each transform's two sides queue every chunk", async () => {
+    const signal = new AbortController().signal;
+    const entries = await perChunk(queueEntriesMadeBy, (count, seen) => threeTransforms(count, seen, signal));
+    expect(entries).toBeGreaterThanOrEqual(5);
+  });
+});
+
+/** A log of what a chain's callbacks saw and how it ended, to compare drainpipe with Node's streams. */
+type Scenario = (streams: Streams, log: string[]) => Promise<void>;
+
+async function outcome(streams: Streams, scenario: Scenario): Promise<string[]> {
+  const log: string[] = [];
+  await scenario(streams, log);
+  await new Promise((resolve) => setImmediate(resolve));
+  return log;
+}
+
+/** A reason as logged: the messages of the scenario's own errors, the names of the streams' (their wording differs). */
+function reasonOf(reason: unknown): string {
+  if (reason instanceof TypeError) return "TypeError";
+  return reason instanceof Error ? reason.message : String(reason);
+}
+
+async function settle(log: string[], name: string, promise: Promise<unknown>): Promise<void> {
+  await promise.then(
+    () => log.push(`${name} fulfilled`),
+    (reason: unknown) => log.push(`${name} rejected ${reasonOf(reason)}`),
+  );
+}
+
+/** A transformer that logs what it sees and acts on chunk `at` with `act`. */
+function acting(
+  streams: Streams,
+  log: string[],
+  name: string,
+  at: number,
+  act: (chunk: number, controller: TransformStreamDefaultController<number>) => undefined | Promise<void>,
+): TransformStream<number, number> {
+  // `cancel` is newer than TypeScript's DOM declarations of Transformer.
+  const transformer: Transformer<number, number> & { cancel(reason: unknown): void } = {
+    transform(chunk, controller) {
+      log.push(`${name}.transform ${chunk} ds=${controller.desiredSize}`);
+      if (chunk === at) return act(chunk, controller);
+      controller.enqueue(chunk);
+      log.push(`${name} ds=${controller.desiredSize}`);
+      return undefined;
+    },
+    flush() {
+      log.push(`${name}.flush`);
+    },
+    cancel(reason) {
+      log.push(`${name}.cancel ${reasonOf(reason)}`);
+    },
+  };
+  return new streams.TransformStream<number, number>(transformer);
+}
+
+/** A chain of three: `middle` between two identity transforms, from a counting source into a collecting sink. */
+function chainAround(middle: (streams: Streams, log: string[]) => TransformStream<number, number>): Scenario {
+  return async (streams, log) => {
+    let next = 0;
+    const source = new streams.ReadableStream<number>({
+      pull(controller) {
+        controller.enqueue(next++);
+        if (next === 6) controller.close();
+      },
+      cancel(reason) {
+        log.push(`source.cancel ${reasonOf(reason)}`);
+      },
+    });
+    const sink = new streams.WritableStream<number>({
+      write(chunk) {
+        log.push(`sink.write ${chunk}`);
+      },
+      close() {
+        log.push("sink.close");
+      },
+      abort(reason) {
+        log.push(`sink.abort ${reasonOf(reason)}`);
+      },
+    });
+    const piped = source
+      .pipeThrough(acting(streams, log, "first", -1, () => undefined))
+      .pipeThrough(middle(streams, log))
+      .pipeThrough(acting(streams, log, "last", -1, () => undefined))
+      .pipeTo(sink);
+    await settle(log, "pipeTo", piped);
+  };
+}
+
+/** Each callback's calls in order, per callback object (the standard fixes those; not the interleaving between). */
+function perParty(log: string[]): Record<string, string[]> {
+  const parties: Record<string, string[]> = {};
+  for (const line of log) {
+    const party = /^(\w+)[. ]/.exec(line)?.[1] ?? "other";
+    parties[party] = [...(parties[party] ?? []), line];
+  }
+  return parties;
+}
+
+describe("fused pipe chains: the standard's outcome where a hop cannot stay fused", () => {
+  const cases: Record<string, Scenario> = {
+    "a transformer enqueues two chunks for one": chainAround((streams, log) =>
+      acting(streams, log, "middle", 2, (chunk, controller) => {
+        controller.enqueue(chunk);
+        log.push(`middle ds=${controller.desiredSize}`);
+        controller.enqueue(chunk + 100);
+        log.push(`middle ds=${controller.desiredSize}`);
+      }),
+    ),
+    "a transformer enqueues nothing for a chunk": chainAround((streams, log) =>
+      acting(streams, log, "middle", 2, () => undefined),
+    ),
+    "a transformer terminates the stream": chainAround((streams, log) =>
+      acting(streams, log, "middle", 3, (chunk, controller) => {
+        controller.enqueue(chunk);
+        controller.terminate();
+      }),
+    ),
+    "a transformer errors the stream after enqueueing": chainAround((streams, log) =>
+      acting(streams, log, "middle", 3, (chunk, controller) => {
+        controller.enqueue(chunk);
+        controller.error(new Error("middle failed"));
+      }),
+    ),
+    "a transformer throws": chainAround((streams, log) =>
+      acting(streams, log, "middle", 3, () => {
+        throw new Error("middle threw");
+      }),
+    ),
+    "a transformer completes later": chainAround((streams, log) =>
+      acting(streams, log, "middle", 2, async (chunk, controller) => {
+        await Promise.resolve();
+        controller.enqueue(chunk);
+        log.push(`middle later ds=${controller.desiredSize}`);
+      }),
+    ),
+    "a transformer rejects later": chainAround((streams, log) =>
+      acting(streams, log, "middle", 2, async () => {
+        await Promise.resolve();
+        throw new Error("middle rejected");
+      }),
+    ),
+  };
+
+  for (const [name, scenario] of Object.entries(cases)) {
+    test(`${name}: each party's calls and the pipe's settlement are Node's`, async () => {
+      const expected = perParty(await outcome(native, scenario));
+      const actual = perParty(await outcome(ours, scenario));
+      expect(actual).toEqual(expected);
+    });
+  }
+
+  test("a transformer sees desiredSize 0, then 0 after one enqueue and -1 after a second, as in Node", async () => {
+    const scenario: Scenario = async (streams, log) => {
+      const piped = numbers(streams, 3)
+        .pipeThrough(identity(streams))
+        .pipeThrough(
+          new streams.TransformStream<number, number>({
+            transform(chunk, controller) {
+              log.push(`before ${chunk}: ${controller.desiredSize}`);
+              controller.enqueue(chunk);
+              log.push(`after one: ${controller.desiredSize}`);
+              controller.enqueue(chunk);
+              log.push(`after two: ${controller.desiredSize}`);
+            },
+          }),
+        )
+        .pipeTo(collecting(streams, []));
+      await settle(log, "pipeTo", piped);
+    };
+    const expected = await outcome(native, scenario);
+    expect(expected).toContain("after two: -1");
+    expect(await outcome(ours, scenario)).toEqual(expected);
+  });
+});

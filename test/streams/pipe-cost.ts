@@ -1,0 +1,42 @@
+/**
+ * Cost shapes of pipes, counted per chunk (never timed): shared by the pipe tests.
+ * @module
+ */
+
+import { promiseHooks } from "node:v8";
+import { expect } from "vitest";
+
+/** Chunks of the shorter of the two runs {@link perChunk} compares. */
+export const CHUNKS = 10_000;
+
+/** Runs `work` and counts the promises created meanwhile (each one a microtask or an allocation the pipe paid). */
+export async function promisesCreatedBy(work: () => Promise<unknown>): Promise<number> {
+  let created = 0;
+  const stop = promiseHooks.onInit(() => {
+    created += 1;
+  });
+  try {
+    await work();
+  } finally {
+    stop();
+  }
+  return created;
+}
+
+/**
+ * What `measure` counts per chunk of `pipe(count, seen)`: the difference between a run of 2 × {@link CHUNKS} chunks
+ * and one of {@link CHUNKS}, so that what a pipe costs once (setting up, closing) cancels out. Checks that every
+ * chunk arrived, in order (`pipe` pushes them onto `seen`).
+ */
+export async function perChunk(
+  measure: (work: () => Promise<unknown>) => Promise<number>,
+  pipe: (count: number, seen: unknown[]) => Promise<unknown>,
+): Promise<number> {
+  const counts: number[] = [];
+  for (const count of [CHUNKS, 2 * CHUNKS]) {
+    const seen: unknown[] = [];
+    counts.push(await measure(() => pipe(count, seen)));
+    expect(seen).toEqual(Array.from({ length: count }, (_, index) => index));
+  }
+  return ((counts[1] as number) - (counts[0] as number)) / CHUNKS;
+}
