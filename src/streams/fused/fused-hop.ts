@@ -96,6 +96,11 @@ export class FusedHop<I, O> {
   chunk: I | undefined = undefined;
   /** The pipe whose waiting read the hop may fulfil in place, while it may. */
   reader: FusedReader<O> | undefined = undefined;
+  /**
+   * The pipe last found reading the readable side (a read request that is this object is that pipe's: a released
+   * pipe's requests leave with its reader).
+   */
+  lastReader: FusedReader<O> | undefined = undefined;
   /** A chunk is held for {@link FusedHop.reader}. */
   holding = false;
   /** The chunk held. */
@@ -192,7 +197,7 @@ function canTransformInPlace<I, O>(stream: TransformStream<I, O>): boolean {
  * is the only one waiting; and the pull that read made is in progress, waiting (with no other party) for
  * backpressure to change, so that the enqueue would finish it and the next read start it again.
  */
-function readerInPlace<I, O>(stream: TransformStream<I, O>): FusedReader<O> | undefined {
+function readerInPlace<I, O>(stream: TransformStream<I, O>, hop: FusedHop<I, O>): FusedReader<O> | undefined {
   const readable = stream._readable;
   if (readable._state !== "readable") return undefined;
   const controller = readable._readableStreamController as ReadableStreamDefaultController<O>;
@@ -212,9 +217,13 @@ function readerInPlace<I, O>(stream: TransformStream<I, O>): FusedReader<O> | un
     return undefined;
   }
   const requests = (readable._reader as ReadableStreamDefaultReader<O> | undefined)?._readRequests;
-  const reader = readersBySource.get(readable as ReadableStream<unknown>) as FusedReader<O> | undefined;
-  if (reader === undefined || requests === undefined || requests.length !== 1 || requests.peek() !== reader) {
-    return undefined;
+  if (requests === undefined || requests.length !== 1) return undefined;
+  const waiting = requests.peek();
+  let reader = hop.lastReader;
+  if (waiting !== reader) {
+    reader = readersBySource.get(readable as ReadableStream<unknown>) as FusedReader<O> | undefined;
+    if (reader === undefined || waiting !== reader) return undefined;
+    hop.lastReader = reader;
   }
   return reader.canReadInPlace() ? reader : undefined;
 }
@@ -236,7 +245,7 @@ export function writeFused<I, O>(stream: TransformStream<I, O>, chunk: I, writer
     hop = new FusedHop<I, O>();
     stream._fusedHop = hop;
   }
-  hop.reader = readerInPlace(stream);
+  hop.reader = readerInPlace(stream, hop);
   hop.writeRequest = writer;
   hop.chunk = chunk;
   hop.declined = false;
@@ -285,7 +294,7 @@ export function transformParkedWrite<I, O>(
   if (hop.writeRequest === undefined && hop.reader === undefined) {
     if (hop.backOff > 0) hop.backOff -= 1;
     else {
-      hop.reader = readerInPlace(stream);
+      hop.reader = readerInPlace(stream, hop);
       armed = hop.reader !== undefined;
     }
   }
