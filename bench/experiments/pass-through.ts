@@ -99,7 +99,7 @@ interface Variant {
   run: (chunks: readonly Uint8Array[]) => Promise<unknown> | unknown;
 }
 
-const run: CanonicalRun = { end: 0, lines: 0 };
+const run: CanonicalRun = { end: 0, lines: 0, sorted: false };
 const splitter = (store: DiscardingStore, id: string) =>
   new PartSplitter({ store, name: "bench", uploadId: id, maxPartBytes: PART_BYTES });
 const VARIANTS: Variant[] = [

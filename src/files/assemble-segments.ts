@@ -102,6 +102,7 @@ export function assembleSegments(options: AssembleOptions): Manifest {
     );
   }
   return buildManifest({
+    sorted: segmentsSorted(ordered),
     name: options.name,
     uploadId: options.uploadId,
     maxPartBytes: options.maxPartBytes,
@@ -115,4 +116,21 @@ export function assembleSegments(options: AssembleOptions): Manifest {
       digests: ordered.map((segment) => segment.digest),
     },
   });
+}
+
+/**
+ * Whether the segments' numbers, in order, are non-decreasing: each segment is, and each begins at or above where the
+ * segments before it ended; `null` (not known) when a segment's order is not known but none is out of order.
+ */
+function segmentsSorted(ordered: readonly SegmentSummary[]): boolean | null {
+  let last = Number.NEGATIVE_INFINITY;
+  let known = true;
+  for (const segment of ordered) {
+    if (segment.sorted === false) return false;
+    if (segment.sorted === null) known = false;
+    if (segment.first === null || segment.last === null) continue;
+    if (segment.first < last) return false;
+    last = segment.last;
+  }
+  return known ? true : null;
 }

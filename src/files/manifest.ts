@@ -1,3 +1,5 @@
+import { LINE_INDEX_EVERY, lineIndexEntries } from "../split/line-index.ts";
+import { lineIndexKeyOfPart, manifestKey } from "../split/object-keys.ts";
 import type { PartRecord } from "../split/part-splitter.ts";
 import {
   arrayField,
@@ -11,8 +13,15 @@ import {
   stringField,
 } from "./record-format.ts";
 
-/** Manifest format version, bumped on incompatible changes. */
-export const MANIFEST_VERSION = 1;
+/**
+ * Manifest format version, bumped on incompatible changes. Version 2 added the line index (`lineIndexEvery`, each
+ * part's `lineIndex`) and `sorted`; manifests of version 1 are still read, with both `null` and no part's
+ * `lineIndex`.
+ */
+export const MANIFEST_VERSION = 2;
+
+/** The oldest manifest version {@linkcode parseManifest} reads. */
+const OLDEST_MANIFEST_VERSION = 1;
 
 /** Where a file's numbers came from. */
 export type ManifestSource =
@@ -70,6 +79,16 @@ export interface Manifest {
   maxPartBytes: number;
   /** Where the numbers came from. */
   source: ManifestSource;
+  /**
+   * Lines between two entries of the parts' line index (`LINE_INDEX_EVERY`), or `null` for a file stored before
+   * line indexes existed (manifest version 1), which has none.
+   */
+  lineIndexEvery: number | null;
+  /**
+   * Whether every number is at least the one before it, across parts too (`true` for no numbers), or `null` when
+   * not known: a file stored before manifest version 2, or completed from a session some of whose segments were.
+   */
+  sorted: boolean | null;
   /** Totals over all parts. */
   totals: {
     /** How many parts the file was split into (the length of {@linkcode Manifest.parts}). */
@@ -91,7 +110,7 @@ export interface Manifest {
  * import type { PartRecord } from "../split/part-splitter.ts";
  * declare const parts: PartRecord[];
  * const source = { kind: "primes", count: 10 } as const;
- * const manifest = buildManifest({ name: "primes", uploadId: "u1", maxPartBytes: 1024, source, parts });
+ * const manifest = buildManifest({ name: "primes", uploadId: "u1", maxPartBytes: 1024, source, parts, sorted: true });
  * manifest.totals.parts === parts.length; // true
  * ```
  */
@@ -101,6 +120,8 @@ export function buildManifest(fields: {
   maxPartBytes: number;
   source: ManifestSource;
   parts: PartRecord[];
+  sorted: boolean | null;
+  lineIndexEvery?: number;
   createdAt?: Date;
 }): Manifest {
   const { parts } = fields;
@@ -111,6 +132,8 @@ export function buildManifest(fields: {
     createdAt: (fields.createdAt ?? new Date()).toISOString(),
     maxPartBytes: fields.maxPartBytes,
     source: fields.source,
+    lineIndexEvery: fields.lineIndexEvery ?? LINE_INDEX_EVERY,
+    sorted: fields.sorted,
     totals: {
       parts: parts.length,
       bytes: parts.reduce((sum, part) => sum + part.bytes, 0),
@@ -121,39 +144,81 @@ export function buildManifest(fields: {
 }
 
 /**
- * Reads a manifest from its JSON (as `storeNumbers` or the coordinator wrote it): checks that its version is
- * {@linkcode MANIFEST_VERSION} and that every field has its type.
+ * The keys of every object the version `manifest` describes occupies, sorted: its manifest, its parts, and the line
+ * indexes that hold their entries (one per upload attempt the parts come from, when a part has entries).
+ *
+ * @example
+ * ```ts
+ * const source = { kind: "primes", count: 0 } as const;
+ * versionKeys(buildManifest({ name: "p", uploadId: "u1", maxPartBytes: 1024, source, parts: [], sorted: true }));
+ * // ["p/manifest.json"]
+ * ```
+ */
+export function versionKeys(manifest: Manifest): string[] {
+  const keys = new Set([manifestKey(manifest.name)]);
+  const every = manifest.lineIndexEvery;
+  for (const part of manifest.parts) {
+    keys.add(part.key);
+    if (
+      every !== null &&
+      part.lineIndex !== undefined &&
+      lineIndexEntries(part.numbers, every, part.lineIndexFirst ?? every) > 0
+    ) {
+      keys.add(lineIndexKeyOfPart(part.key));
+    }
+  }
+  return [...keys].sort();
+}
+
+/**
+ * Reads a manifest from its JSON (as `storeNumbers` or the coordinator wrote it): checks that its version is one
+ * this code reads (1 to {@linkcode MANIFEST_VERSION}) and that every field has its type. A version 1 manifest reads
+ * as one without a line index (`lineIndexEvery` and `sorted` `null`).
  *
  * @throws {RecordFormatError} "Cannot read manifest: …" when the text is not JSON, of another version, or a
  * field is missing or of the wrong type (a JSON error is the `cause`).
  * @example
  * ```ts
  * const source = { kind: "primes", count: 0 } as const;
- * const text = JSON.stringify(buildManifest({ name: "p", uploadId: "u1", maxPartBytes: 1024, source, parts: [] }));
- * parseManifest(text).uploadId; // "u1"
- * parseManifest('{"version":2}'); // throws RecordFormatError "Cannot read manifest: version 2 is not supported …"
+ * const manifest = buildManifest({ name: "p", uploadId: "u1", maxPartBytes: 1024, source, parts: [], sorted: true });
+ * parseManifest(JSON.stringify(manifest)).uploadId; // "u1"
+ * parseManifest('{"version":3}'); // throws RecordFormatError "Cannot read manifest: version 3 is not supported …"
  * ```
  */
 export function parseManifest(text: string): Manifest {
   const what = "manifest";
   const fields = parseRecord(text, what);
-  if (fields.version !== MANIFEST_VERSION) {
-    fail(what, `version ${JSON.stringify(fields.version)} is not supported (expected ${MANIFEST_VERSION})`);
+  const { version } = fields;
+  if (
+    typeof version !== "number" ||
+    !Number.isInteger(version) ||
+    version < OLDEST_MANIFEST_VERSION ||
+    version > MANIFEST_VERSION
+  ) {
+    fail(
+      what,
+      `version ${JSON.stringify(version)} is not supported ` +
+        `(expected ${OLDEST_MANIFEST_VERSION} to ${MANIFEST_VERSION})`,
+    );
   }
+  const indexed = version >= 2;
   const totals = asObject(fields.totals, what, '"totals" to be an object');
+  const parts = partRecordsField(fields, "parts", what);
   return {
-    version: MANIFEST_VERSION,
+    version,
     name: stringField(fields, "name", what),
     uploadId: stringField(fields, "uploadId", what),
     createdAt: stringField(fields, "createdAt", what),
     maxPartBytes: numberField(fields, "maxPartBytes", what),
     source: sourceOf(asObject(fields.source, what, '"source" to be an object')),
+    lineIndexEvery: indexed ? numberField(fields, "lineIndexEvery", what) : null,
+    sorted: indexed && fields.sorted !== null ? booleanField(fields, "sorted", what) : null,
     totals: {
       parts: numberField(totals, "parts", what),
       bytes: numberField(totals, "bytes", what),
       numbers: numberField(totals, "numbers", what),
     },
-    parts: partRecordsField(fields, "parts", what),
+    parts,
   };
 }
 

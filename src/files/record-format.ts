@@ -84,11 +84,14 @@ export function fail(what: string, reason: string): never {
   throw new RecordFormatError(`Cannot read ${what}: ${reason}`);
 }
 
-/** `fields[key]`, checked to be an array of part records (as `storeNumbers` writes them). */
+/**
+ * `fields[key]`, checked to be an array of part records (as `storeNumbers` writes them); a part's `lineIndex` and
+ * `lineIndexFirst` may be absent together (a part stored before line indexes existed).
+ */
 export function partRecordsField(fields: JsonFields, key: string, what: string): PartRecord[] {
   return arrayField(fields, key, what).map((value, position) => {
     const part = asObject(value, what, `part ${position} to be an object`);
-    return {
+    const record: PartRecord = {
       index: numberField(part, "index", what),
       key: stringField(part, "key", what),
       bytes: numberField(part, "bytes", what),
@@ -97,5 +100,10 @@ export function partRecordsField(fields: JsonFields, key: string, what: string):
       last: numberField(part, "last", what),
       etag: stringField(part, "etag", what),
     };
+    if (part.lineIndex !== undefined) {
+      record.lineIndex = numberField(part, "lineIndex", what);
+      record.lineIndexFirst = numberField(part, "lineIndexFirst", what);
+    }
+    return record;
   });
 }

@@ -31,6 +31,11 @@ export interface SegmentSummary {
   last: number | null;
   /** Whether the body was canonical (see `ManifestSource`). */
   canonical: boolean;
+  /**
+   * Whether the segment's numbers are non-decreasing, or `null` when not known (a segment stored before manifest
+   * version 2, or whose manifest did not say).
+   */
+  sorted: boolean | null;
   /** Whether the body ends with a line break (or is empty): a segment that does not cuts a line in two. */
   endsWithLineBreak: boolean;
   /** The body's SHA-256, base64. */
@@ -66,6 +71,7 @@ export function summarizeSegment(
     first: parts[0]?.first ?? null,
     last: parts.at(-1)?.last ?? null,
     canonical: source.canonical,
+    sorted: manifest.sorted,
     endsWithLineBreak,
     digest,
     parts,
@@ -97,6 +103,7 @@ export function parseSegmentSummary(text: string): SegmentSummary {
     first: nullableNumberField(fields, "first", what),
     last: nullableNumberField(fields, "last", what),
     canonical: booleanField(fields, "canonical", what),
+    sorted: fields.sorted === undefined || fields.sorted === null ? null : booleanField(fields, "sorted", what),
     endsWithLineBreak: booleanField(fields, "endsWithLineBreak", what),
     digest: stringField(fields, "digest", what),
     parts: partRecordsField(fields, "parts", what),

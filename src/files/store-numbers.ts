@@ -24,6 +24,8 @@ export interface StoreNumbersOptions {
   maxInFlight?: number;
   /** Most numbers accepted (see `PartSplitter`). */
   maxNumbers?: number;
+  /** Lines between two entries of the line index (see `PartSplitter`). */
+  lineIndexEvery?: number;
   /** Chunks queued before backpressure (see `SplitWritableStream`); pass a few for large batches. */
   highWaterMark?: number;
   /** Describes where the numbers came from; called once every number has been written. */
@@ -139,13 +141,25 @@ async function store(
   const { store, maxPartBytes } = options;
   const name = assertValidName(options.name);
   const uploadId = options.uploadId ?? newUploadId();
-  const { chunkBytes, maxInFlight, maxNumbers, publish = (manifest) => publishManifest(store, manifest) } = options;
-  const splitter = new PartSplitter({ store, name, uploadId, maxPartBytes, chunkBytes, maxInFlight, maxNumbers });
+  const { chunkBytes, maxInFlight, maxNumbers, lineIndexEvery } = options;
+  const publish = options.publish ?? ((manifest: Manifest) => publishManifest(store, manifest));
+  const splitter = new PartSplitter({
+    store,
+    name,
+    uploadId,
+    maxPartBytes,
+    chunkBytes,
+    maxInFlight,
+    maxNumbers,
+    lineIndexEvery,
+  });
   try {
     const writing = write(splitter);
     await writing.written;
     const parts = await writing.parts;
-    const manifest = buildManifest({ name, uploadId, maxPartBytes, source: writing.source(), parts });
+    const source = writing.source();
+    const { sorted } = splitter;
+    const manifest = buildManifest({ name, uploadId, maxPartBytes, source, parts, sorted, lineIndexEvery });
     await publish(manifest);
     return manifest;
   } catch (error) {

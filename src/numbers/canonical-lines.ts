@@ -21,27 +21,43 @@ export interface CanonicalRun {
   end: number;
   /** How many lines the run holds. */
   lines: number;
+  /** Whether each line's number is at least the one before it; only found when the scan is asked to. */
+  sorted: boolean;
 }
 
 /**
- * Finds the longest run of complete canonical lines in `bytes` from index `from` on (which must start a line) and
- * writes its end and line count into `run`. The run stops before the first line that is not canonical, is invalid
- * or has no line break before the end of `bytes`; that line is left for an exact parser to judge.
+ * Finds the longest run of complete canonical lines in `bytes` from index `from` on (which must start a line), of
+ * at most `most` lines, and writes its end and line count into `run`. The run stops before the first line that is
+ * not canonical, is invalid or has no line break before the end of `bytes`; that line is left for an exact parser to
+ * judge. With `order`, the scan also finds whether the run's numbers are non-decreasing (`run.sorted`), reading each
+ * line's number as it goes; without, `run.sorted` is `false`.
  *
  * @example
  * ```ts
- * const run = { end: 0, lines: 0 };
+ * const run = { end: 0, lines: 0, sorted: false };
  * scanCanonicalLines(new TextEncoder().encode("2\n-3\n05\n7\n"), 0, run);
  * // The run stops before "05", which has a leading zero:
- * run; // { end: 5, lines: 2 }
+ * run; // { end: 5, lines: 2, sorted: false }
+ * scanCanonicalLines(new TextEncoder().encode("2\n3\n5\n7\n"), 0, run, 3, true);
+ * run; // { end: 6, lines: 3, sorted: true }
  * ```
  */
-export function scanCanonicalLines(bytes: Uint8Array, from: number, run: CanonicalRun): void {
+export function scanCanonicalLines(
+  bytes: Uint8Array,
+  from: number,
+  run: CanonicalRun,
+  most = Number.POSITIVE_INFINITY,
+  order = false,
+): void {
+  if (order) {
+    scanOrderedLines(bytes, from, run, most);
+    return;
+  }
   const length = bytes.length;
   let lines = 0;
   let end = from;
   let i = from;
-  while (i < length) {
+  while (i < length && lines < most) {
     let first = bytes[i]!;
     if (first === MINUS) {
       if (++i === length) break;
@@ -62,6 +78,49 @@ export function scanCanonicalLines(bytes: Uint8Array, from: number, run: Canonic
   }
   run.end = end;
   run.lines = lines;
+  run.sorted = false;
+}
+
+/** {@linkcode scanCanonicalLines} that also reads each line's number, to find whether they are non-decreasing. */
+function scanOrderedLines(bytes: Uint8Array, from: number, run: CanonicalRun, most: number): void {
+  const length = bytes.length;
+  let lines = 0;
+  let end = from;
+  let i = from;
+  let sorted = true;
+  let last = Number.NEGATIVE_INFINITY;
+  while (i < length && lines < most) {
+    let first = bytes[i]!;
+    const negative = first === MINUS;
+    if (negative) {
+      if (++i === length) break;
+      first = bytes[i]!;
+    }
+    const digits = i;
+    // In 32-bit integers (cheaper than doubles); exact up to 9 digits, read again for longer lines.
+    let value = first - ZERO;
+    if ((first - ONE) >>> 0 <= 8) {
+      for (;;) {
+        if (++i === length) break;
+        const digit = (bytes[i]! - ZERO) >>> 0;
+        if (digit > 9) break;
+        value = (value * 10 + digit) | 0;
+      }
+    } else if (first === ZERO && digits === end) {
+      i++;
+    } else break;
+    if (i === length || bytes[i] !== LF) break;
+    if (i - digits >= MAX_SAFE_LENGTH && !safeDigits(bytes, digits, i)) break;
+    if (i - digits > 9) value = canonicalLineValue(bytes, digits, i);
+    if (negative) value = -value;
+    if (value < last) sorted = false;
+    last = value;
+    end = ++i;
+    lines++;
+  }
+  run.end = end;
+  run.lines = lines;
+  run.sorted = sorted;
 }
 
 /** Whether the digits `bytes[start..end)`, without a leading zero, stay within `Number.MAX_SAFE_INTEGER`. */

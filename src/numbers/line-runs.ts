@@ -5,6 +5,13 @@ export const CHUNK_RUN = 1;
 /** A run of {@linkcode LineRuns}: lines written in canonical form by the parser, at `bytes[start..end)`. */
 export const NORMALIZED_RUN = 2;
 
+/** Fields a run of {@linkcode LineRuns} takes. */
+const FIELDS = 5;
+/** A run's order: not known, non-decreasing, or not. */
+const ORDER_UNKNOWN = 0;
+const ORDER_SORTED = 1;
+const ORDER_UNSORTED = 2;
+
 /** What a run of {@linkcode LineRuns} holds. */
 export type LineRunKind = typeof NUMBER_RUN | typeof CHUNK_RUN | typeof NORMALIZED_RUN;
 
@@ -30,31 +37,47 @@ export type LineRunKind = typeof NUMBER_RUN | typeof CHUNK_RUN | typeof NORMALIZ
 export class LineRuns {
   /** How many runs the last push produced. */
   count = 0;
+  /**
+   * Where the parser cuts runs of canonical lines (set by whoever stores them): a run never passes a line whose
+   * 0-based index in the whole input is a multiple of it, which starts a run of its own (default: no cuts).
+   */
+  cutEvery = Number.POSITIVE_INFINITY;
+  /** Whether the parser finds the order of runs of canonical lines (see {@linkcode sorted}); set by the storer. */
+  order = false;
   /** The numbers of {@linkcode NUMBER_RUN} runs. */
   numbers: Float64Array = new Float64Array(0);
   /** The lines of {@linkcode NORMALIZED_RUN} runs. */
   bytes: Uint8Array = new Uint8Array(0);
-  /** Per run: kind, start, end, line count. */
-  #fields = new Int32Array(64);
+  /** Per run: kind, start, end, line count, order (see {@linkcode sorted}). */
+  #fields = new Int32Array(80);
 
   /** What run `k` holds. */
   kind(k: number): LineRunKind {
-    return this.#fields[4 * k] as LineRunKind;
+    return this.#fields[FIELDS * k] as LineRunKind;
   }
 
   /** Where run `k` starts (in `numbers`, the chunk or `bytes`, after its kind). */
   start(k: number): number {
-    return this.#fields[4 * k + 1]!;
+    return this.#fields[FIELDS * k + 1]!;
   }
 
   /** Where run `k` ends. */
   end(k: number): number {
-    return this.#fields[4 * k + 2]!;
+    return this.#fields[FIELDS * k + 2]!;
   }
 
   /** How many lines run `k` stores (its numbers, for a {@linkcode NUMBER_RUN}). */
   lines(k: number): number {
-    return this.#fields[4 * k + 3]!;
+    return this.#fields[FIELDS * k + 3]!;
+  }
+
+  /**
+   * Whether the numbers of run `k` are non-decreasing: `true` or `false` for a run of canonical lines scanned with
+   * {@linkcode order}, `undefined` when not known.
+   */
+  sorted(k: number): boolean | undefined {
+    const order = this.#fields[FIELDS * k + 4]!;
+    return order === ORDER_UNKNOWN ? undefined : order === ORDER_SORTED;
   }
 
   /** Empties the runs and makes room for what a chunk of `length` bytes can produce; for the parser. */
@@ -66,16 +89,20 @@ export class LineRuns {
     if (this.bytes.length < length) this.bytes = new Uint8Array(length);
   }
 
-  /** Appends a run, or extends the last one when it is of the same kind and ends where this one starts. */
-  add(kind: LineRunKind, start: number, end: number, lines: number): void {
+  /**
+   * Appends a run, or extends the last one when it is of the same kind and ends where this one starts (never a run of
+   * canonical lines: each is cut where {@linkcode cutEvery} says, and knows its own order). `sorted`: the run's order,
+   * when known.
+   */
+  add(kind: LineRunKind, start: number, end: number, lines: number, sorted?: boolean): void {
     let fields = this.#fields;
-    const last = 4 * (this.count - 1);
-    if (this.count > 0 && fields[last] === kind && fields[last + 2] === start) {
+    const last = FIELDS * (this.count - 1);
+    if (this.count > 0 && kind !== CHUNK_RUN && fields[last] === kind && fields[last + 2] === start) {
       fields[last + 2] = end;
       fields[last + 3]! += lines;
       return;
     }
-    const at = 4 * this.count;
+    const at = FIELDS * this.count;
     if (at === fields.length) {
       fields = new Int32Array(2 * at);
       fields.set(this.#fields);
@@ -85,6 +112,7 @@ export class LineRuns {
     fields[at + 1] = start;
     fields[at + 2] = end;
     fields[at + 3] = lines;
+    fields[at + 4] = sorted === undefined ? ORDER_UNKNOWN : sorted ? ORDER_SORTED : ORDER_UNSORTED;
     this.count++;
   }
 }

@@ -75,7 +75,7 @@ export class NumberParser {
   #canonical = true;
   #ended = false;
   #error: NumberParseError | undefined;
-  readonly #scan: CanonicalRun = { end: 0, lines: 0 };
+  readonly #scan: CanonicalRun = { end: 0, lines: 0, sorted: false };
   readonly #normalized: NormalizedRun = { end: 0, written: 0, lines: 0, numbers: 0, changed: false };
 
   /** A snapshot of what the parser has seen so far. */
@@ -144,12 +144,15 @@ export class NumberParser {
     let i = 0;
     while (i < length) {
       if (this.#state === LINE_EMPTY && !this.#pendingCarriageReturn) {
-        scanCanonicalLines(chunk, i, scan);
+        const most = runs.cutEvery - (this.#numbers % runs.cutEvery);
+        scanCanonicalLines(chunk, i, scan, most, runs.order);
         if (scan.end > i) {
-          runs.add(CHUNK_RUN, i, scan.end, scan.lines);
+          runs.add(CHUNK_RUN, i, scan.end, scan.lines, runs.order ? scan.sorted : undefined);
           this.#skipLines(scan.end - i, scan.lines, scan.lines);
           i = scan.end;
           if (i === length) break;
+          // Cut where the storer asked: the canonical lines go on in a run of their own.
+          if (scan.lines === most) continue;
         }
         // Lines from here on are written in canonical form a window at a time, before canonical lines are looked
         // for again: input that is not canonical throughout costs one failed scan per window, not one per line.

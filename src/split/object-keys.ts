@@ -2,7 +2,8 @@
  * Where a file's objects live in the bucket:
  *
  * - `<name>/manifest.json`: the manifest, written last; its presence is the only sign of a complete result;
- * - `<name>/uploads/<uploadId>/part-00000000`: the parts of one upload attempt, zero-padded so keys sort.
+ * - `<name>/uploads/<uploadId>/part-00000000`: the parts of one upload attempt, zero-padded so keys sort;
+ * - `<name>/uploads/<uploadId>/line-index`: the attempt's line index (when a part has more than 512 lines).
  *
  * Each attempt writes under its own upload id, so replacing a file never overwrites parts a reader of the
  * previous manifest may still be reading.
@@ -38,6 +39,30 @@ export function uploadPrefix(name: string, uploadId: string): string {
  */
 export function partKey(name: string, uploadId: string, index: number): string {
   return `${uploadPrefix(name, uploadId)}part-${String(index).padStart(PART_INDEX_DIGITS, "0")}`;
+}
+
+/**
+ * The key of the line index of an upload attempt (see `line-index.ts`): one object next to its parts.
+ *
+ * @example
+ * ```ts
+ * lineIndexKey("primes", "m1-ab"); // "primes/uploads/m1-ab/line-index"
+ * ```
+ */
+export function lineIndexKey(name: string, uploadId: string): string {
+  return `${uploadPrefix(name, uploadId)}line-index`;
+}
+
+/**
+ * The key of the line index that holds the entries of the part stored under `key`: the one its attempt wrote.
+ *
+ * @example
+ * ```ts
+ * lineIndexKeyOfPart("primes/uploads/m1-ab/part-00000003"); // "primes/uploads/m1-ab/line-index"
+ * ```
+ */
+export function lineIndexKeyOfPart(key: string): string {
+  return `${key.slice(0, key.lastIndexOf("/") + 1)}line-index`;
 }
 
 /**

@@ -2,7 +2,8 @@ import { canonicalLineValue, countLineBreaks, lineEndAfter, lineStartBefore } fr
 import { encodedLineLength, encodeNumbersInto } from "../numbers/number-encoder.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { ChunkBuffers } from "./chunk-buffers.ts";
-import { partKey } from "./object-keys.ts";
+import { LINE_INDEX_ENTRY_BYTES, LINE_INDEX_EVERY, LineIndexWriter } from "./line-index.ts";
+import { lineIndexKey, partKey } from "./object-keys.ts";
 import { checkMaxPartBytes } from "./part-size.ts";
 import { PartUpload } from "./part-upload.ts";
 import { UploadSlots } from "./upload-slots.ts";
@@ -30,6 +31,17 @@ export interface PartRecord {
   last: number;
   /** The store's etag of the part object. */
   etag: string;
+  /**
+   * Where the part's entries start in its attempt's line index (`lineIndexKeyOfPart`), in bytes; absent on parts
+   * stored before line indexes existed (manifest version 1).
+   */
+  lineIndex?: number;
+  /**
+   * The part-relative line of its first index entry, from 1 to `lineIndexEvery`: entries mark every
+   * `lineIndexEvery`-th line of the upload attempt, so they fall where its count of lines says (see `line-index.ts`).
+   * A part of at most `lineIndexEvery` lines has no entries: then its line count. Absent with {@linkcode lineIndex}.
+   */
+  lineIndexFirst?: number;
 }
 
 /** Options of a {@linkcode PartSplitter}. */
@@ -48,6 +60,8 @@ export interface PartSplitterOptions {
   maxInFlight?: number;
   /** Most numbers accepted; a write past it throws {@linkcode NumberLimitError} (default: no limit). */
   maxNumbers?: number;
+  /** Lines between two entries of the line index (default `LINE_INDEX_EVERY`; see `line-index.ts`). */
+  lineIndexEvery?: number;
 }
 
 /**
@@ -107,7 +121,11 @@ export class PartSplitter {
   readonly #maxNumbers: number;
   readonly #parts: Promise<PartRecord>[] = [];
   readonly #uploads: PartUpload[] = [];
+  readonly #index = new LineIndexWriter();
+  readonly #every: number;
   #part: PartUpload | undefined;
+  #partIndexStart = 0;
+  #partIndexFirst = 0;
   #partNumbers = 0;
   #partFirst = 0;
   #partLast = 0;
@@ -131,6 +149,10 @@ export class PartSplitter {
       );
     }
     this.#maxNumbers = options.maxNumbers ?? Number.POSITIVE_INFINITY;
+    this.#every = options.lineIndexEvery ?? LINE_INDEX_EVERY;
+    if (!Number.isSafeInteger(this.#every) || this.#every < 1) {
+      throw new RangeError(`Cannot use lineIndexEvery ${this.#every}: expected a whole number from 1`);
+    }
     const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.#slots = new UploadSlots(maxInFlight);
     this.#buffers = new ChunkBuffers(Math.min(chunkBytes, this.#maxPartBytes));
@@ -144,6 +166,16 @@ export class PartSplitter {
   /** Bytes written so far (all parts). */
   get bytes(): number {
     return this.#bytes;
+  }
+
+  /** Lines between two entries of the line index. */
+  get lineIndexEvery(): number {
+    return this.#every;
+  }
+
+  /** Whether every number written so far is at least the one before it (true for none). */
+  get sorted(): boolean {
+    return this.#index.sorted;
   }
 
   /**
@@ -163,7 +195,10 @@ export class PartSplitter {
   /**
    * Appends `lines`: `count` complete lines already in canonical form (as `scanCanonicalLines` finds them, each
    * ended by `\n`), copied into the parts as they are. The same as writing their numbers with {@linkcode write},
-   * without converting them; the first and last number of a part are read from its lines.
+   * without converting them; the first and last number of a part are read from its lines. `sorted`, when the caller
+   * knows it (`scanCanonicalLines` with `order`), says whether the lines are non-decreasing among themselves: then,
+   * for lines that do not pass an indexed line, the splitter does not scan them to follow their order and to find
+   * where its line index entries go.
    *
    * @throws {NumberLimitError} when the write would pass `maxNumbers`.
    * @throws the first upload failure, once one has happened.
@@ -177,18 +212,28 @@ export class PartSplitter {
    * [part!.bytes, part!.numbers, part!.first, part!.last]; // [8, 4, 2, 7]
    * ```
    */
-  writeLines(lines: Uint8Array, count: number): Promise<void> | undefined {
+  writeLines(lines: Uint8Array, count: number, sorted?: boolean): Promise<void> | undefined {
     this.#assertWritable("write");
     if (this.#numbers + count > this.#maxNumbers) throw new NumberLimitError(this.#maxNumbers);
+    if (sorted !== undefined && count > 0 && count <= this.#every - (this.#numbers % this.#every)) {
+      // Lines whose order the caller knows, up to the next indexed line: nothing to scan.
+      this.#index.follow(lines, sorted);
+      return this.#writeLinesFrom(lines, 0, count, lines.length, count);
+    }
     return this.#writeLinesFrom(lines, 0, count);
   }
 
-  /** Stores the last part, waits for every upload and returns the parts in order. */
+  /**
+   * Stores the last part and the line index (when a part has more than `LINE_INDEX_EVERY` lines), waits for every
+   * upload and returns the parts in order.
+   */
   async close(): Promise<PartRecord[]> {
     this.#assertWritable("close");
     this.#state = "closed";
     if (this.#part) await this.#finishPart();
-    return Promise.all(this.#parts);
+    const parts = await Promise.all(this.#parts);
+    if (this.#index.entries > 0) await this.#store.put(lineIndexKey(this.#name, this.#uploadId), this.#index.bytes());
+    return parts;
   }
 
   /** Stops writing, aborts unfinished multipart writes and waits until no upload is in flight. */
@@ -215,13 +260,20 @@ export class PartSplitter {
       const room = this.#maxPartBytes - part.bytes;
       let window = part.window();
       if (window.length > room) window = window.subarray(0, room);
-      const { read, written } = encodeNumbersInto(numbers, i, end, window, 0);
-      if (read > 0) {
-        this.#count(numbers[i]!, numbers[i + read - 1]!, read, written);
-        part.commit(written);
-        i += read;
-        if (i >= end) return undefined;
+      // Pieces that end before each indexed line (every lineIndexEvery-th of the attempt), into the same window.
+      let written = 0;
+      for (;;) {
+        const stop = Math.min(end, i + this.#every - (this.#numbers % this.#every));
+        const piece = encodeNumbersInto(numbers, i, stop, window, written);
+        if (piece.read === 0) break;
+        this.#index.numbers(numbers, i, i + piece.read);
+        this.#count(numbers[i]!, numbers[i + piece.read - 1]!, piece.read, piece.written, part.bytes + written);
+        written += piece.written;
+        i += piece.read;
+        if (i >= end || i < stop) break;
       }
+      part.commit(written);
+      if (i >= end) return undefined;
       const next = numbers[i]!;
       const lineLength = encodedLineLength(next);
       if (lineLength > room - written) {
@@ -232,28 +284,48 @@ export class PartSplitter {
       const { written: carried } = encodeNumbersInto(numbers, i, i + 1, this.#carry, 0);
       this.#carryStart = 0;
       this.#carryEnd = carried;
+      this.#index.numbers(numbers, i, i + 1);
       this.#count(next, next, 1, carried);
       i += 1;
     }
   }
 
-  #writeLinesFrom(lines: Uint8Array, from: number, count: number): Promise<void> | undefined {
+  /**
+   * Writes the `count` lines of `lines[from..)`, a piece at a time: a piece holds the lines up to the next indexed
+   * one (`pieceEnd`, `pieceLines`: the rest of the current piece, carried over a wait for an upload slot).
+   */
+  #writeLinesFrom(
+    lines: Uint8Array,
+    from: number,
+    count: number,
+    pieceEnd = from,
+    pieceLines = 0,
+  ): Promise<void> | undefined {
     const end = lines.length;
     let i = from;
     let left = count;
+    let stop = pieceEnd;
+    let inPiece = pieceLines;
     for (;;) {
       const flushing = this.#flushCarry();
-      if (flushing) return flushing.then(() => this.#writeLinesFrom(lines, i, left));
+      if (flushing) return flushing.then(() => this.#writeLinesFrom(lines, i, left, stop, inPiece));
       if (i >= end) return undefined;
       const part = this.#part ?? this.#openPart();
+      if (i >= stop) {
+        inPiece = Math.min(left, this.#every - (this.#numbers % this.#every));
+        stop = this.#index.lines(lines, i, inPiece);
+      }
       const room = this.#maxPartBytes - part.bytes;
       let window = part.window();
       if (window.length > room) window = window.subarray(0, room);
-      if (end - i <= window.length) {
-        this.#countLines(lines, i, end, left);
-        window.set(i === 0 ? lines : lines.subarray(i));
-        part.commit(end - i);
-        return undefined;
+      if (stop - i <= window.length) {
+        this.#countLines(lines, i, stop, inPiece);
+        window.set(lines.subarray(i, stop));
+        part.commit(stop - i);
+        left -= inPiece;
+        inPiece = 0;
+        i = stop;
+        continue;
       }
       // The lines that fit, then the line that does not: it goes to the next part, or straddles two chunks.
       const fits = lineStartBefore(lines, i, i + window.length);
@@ -264,12 +336,13 @@ export class PartSplitter {
         window.set(lines.subarray(i, fits));
         part.commit(fits - i);
         left -= piece;
+        inPiece -= piece;
         i = fits;
       }
       const next = lineEndAfter(lines, i);
       if (next - i > spare) {
         const wait = this.#finishPart();
-        if (wait) return wait.then(() => this.#writeLinesFrom(lines, i, left));
+        if (wait) return wait.then(() => this.#writeLinesFrom(lines, i, left, stop, inPiece));
         continue;
       }
       this.#carry.set(lines.subarray(i, next));
@@ -277,6 +350,7 @@ export class PartSplitter {
       this.#carryEnd = next - i;
       this.#countLines(lines, i, next, 1);
       left -= 1;
+      inPiece -= 1;
       i = next;
     }
   }
@@ -304,13 +378,22 @@ export class PartSplitter {
 
   /** Counts the `count` canonical lines `lines[start..end)` into the current part. */
   #countLines(lines: Uint8Array, start: number, end: number, count: number): void {
-    const first = this.#partNumbers === 0 ? canonicalLineValue(lines, start, lineEndAfter(lines, start) - 1) : 0;
+    const first =
+      this.#partNumbers === 0 || this.#numbers % this.#every === 0
+        ? canonicalLineValue(lines, start, lineEndAfter(lines, start) - 1)
+        : 0;
     const last = canonicalLineValue(lines, lineStartBefore(lines, start, end - 1), end - 1);
     this.#count(first, last, count, end - start);
   }
 
-  #count(first: number, last: number, count: number, bytes: number): void {
+  /**
+   * Counts a piece of `count` lines, `bytes` bytes, whose numbers go from `first` to `last`, into the current part
+   * at `offset` (by default where its committed bytes end). A piece never holds an indexed line but as its first
+   * one: that one's entry is added here.
+   */
+  #count(first: number, last: number, count: number, bytes: number, offset = this.#part!.bytes): void {
     if (this.#partNumbers === 0) this.#partFirst = first;
+    else if (this.#numbers % this.#every === 0) this.#index.add(offset, first);
     this.#partLast = last;
     this.#partNumbers += count;
     this.#numbers += count;
@@ -324,12 +407,19 @@ export class PartSplitter {
     this.#part = part;
     this.#uploads.push(part);
     this.#partNumbers = 0;
+    this.#partIndexStart = this.#index.entries;
+    this.#partIndexFirst = this.#every - (this.#numbers % this.#every);
     return part;
   }
 
   #finishPart(): Promise<void> | undefined {
     const part = this.#part!;
     this.#part = undefined;
+    // A part of at most lineIndexEvery lines is read whole anyway: its entries are dropped.
+    if (this.#partNumbers <= this.#every) {
+      this.#index.truncate(this.#partIndexStart);
+      this.#partIndexFirst = this.#partNumbers;
+    }
     const record = {
       index: this.#parts.length,
       key: part.key,
@@ -337,6 +427,8 @@ export class PartSplitter {
       numbers: this.#partNumbers,
       first: this.#partFirst,
       last: this.#partLast,
+      lineIndex: this.#partIndexStart * LINE_INDEX_ENTRY_BYTES,
+      lineIndexFirst: this.#partIndexFirst,
     };
     const wait = part.finish();
     const stored = wait ? wait.then(() => part.result!) : part.result!;

@@ -44,6 +44,8 @@ export class SplitLinesWritableStream extends WritableStream<Uint8Array> {
   constructor(splitter: PartSplitter, options: SplitLinesOptions = {}) {
     const parser = new NumberParser();
     const runs = new LineRuns();
+    // Runs of canonical lines come cut at the splitter's indexed lines, with their order: no scan of its own.
+    runs.cutEvery = splitter.lineIndexEvery;
     const { releaseChunk } = options;
     const ending = splitterEnding(splitter, async () => {
       const last = parser.end();
@@ -53,6 +55,7 @@ export class SplitLinesWritableStream extends WritableStream<Uint8Array> {
     const writeChunks = (chunks: readonly Uint8Array[], from: number): Promise<void> | undefined => {
       for (let i = from; i < chunks.length; i++) {
         const chunk = chunks[i]!;
+        runs.order = splitter.sorted;
         parser.pushLines(chunk, runs);
         const wait = writeRuns(splitter, runs, chunk, 0);
         if (wait) {
@@ -93,7 +96,9 @@ function writeRuns(splitter: PartSplitter, runs: LineRuns, chunk: Uint8Array, k:
     const wait =
       kind === NUMBER_RUN
         ? splitter.write(runs.numbers.subarray(start, end))
-        : splitter.writeLines((kind === CHUNK_RUN ? chunk : runs.bytes).subarray(start, end), runs.lines(run));
+        : kind === CHUNK_RUN
+          ? splitter.writeLines(chunk.subarray(start, end), runs.lines(run), runs.sorted(run))
+          : splitter.writeLines(runs.bytes.subarray(start, end), runs.lines(run));
     if (wait) return wait.then(() => writeRuns(splitter, runs, chunk, run + 1));
   }
   return undefined;

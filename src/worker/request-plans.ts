@@ -6,6 +6,7 @@
  */
 
 import type { Manifest } from "../files/manifest.ts";
+import { LINE_INDEX_EVERY } from "../split/line-index.ts";
 import { DEFAULT_CHUNK_BYTES, MAX_PARTS, PartLimitError } from "../split/part-splitter.ts";
 import type { RequestBudget } from "../store/request-budget.ts";
 import { HttpError } from "./http-error.ts";
@@ -54,7 +55,17 @@ function mostParts(bytes: number, maxPartBytes: number): number {
 
 /** Subrequests an upload of `bytes` in parts of at most `maxPartBytes` needs, clean-up included. */
 function uploadCalls(bytes: number, maxPartBytes: number): number {
-  return UPLOAD_CALLS + mostParts(bytes, maxPartBytes) * partWriteCalls(Math.min(bytes, maxPartBytes));
+  const parts = mostParts(bytes, maxPartBytes) * partWriteCalls(Math.min(bytes, maxPartBytes));
+  return UPLOAD_CALLS + parts + lineIndexWriteCalls(Math.min(bytes, maxPartBytes));
+}
+
+/**
+ * The write of the line index an upload stores after its parts (see `line-index.ts`): only a part of more than
+ * 2 · `LINE_INDEX_EVERY` bytes can hold more than `LINE_INDEX_EVERY` lines (each line takes 2 bytes at least), so
+ * uploads in smaller parts write none.
+ */
+function lineIndexWriteCalls(partBytes: number): number {
+  return partBytes > 2 * LINE_INDEX_EVERY ? 1 : 0;
 }
 
 /**
@@ -87,8 +98,8 @@ export function planUpload(budget: RequestBudget, bytes: number | undefined, max
  *
  * @example
  * ```ts
- * // 42 parts of 1 MiB less a line, and the 7 calls around them:
- * largestUpload(49, 1024 * 1024); // 44039478
+ * // 41 parts of 1 MiB less a line, the 7 calls around them and the write of the line index:
+ * largestUpload(49, 1024 * 1024); // 42990919
  * ```
  */
 export function largestUpload(available: number, maxPartBytes: number): number {

@@ -41,7 +41,7 @@ async function keys(): Promise<string[]> {
 /** The manifest of a version of `name` written by `uploadId`: no parts (the coordinator never reads them). */
 function manifestOf(uploadId: string): Manifest {
   const source = { kind: "primes", count: 0 } as const;
-  return buildManifest({ name, uploadId, maxPartBytes: 1024, source, parts: [], createdAt: new Date(0) });
+  return buildManifest({ name, uploadId, maxPartBytes: 1024, source, parts: [], sorted: true, createdAt: new Date(0) });
 }
 
 /** An admitted upload with one part written, ready to publish. */
@@ -285,9 +285,18 @@ describe("FileCoordinator", () => {
       first: 1,
       last: 1,
       etag: "e",
+      lineIndex: 0,
+      lineIndexFirst: 1,
     };
     const source = { kind: "primes", count: 1 } as const;
-    const manifest = buildManifest({ name, uploadId: first.uploadId, maxPartBytes: 1024, source, parts: [part] });
+    const manifest = buildManifest({
+      name,
+      uploadId: first.uploadId,
+      maxPartBytes: 1024,
+      source,
+      parts: [part],
+      sorted: true,
+    });
     await coordinator.publish(first.uploadId, manifest, LEASE, NO_GRACE);
     const lease = await coordinator.beginPartRead(0, LEASE);
     expect(lease).toEqual({

@@ -20,6 +20,7 @@ function segment(index: number, parts: PartRecord[], overrides: Partial<SegmentS
     first: parts[0]?.first ?? null,
     last: parts.at(-1)?.last ?? null,
     canonical: true,
+    sorted: true,
     endsWithLineBreak: true,
     digest: `digest-${index}`,
     parts,
@@ -81,6 +82,21 @@ describe("assembleSegments", () => {
     });
     const lastCut = [segment(0, [part(0, 2, 3, 4, 2)]), segment(1, [part(0, 5, 5, 1, 1)], cut)];
     expect(assembleSegments(options(lastCut)).totals.numbers).toBe(3);
+  });
+
+  test("is sorted when every segment is and each begins at or above where the ones before ended", () => {
+    const sorted = (segments: SegmentSummary[]) => assembleSegments(options(segments)).sorted;
+    const a = segment(0, [part(0, 1, 5, 4, 2)]);
+    expect(sorted([a, segment(1, [part(0, 5, 9, 4, 2)])])).toBe(true);
+    expect(sorted([a, segment(1, []), segment(2, [part(0, 6, 9, 4, 2)])])).toBe(true);
+    expect(sorted([a, segment(1, [part(0, 4, 9, 4, 2)])])).toBe(false);
+    expect(sorted([a, segment(1, []), segment(2, [part(0, 4, 9, 4, 2)])])).toBe(false);
+    expect(sorted([a, segment(1, [part(0, 6, 9, 4, 2)], { sorted: false })])).toBe(false);
+    // A segment stored before segments recorded their order: the order is not known, unless another rules it out.
+    expect(sorted([a, segment(1, [part(0, 6, 9, 4, 2)], { sorted: null })])).toBeNull();
+    expect(sorted([segment(0, [part(0, 6, 9, 4, 2)], { sorted: null }), segment(1, [part(0, 4, 9, 4, 2)])])).toBe(
+      false,
+    );
   });
 
   test("refuses segments that together exceed the file's byte or number limit, and accepts them at it", () => {

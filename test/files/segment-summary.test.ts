@@ -5,7 +5,7 @@ import { parseSegmentSummary, type SegmentSummary, summarizeSegment } from "../.
 
 const part = { index: 0, key: "p/uploads/u1/part-00000000", bytes: 4, numbers: 2, first: 2, last: 3, etag: "e0" };
 const source = { kind: "upload", bytes: 4, lines: 2, canonical: true } as const;
-const manifest = buildManifest({ name: "p", uploadId: "u1", maxPartBytes: 1024, source, parts: [part] });
+const manifest = buildManifest({ name: "p", uploadId: "u1", maxPartBytes: 1024, source, parts: [part], sorted: true });
 
 describe("parseSegmentSummary", () => {
   const summary: SegmentSummary = summarizeSegment(3, manifest, "digest", true);
@@ -14,6 +14,9 @@ describe("parseSegmentSummary", () => {
     expect(parseSegmentSummary(JSON.stringify(summary))).toEqual(summary);
     const empty = { ...summary, first: null, last: null, parts: [] };
     expect(parseSegmentSummary(JSON.stringify(empty))).toEqual(empty);
+    // A summary stored before segments recorded their order reads as of unknown order.
+    const { sorted: _sorted, ...older } = summary;
+    expect(parseSegmentSummary(JSON.stringify(older))).toEqual({ ...summary, sorted: null });
   });
 
   test("refuses a field of the wrong type", () => {

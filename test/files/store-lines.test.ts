@@ -24,6 +24,7 @@ interface Outcome {
 interface Setup {
   maxPartBytes: number;
   maxNumbers?: number;
+  lineIndexEvery?: number;
   chunkBytes?: number;
 }
 
@@ -148,12 +149,13 @@ describe("storeLines: the canonical pass-through", () => {
   });
   afterAll(() => vi.useRealTimers());
 
-  test("stores the same objects, manifest and errors as the re-encoding path, on random inputs", async () => {
+  test("stores the same objects (line index included), manifest and errors as the re-encoding path", async () => {
+    const every = fc.integer({ min: 1, max: 64 });
     await fc.assert(
-      fc.asyncProperty(input, fc.constantFrom(1024, 1500, 4096, 1 << 20), async (chunks, maxPartBytes) => {
+      fc.asyncProperty(input, fc.constantFrom(1024, 1500, 4096, 1 << 20), every, async (chunks, maxPartBytes, k) => {
         const released: Uint8Array[] = [];
-        const expected = await reencoded(chunks, { maxPartBytes });
-        const actual = await passedThrough(chunks, { maxPartBytes }, released);
+        const expected = await reencoded(chunks, { maxPartBytes, lineIndexEvery: k });
+        const actual = await passedThrough(chunks, { maxPartBytes, lineIndexEvery: k }, released);
         expect(actual).toEqual(expected);
         if (!actual.error) expect(released).toEqual(chunks);
       }),

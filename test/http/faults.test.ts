@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { getPlatformProxy } from "wrangler";
 import { type EmbeddedWorker, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
-import type { Manifest } from "../../src/files/manifest.ts";
+import { parseManifest, versionKeys } from "../../src/files/manifest.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 
@@ -110,8 +110,7 @@ async function storedKeys(): Promise<string[]> {
 async function completeFileKeys(names: string[]): Promise<string[]> {
   const keys: string[] = [];
   for (const name of names) {
-    const manifest = (await (await api(`/files/${name}`)).json()) as Manifest;
-    keys.push(`${name}/manifest.json`, ...manifest.parts.map((part) => part.key));
+    keys.push(...versionKeys(parseManifest(await (await api(`/files/${name}`)).text())));
   }
   return keys.sort();
 }

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { CHUNK_RUN, LineRuns } from "../../src/numbers/line-runs.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { NumberParseError } from "../../src/numbers/number-parse-error.ts";
 import { NumberParser } from "../../src/numbers/number-parser.ts";
@@ -313,3 +314,46 @@ function referenceParse(text: string): Expected {
   }
   return { numbers };
 }
+
+describe("NumberParser.pushLines cut where a storer asks, with the order of canonical runs", () => {
+  test("a run of canonical lines never passes a multiple of cutEvery, and knows whether it is sorted", () => {
+    fc.assert(
+      fc.property(
+        fc
+          .tuple(
+            fc.array(fc.oneof(fc.integer({ min: -50, max: 1000 }), fc.maxSafeInteger(), fc.integer()), {
+              maxLength: 300,
+            }),
+            fc.boolean(),
+            fc.array(fc.constantFrom("007", "", "-0"), { maxLength: 3 }),
+          )
+          // Sorted or not, big and small numbers, and a few lines that are not canonical, in front.
+          .map(([numbers, sort, odd]) => [...odd, ...(sort ? numbers.sort((x, y) => x - y) : numbers).map(String)]),
+        fc.array(fc.nat(3000), { maxLength: 6 }),
+        fc.integer({ min: 1, max: 20 }),
+        (lines, cuts, every) => {
+          const parser = new NumberParser();
+          const runs = new LineRuns();
+          runs.cutEvery = every;
+          runs.order = true;
+          let stored = 0;
+          for (const chunk of splitAt(ascii(lines.map((line) => `${line}\n`).join("")), cuts)) {
+            parser.pushLines(chunk, runs);
+            for (let k = 0; k < runs.count; k++) {
+              const count = runs.lines(k);
+              if (runs.kind(k) === CHUNK_RUN) {
+                // The run's lines are stored lines stored … stored + count − 1: no multiple of every inside.
+                expect(Math.floor((stored + count - 1) / every)).toBe(Math.floor(stored / every));
+                const numbers = new TextDecoder().decode(chunk.subarray(runs.start(k), runs.end(k))).split("\n");
+                const values = numbers.slice(0, -1).map(Number);
+                expect(runs.sorted(k)).toBe(values.every((n, i) => i === 0 || values[i - 1]! <= n));
+              } else expect(runs.sorted(k)).toBeUndefined();
+              stored += count;
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

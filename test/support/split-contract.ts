@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { FileCatalog } from "../../src/files/file-catalog.ts";
+import { versionKeys } from "../../src/files/manifest.ts";
 import { StoreNumbersError, storeNumbers } from "../../src/files/store-numbers.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { manifestKey } from "../../src/split/object-keys.ts";
@@ -177,7 +178,7 @@ export function describeSplitContract(label: string, createStore: () => Promise<
       expect(await catalog.manifest("race")).toEqual(winner);
       expect(await readBytes(catalog.content(winner))).toEqual(encodeNumbers(mine));
       const keys = await keysUnder(inner, "race/");
-      expect(keys.sort()).toEqual([manifestKey("race"), ...winner.parts.map((part) => part.key)].sort());
+      expect(keys.sort()).toEqual(versionKeys(winner));
     });
 
     test("concurrent uploads of one name end with one complete result", async () => {
@@ -194,7 +195,7 @@ export function describeSplitContract(label: string, createStore: () => Promise<
       expect(winner).toBeGreaterThanOrEqual(0);
       expect(await readBytes(catalog.content(final))).toEqual(encodeNumbers(inputs[winner]!));
       const keys = await keysUnder(store, "many/");
-      expect(keys.sort()).toEqual([manifestKey("many"), ...final.parts.map((part) => part.key)].sort());
+      expect(keys.sort()).toEqual(versionKeys(final));
     });
 
     test("a source that errors midway leaves nothing behind", async () => {
@@ -224,7 +225,7 @@ export function describeSplitContract(label: string, createStore: () => Promise<
       expect(await catalog.manifest("r")).toEqual(second);
       expect(await readBytes(catalog.content(second))).toEqual(encodeNumbers(secondNumbers));
       const keys = await keysUnder(store, "r/");
-      expect(keys.sort()).toEqual([manifestKey("r"), ...second.parts.map((part) => part.key)].sort());
+      expect(keys.sort()).toEqual(versionKeys(second));
     });
 
     test("remove deletes the manifest and every object under the name", async () => {

@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
-import type { Manifest } from "../../src/files/manifest.ts";
+import { type Manifest, versionKeys } from "../../src/files/manifest.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { listAll } from "../../src/store/list-all.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
@@ -51,7 +51,7 @@ describe("POST /files/:name", () => {
       expect(bytes).toEqual(input.subarray(offset, offset + part.bytes));
       offset += part.bytes;
     }
-    expect(await bucketKeys()).toEqual(["sample/manifest.json", ...manifest.parts.map((part) => part.key)].sort());
+    expect(await bucketKeys()).toEqual(versionKeys(manifest));
   });
 
   test("normalises non-canonical input and says so in the manifest", async () => {
