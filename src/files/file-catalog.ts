@@ -3,6 +3,7 @@ import { filePrefix, manifestKey } from "../split/object-keys.ts";
 import { deleteAll, listPrefixes } from "../store/list-all.ts";
 import type { ObjectRange, ObjectStore, StoredObjectBody } from "../store/object-store.ts";
 import { assertValidName } from "./file-name.ts";
+import { type LinesRead, readLines, type SearchResult, searchValue } from "./line-reads.ts";
 import type { Manifest } from "./manifest.ts";
 import { type PartSlice, sliceParts, wholeParts } from "./part-slices.ts";
 import { readManifest } from "./read-manifest.ts";
@@ -99,6 +100,44 @@ export class FileCatalog {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     this.pipeContent(manifest, writable).catch(() => undefined);
     return readable;
+  }
+
+  /**
+   * Lines `from` … `from + count − 1` (0-based) of the file described by `manifest`: fewer at the end of the file,
+   * none past it (`count` 0, `total` says how many it has). Reads a few entries of the line index and one small byte
+   * range of each part the lines lie in (see `readLines`).
+   *
+   * @throws {RangeError} when `from` is not a whole number or `count` not one from 1 to `MAX_LINES_COUNT`.
+   * @throws {LineIndexMissingError} for a file stored before line indexes existed (manifest version 1).
+   * @example
+   * ```ts
+   * declare const catalog: FileCatalog;
+   * const manifest = (await catalog.manifest("primes"))!;
+   * const { bytes } = await catalog.lines(manifest, 0, 3);
+   * new TextDecoder().decode(bytes); // "2\n3\n5\n" for the first primes
+   * ```
+   */
+  lines(manifest: Manifest, from: number, count: number): Promise<LinesRead> {
+    return readLines(this.#store, manifest, from, count);
+  }
+
+  /**
+   * The first line of the non-decreasing file described by `manifest` whose number is at least `value`: its index,
+   * number and whether it equals `value` (index = the line count and no number when every number is less). At most
+   * two reads: part of the line index of one part, and one small byte range of it (see `searchValue`).
+   *
+   * @throws {RangeError} when `value` is not a safe integer.
+   * @throws {NotSortedError} when the file's numbers are not non-decreasing.
+   * @throws {LineIndexMissingError} for a file stored before line indexes existed (manifest version 1).
+   * @example
+   * ```ts
+   * declare const catalog: FileCatalog;
+   * const manifest = (await catalog.manifest("primes"))!;
+   * await catalog.search(manifest, 7); // { index: 3, value: 7, found: true } for the first primes
+   * ```
+   */
+  search(manifest: Manifest, value: number): Promise<SearchResult> {
+    return searchValue(this.#store, manifest, value);
   }
 
   /**

@@ -8,11 +8,24 @@
 export { FileCatalog, type FilePage, type FileSummary } from "./file-catalog.ts";
 export { assertValidName, InvalidNameError, MAX_NAME_LENGTH } from "./file-name.ts";
 export {
+  LineIndexMissingError,
+  type LinePiece,
+  type LinesRead,
+  linePieces,
+  linePiecesCalls,
+  MAX_LINES_COUNT,
+  NotSortedError,
+  readLines,
+  type SearchResult,
+  searchValue,
+} from "./line-reads.ts";
+export {
   buildManifest,
   MANIFEST_VERSION,
   type Manifest,
   type ManifestSource,
   parseManifest,
+  versionKeys,
 } from "./manifest.ts";
 export { type PartSlice, sliceParts, wholeParts } from "./part-slices.ts";
 export { type ManifestVersion, readManifest, readManifestVersion } from "./read-manifest.ts";
