@@ -6,10 +6,12 @@
  * @module
  */
 import type { FileSummary } from "../files/file-catalog.ts";
+import type { SearchResult } from "../files/line-reads.ts";
 import type { Manifest } from "../files/manifest.ts";
 import type { SegmentSummary } from "../files/segment-summary.ts";
 
-export type { FileSummary, Manifest };
+/** `GET /files/:name/search`'s body is the files layer's `SearchResult`. */
+export type { FileSummary, Manifest, SearchResult };
 
 /** `GET /files`: the complete files, in name order. */
 export interface FileList {

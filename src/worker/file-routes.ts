@@ -12,6 +12,7 @@ import type { ByteRange } from "./byte-range.ts";
 import { CoordinatedRead } from "./coordinated-read.ts";
 import { type AdmittedUpload, coordinatedUpload, wholeFile } from "./coordinated-upload.ts";
 import { HttpError } from "./http-error.ts";
+import { lineRoutes } from "./line-routes.ts";
 import { readDecision } from "./read-preconditions.ts";
 import { bytesResponse, plannedRead } from "./read-response.ts";
 import { planContentRead, planListing, planSweep, planUpload, primeTextBytes, READ_CALLS } from "./request-plans.ts";
@@ -44,6 +45,8 @@ export const MAX_ATTEMPT_LENGTH = 128;
  * | `GET /files/:name/uploads` | the name's uploads in flight, open sessions and reads |
  * | `GET /files/:name/parts/:index` | one part, or a byte range of it (206) |
  * | `GET /files/:name/content` | all parts reassembled, streamed, or a byte range of them (206) |
+ * | `GET /files/:name/lines?from=I&count=N` | lines I … I + N − 1 as text (see `lineRoutes`) |
+ * | `GET /files/:name/search?value=V` | the first line whose number is at least V (see `lineRoutes`) |
  * | `DELETE /files/:name` | removes the file; 204 (a name with only leftovers of dead uploads: 200 `{ remnants }`) |
  *
  * Reads carry the version's `ETag` and `Last-Modified` and honour the conditional headers (`read-preconditions.ts`);
@@ -286,7 +289,7 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
       },
     },
   ];
-  return [...routes, ...sessionRoutes({ maxPartBytes, settings })];
+  return [...routes, ...lineRoutes(openRead), ...sessionRoutes({ maxPartBytes, settings })];
 }
 
 /**

@@ -11,6 +11,7 @@ import type { DrainpipeEnv } from "../../src/worker/env.ts";
 import worker from "../../src/worker/index.ts";
 import { meteredNamespace } from "../../src/worker/metered-namespace.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
+import { recordingGets } from "../support/recording-gets.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 
 // Local workerd enforces no per-request limit, so these tests do: every request runs with its bindings behind a
@@ -57,22 +58,6 @@ async function call(
   const body = await response.arrayBuffer();
   await waitOnExecutionContext(ctx);
   return { response: new Response(body, response), calls: () => budget.used };
-}
-
-/** `bucket`, pushing onto `reads` the bytes each `get` that finds its object delivers. */
-function recordingGets(bucket: R2Bucket, reads: number[]): R2Bucket {
-  return new Proxy(bucket, {
-    get(target, property) {
-      const value = Reflect.get(target, property);
-      if (property !== "get") return typeof value === "function" ? value.bind(target) : value;
-      return async (key: string, options?: R2GetOptions) => {
-        const object = await target.get(key, options);
-        const range = options?.range as { length: number } | undefined;
-        if (object) reads.push(range?.length ?? object.size);
-        return object;
-      };
-    },
-  });
 }
 
 /** Stores `numbers` as `name` on the Paid plan, in parts of `maxPartBytes`. */
