@@ -14,9 +14,11 @@ import { createRequire } from "node:module";
 import { Command } from "commander";
 import { registerDev } from "./commands/dev.ts";
 import { registerGet } from "./commands/get.ts";
+import { registerLines } from "./commands/lines.ts";
 import { registerLs } from "./commands/ls.ts";
 import { registerPrimes } from "./commands/primes.ts";
 import { registerRm } from "./commands/rm.ts";
+import { registerSearch } from "./commands/search.ts";
 import { registerSweep } from "./commands/sweep.ts";
 import { registerUpload } from "./commands/upload.ts";
 import { registerVerify } from "./commands/verify.ts";
@@ -38,6 +40,8 @@ for (const register of [
   registerUpload,
   registerLs,
   registerGet,
+  registerLines,
+  registerSearch,
   registerVerify,
   registerRm,
   registerSweep,

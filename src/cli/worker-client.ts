@@ -4,6 +4,7 @@ import type {
   FileSummary,
   Manifest,
   RemnantsRemoved,
+  SearchResult,
   SegmentReceipt,
   SessionDescription,
   SessionWithSegments,
@@ -25,6 +26,18 @@ export interface FileContent {
   offset: number;
   /** The version's entity tag (`ETag`), when the worker sent one: what a later read resumes against. */
   etag: string | undefined;
+}
+
+/** Lines of a stored file as `GET /files/:name/lines` answers them. */
+export interface FileLines {
+  /** The lines, each ended by `\n`. */
+  text: string;
+  /** The first line's index (0-based). */
+  from: number;
+  /** How many lines {@linkcode text} holds. */
+  count: number;
+  /** How many lines the file has. */
+  total: number;
 }
 
 /** Options of {@linkcode WorkerClient.upload}. */
@@ -254,6 +267,24 @@ export class WorkerClient {
     const body = response.body ? failingClearly(response.body, action, this.url) : new Response("").body!;
     const etag = response.headers.get("ETag") ?? undefined;
     return { body, size: length === null ? undefined : Number(length), offset, etag };
+  }
+
+  /**
+   * Lines `from` … `from + count − 1` of `name` (`GET /files/:name/lines`); `from` and `count` are sent as given, so
+   * the worker's 400 names what is wrong with them. Without `count`, the worker's default (one line).
+   */
+  async lines(name: string, from: string, count?: string): Promise<FileLines> {
+    const query = new URLSearchParams({ from, ...(count === undefined ? {} : { count }) });
+    const response = await this.#request(`read lines of "${name}"`, "GET", `${filePath(name)}/lines?${query}`);
+    const header = (key: string) => Number(response.headers.get(`Drainpipe-Line-${key}`));
+    return { text: await response.text(), from: header("From"), count: header("Count"), total: header("Total") };
+  }
+
+  /** The first line of `name` whose number is at least `value` (`GET /files/:name/search`; `value` sent as given). */
+  async search(name: string, value: string): Promise<SearchResult> {
+    const query = new URLSearchParams({ value });
+    const response = await this.#request(`search "${name}"`, "GET", `${filePath(name)}/search?${query}`);
+    return (await response.json()) as SearchResult;
   }
 
   /**

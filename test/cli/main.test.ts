@@ -465,7 +465,7 @@ describe("against a stand-in HTTP server", () => {
 });
 
 describe("--help", () => {
-  test.each(["primes", "upload", "ls", "get", "verify", "rm", "sweep", "dev"])(
+  test.each(["primes", "upload", "ls", "get", "lines", "search", "verify", "rm", "sweep", "dev"])(
     "drainpipe %s --help",
     async (command) => {
       const run = await cli(command, "--help");
@@ -477,7 +477,7 @@ describe("--help", () => {
   test("drainpipe --help lists every command", async () => {
     const run = await cli("--help");
     expect(run.code).toBe(0);
-    for (const command of ["primes", "upload", "ls", "get", "verify", "rm", "sweep", "dev"])
+    for (const command of ["primes", "upload", "ls", "get", "lines", "search", "verify", "rm", "sweep", "dev"])
       expect(run.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
   });
 });

@@ -37,6 +37,7 @@ const COVERAGE: { section: string; starts: string; by: string }[] = [
   { section: "The HTTP API", starts: "#!/usr/bin/env bash", by: "here" },
   { section: "The HTTP API", starts: "# ranges and validators", by: "here" },
   { section: "The HTTP API", starts: "# conditional writes", by: "here" },
+  { section: "The HTTP API", starts: "# lines and search", by: "here" },
   { section: "Deploying", starts: "npx wrangler r2 bucket create", by: "not run: it needs a Cloudflare account" },
 ];
 
@@ -119,6 +120,8 @@ test("the command line block runs as written", { timeout: 300_000 }, async () =>
   expect(run.stdout).toContain('stored "primes.txt": 1,000,000 numbers, 8.25 MB');
   expect(run.stdout).toMatch(/^primes\.txt +1,000,000 +8\.25 MB +1 /m);
   expect(run.stdout).toContain('"copy.txt" and stored "primes.txt" are identical');
+  expect(run.stdout).toContain("7368791\n7368811\n7368817\n");
+  expect(run.stdout).toContain('"index": 78498');
   expect(run.stdout).toContain('removed "primes.txt"');
   expect(run.stdout).toMatch(/^swept \d+ file names?: /m);
 });
@@ -162,6 +165,15 @@ describe("the curl blocks, against a local worker", () => {
     const firstPart = ((await stored.json()) as { parts: { bytes: number }[] }).parts[0]!.bytes;
     expect(run.stdout).toBe(
       `${text.slice(0, 100)}${text.slice(firstPart - 20, firstPart)}416\n304\n${text.slice(100, 110)}`,
+    );
+  });
+
+  test("the lines and search lines answer what their comments say", { timeout: 60_000 }, async () => {
+    const run = await runShell(await prepared("# lines and search", worker.token), { cwd: scratch });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      "2\n3\n5\n7\n11\n224737\n" +
+        '{"index":25,"value":101,"found":false}\n{"index":999,"value":7919,"found":true}\n416\n400\n',
     );
   });
 
