@@ -1,4 +1,3 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeEach, describe, expect, test } from "vitest";
@@ -7,8 +6,8 @@ import { primeBatches } from "../../src/numbers/prime-batches.ts";
 import { meteredBucket } from "../../src/store/metered-bucket.ts";
 import { RequestBudget } from "../../src/store/request-budget.ts";
 import type { DrainpipeEnv } from "../../src/worker/env.ts";
-import worker from "../../src/worker/index.ts";
 import { meteredNamespace } from "../../src/worker/metered-namespace.ts";
+import { callWorkerToEnd } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { recordingGets } from "../support/recording-gets.ts";
 
@@ -47,11 +46,8 @@ async function call(
     headers: { ...auth, ...options.headers },
     ...(options.body === undefined ? {} : { body: options.body }),
   });
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(request, metered, ctx);
-  const body = await response.arrayBuffer();
-  await waitOnExecutionContext(ctx);
-  return { response: new Response(body, response), cost: { r2: r2.used, gets, coordinator: coordinator.used } };
+  const response = await callWorkerToEnd(request, metered);
+  return { response, cost: { r2: r2.used, gets, coordinator: coordinator.used } };
 }
 
 const text = (numbers: readonly number[], ending = "\n"): string => numbers.map((n) => `${n}${ending}`).join("");

@@ -10,6 +10,7 @@ import { PLAN_SUBREQUESTS, RequestBudget } from "../../src/store/request-budget.
 import type { DrainpipeEnv } from "../../src/worker/env.ts";
 import worker from "../../src/worker/index.ts";
 import { meteredNamespace } from "../../src/worker/metered-namespace.ts";
+import { callWorkerToEnd } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { recordingGets } from "../support/recording-gets.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
@@ -53,11 +54,8 @@ async function call(
     headers: { ...auth, ...options.headers },
     ...(options.body === undefined ? {} : { body: options.body }),
   });
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(request, metered, ctx);
-  const body = await response.arrayBuffer();
-  await waitOnExecutionContext(ctx);
-  return { response: new Response(body, response), calls: () => budget.used };
+  const response = await callWorkerToEnd(request, metered);
+  return { response, calls: () => budget.used };
 }
 
 /** Stores `numbers` as `name` on the Paid plan, in parts of `maxPartBytes`. */
