@@ -11,6 +11,7 @@ import type {
   SweepResult,
   UploadInFlight,
   UploadsListing,
+  WorkerLimits,
 } from "../worker/api-types.ts";
 import { versionEtag } from "../worker/validators.ts";
 import { CliError } from "./cli-error.ts";
@@ -84,6 +85,19 @@ export class WorkerClient {
   constructor(url: string, token?: string | undefined) {
     this.url = url.endsWith("/") ? url : `${url}/`;
     this.#token = token === "" ? undefined : token;
+  }
+
+  /**
+   * The worker's limits (`GET /limits`), or `undefined` from a worker older than that route (it answers `404`
+   * `not-found`): the caller then assumes the defaults.
+   */
+  async limits(): Promise<WorkerLimits | undefined> {
+    try {
+      return (await (await this.#request("read the worker's limits", "GET", "limits")).json()) as WorkerLimits;
+    } catch (error) {
+      if (error instanceof WorkerError && error.status === 404) return undefined;
+      throw error;
+    }
   }
 
   /** Lists the complete files (`GET /files`). */

@@ -71,6 +71,30 @@ export interface RemnantsRemoved {
   remnants: number;
 }
 
+/**
+ * `GET /limits`: what one request to the worker may carry, from its settings alone, so a client can size its
+ * requests before it sends any.
+ */
+export interface WorkerLimits {
+  /** The Workers plan the worker plans its requests against (`PLAN`). */
+  plan: "free" | "paid";
+  /** Subrequests one request may make (`SUBREQUEST_LIMIT`, or the plan's). */
+  subrequests: number;
+  /**
+   * Largest body one upload request should carry (`MAX_SEGMENT_BYTES`): a file larger than this goes as an upload
+   * session, whose segments are at most this (less when small parts need more subrequests than one request has).
+   */
+  maxSegmentBytes: number;
+  /** Largest file accepted, in one request or a session (`MAX_UPLOAD_BYTES`). */
+  maxUploadBytes: number;
+  /** Most numbers in one file (`MAX_UPLOAD_NUMBERS`). */
+  maxUploadNumbers: number;
+  /** The part size limit of an upload that names none (`DEFAULT_MAX_PART_BYTES`). */
+  defaultMaxPartBytes: number;
+  /** Most segments in one upload session. */
+  maxSegments: number;
+}
+
 /** `POST /sweep`: what a sweep of the whole bucket removed. */
 export interface SweepResult {
   /** File names whose coordinator swept them. */

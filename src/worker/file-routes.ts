@@ -12,6 +12,7 @@ import type { ByteRange } from "./byte-range.ts";
 import { CoordinatedRead } from "./coordinated-read.ts";
 import { type AdmittedUpload, coordinatedUpload, wholeFile } from "./coordinated-upload.ts";
 import { HttpError } from "./http-error.ts";
+import { limitsRoute } from "./limits-route.ts";
 import { lineRoutes } from "./line-routes.ts";
 import { readDecision } from "./read-preconditions.ts";
 import { bytesResponse, plannedRead } from "./read-response.ts";
@@ -53,7 +54,8 @@ export const MAX_ATTEMPT_LENGTH = 128;
  * `POST` and `DELETE` take `If-Match` and `If-None-Match`, decided by the coordinator (`write-preconditions.ts`).
  * | `POST /sweep?cursor=C` | removes objects nothing refers to, one bounded step; `{ names, removed, cursor }` |
  *
- * and the upload-session routes of {@linkcode sessionRoutes} (`/files/:name/uploads…`).
+ * and the upload-session routes of {@linkcode sessionRoutes} (`/files/:name/uploads…`), and `GET /limits`
+ * ({@linkcode limitsRoute}).
  *
  * @example
  * ```ts
@@ -289,7 +291,7 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
       },
     },
   ];
-  return [...routes, ...lineRoutes(openRead), ...sessionRoutes({ maxPartBytes, settings })];
+  return [...routes, ...lineRoutes(openRead), ...sessionRoutes({ maxPartBytes, settings }), limitsRoute(settings)];
 }
 
 /**

@@ -392,6 +392,12 @@ describe("against a stand-in HTTP server", () => {
         });
         return;
       }
+      if (request.url === "/limits") {
+        // As a worker from before GET /limits answers it: the CLI then keeps its default threshold.
+        response.writeHead(404, { "Content-Type": "application/json" });
+        response.end(JSON.stringify({ error: "not-found", detail: "No route for GET /limits" }));
+        return;
+      }
       if (request.url === "/files/cut/content") {
         response.writeHead(200, { "Content-Length": "100000" });
         response.write("2\n3\n5\n", () => response.destroy());

@@ -316,6 +316,25 @@ describe("the subrequests of each route, pinned", () => {
   });
 });
 
+describe("GET /limits", () => {
+  test("states the limits a client sizes its requests by, from the settings alone: no subrequest", async () => {
+    const free = await call("GET", "/limits", { vars: { MAX_SEGMENT_BYTES: "3000000" } });
+    expect([free.response.status, free.calls()]).toEqual([200, 0]);
+    expect(await free.response.json()).toEqual({
+      plan: "free",
+      subrequests: 50,
+      maxSegmentBytes: 3_000_000,
+      maxUploadBytes: 4 * 1024 ** 3,
+      maxUploadNumbers: 500_000_000,
+      defaultMaxPartBytes: 10 * 1024 ** 2,
+      maxSegments: 10_000,
+    });
+    const paid = await call("GET", "/limits", { plan: "paid", vars: { SUBREQUEST_LIMIT: "5000" } });
+    expect([paid.response.status, paid.calls()]).toEqual([200, 0]);
+    expect(await paid.response.json()).toMatchObject({ plan: "paid", subrequests: 5000, maxSegmentBytes: 95_000_000 });
+  });
+});
+
 describe("maintenance on the Free plan", () => {
   test("POST /sweep sweeps 60 names in steps within budget, following the cursor", async () => {
     for (let index = 0; index < 60; index++) await env.BUCKET.put(`n${index}/uploads/dead/part-00000000`, "1\n");

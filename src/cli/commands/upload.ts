@@ -184,8 +184,11 @@ async function cancelledUpload(client: WorkerClient, name: string, attempt: stri
   );
 }
 
-/** Files larger than this go as an upload session: the smallest plan's body limit less a margin. */
-const SESSION_THRESHOLD_BYTES = 95_000_000;
+/**
+ * Files larger than this go as an upload session when the worker does not say its own limit (a worker older than
+ * `GET /limits`): its default `MAX_SEGMENT_BYTES`, the smallest plan's body limit less a margin.
+ */
+const DEFAULT_SESSION_THRESHOLD_BYTES = 95_000_000;
 
 /** Options of the `upload` command. */
 interface UploadCommandOptions extends ConnectionOptions {
@@ -220,7 +223,7 @@ export function registerUpload(program: Command): void {
         .option(
           "--segment-bytes <bytes>",
           "send the file as an upload session cut into segments of about this size (default: only files over " +
-            "95,000,000 bytes go as sessions, in segments of the worker's limit)",
+            "the worker's segment limit, MAX_SEGMENT_BYTES, go as sessions, in segments of that limit)",
           sizeArgument("--segment-bytes", 1, 5_000_000_000),
         )
         .option("--parallel <count>", "segments sent at once", countArgument("--parallel", 1, 64), 4)
@@ -237,9 +240,13 @@ export function registerUpload(program: Command): void {
     const results: UploadOutcome[] = [];
     try {
       await withConnection(options, async (client) => {
+        const threshold = inputs.some((input) => input.session === "by-size")
+          ? await sessionThreshold(client)
+          : DEFAULT_SESSION_THRESHOLD_BYTES;
         for (const [index, input] of inputs.entries()) {
-          const result = await (input.segmented
-            ? sendSession(client, input.source, input.name, command, interruption)
+          const size = sessionSize(input, threshold);
+          const result = await (size !== undefined
+            ? sendSession(client, { ...input.source, size }, input.name, command, interruption)
             : sendWhole(client, input.source, input.name, options, interruption).catch((error: unknown) =>
                 sendOverBudgetAsSession(error, client, input, command, interruption),
               )
@@ -262,10 +269,32 @@ export function registerUpload(program: Command): void {
 /** What an upload did, one POST or a session. */
 type UploadOutcome = UploadResult & { segments?: number; sentSegments?: number; uploadId?: string };
 
-/** An input of `upload`, opened, named and planned: one POST, or an upload session of a regular file. */
-type PlannedInput =
-  | { segmented: false; source: InputStream; name: string }
-  | { segmented: true; source: FileStream; name: string };
+/**
+ * An input of `upload`, opened and named, and how it is sent: as an upload session because the command line asked
+ * for one (`asked`: `--segment-bytes` or `--resume`), as one if it is larger than the worker's limit (`by-size`: a
+ * regular file), or as one POST whatever its size (`never`: a stream of unknown size).
+ */
+interface PlannedInput {
+  source: InputStream;
+  name: string;
+  session: "asked" | "by-size" | "never";
+}
+
+/** The file's size when `input` goes as an upload session (asked for, or larger than `threshold`), else `undefined`. */
+function sessionSize(input: PlannedInput, threshold: number): number | undefined {
+  const { size } = input.source;
+  if (size === undefined || input.session === "never") return undefined;
+  return input.session === "asked" || size > threshold ? size : undefined;
+}
+
+/**
+ * The size over which a file goes as an upload session: the worker's `maxSegmentBytes` (`GET /limits`, so a Free-plan
+ * worker's `MAX_SEGMENT_BYTES` sizes every request), or {@linkcode DEFAULT_SESSION_THRESHOLD_BYTES} from a worker
+ * older than that route.
+ */
+async function sessionThreshold(client: WorkerClient): Promise<number> {
+  return (await client.limits())?.maxSegmentBytes ?? DEFAULT_SESSION_THRESHOLD_BYTES;
+}
 
 /**
  * Opens and names every input before the worker starts, so that a missing file, a clash of names or a segment
@@ -295,7 +324,7 @@ async function openInputs(files: readonly string[], options: UploadCommandOption
       const { size } = source;
       const askedForSession = options.segmentBytes !== undefined || options.resume !== undefined;
       if (size === undefined) {
-        inputs.push({ segmented: false, source, name });
+        inputs.push({ source, name, session: "never" });
         if (askedForSession) {
           throw new UsageError(
             `Cannot send "${file}" as an upload session: its size is unknown until it ends; save it to a file ` +
@@ -304,11 +333,7 @@ async function openInputs(files: readonly string[], options: UploadCommandOption
         }
         continue;
       }
-      if (askedForSession || size > SESSION_THRESHOLD_BYTES) {
-        inputs.push({ segmented: true, source: { ...source, size }, name });
-      } else {
-        inputs.push({ segmented: false, source, name });
-      }
+      inputs.push({ source, name, session: askedForSession ? "asked" : "by-size" });
       if (options.segmentBytes !== undefined) {
         // Known before the first byte, and before the worker starts: a plan a session cannot hold is refused now.
         await planSessionSegments({ path: file, size }, options.segmentBytes);

@@ -9,6 +9,7 @@ import type { Manifest } from "../../../src/files/manifest.ts";
 import { encodeNumbers } from "../../../src/numbers/number-encoder.ts";
 import { sampleNumbers } from "../../support/split-contract.ts";
 import { runCli } from "../cli-runner.ts";
+import { listenOnLoopback } from "../loopback.ts";
 import { useRemoteWorker } from "../remote-worker.ts";
 
 // drainpipe get over real HTTP against a worker in local workerd: parts fetched in parallel, and a download killed
@@ -45,10 +46,7 @@ beforeAll(async () => {
     if (!request.url!.endsWith("/content")) return void response.end(body);
     response.write(body.subarray(0, Math.floor(body.length / 2)));
   });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  const address = proxy.address();
-  if (address === null || typeof address === "string") throw new Error("Cannot start the proxy: no address");
-  proxyUrl = `http://127.0.0.1:${address.port}`;
+  proxyUrl = await listenOnLoopback(proxy);
 });
 
 afterAll(async () => {
