@@ -258,6 +258,29 @@ describe("NumberParser", () => {
     );
   });
 
+  test("property: long digit runs (past nine digits and past 2^53) parse like a reference parser", () => {
+    // The parser folds digits nine at a time; lines of 1 to 25 digits, some with leading zeros, cross those groups,
+    // the chunk cuts and the safe range at every position.
+    const line = fc
+      .tuple(
+        fc.boolean(),
+        fc.nat({ max: 12 }),
+        fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 1, maxLength: 25, size: "max" }),
+      )
+      .map(
+        ([negative, zeros, digits]) => `${negative ? "-" : ""}${"0".repeat(zeros % 3 === 0 ? zeros : 0)}${digits}\n`,
+      );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 8 }), (lines, cuts) => {
+        const text = lines.join("");
+        const expected = referenceParse(text);
+        if ("numbers" in expected) expect(parseChunks(splitAt(ascii(text), cuts)).numbers).toEqual(expected.numbers);
+        else expect(position(parseError(text, cuts))).toMatchObject(expected.error);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   test("property: random bytes parse like a reference parser, or fail where it fails", () => {
     const unit = fc.oneof(
       { weight: 20, arbitrary: fc.constantFrom(..."0123456789") },
