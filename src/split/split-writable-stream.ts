@@ -39,13 +39,14 @@ export class SplitWritableStream<T extends NumberChunk = NumberChunk> extends Wr
   /** Wraps `splitter`; the stream owns it from now on. */
   constructor(splitter: PartSplitter, highWaterMark = DEFAULT_SPLIT_HIGH_WATER_MARK) {
     const ending = splitterEnding(splitter);
+    const runs = new NumberRuns();
     super(
       {
         write(chunk) {
-          return splitter.write(typeof chunk === "number" ? [chunk] : chunk);
+          return writeChunks(splitter, [chunk], 0, runs);
         },
         writev(chunks) {
-          return writeChunks(splitter, chunks as NumberChunk[], 0);
+          return writeChunks(splitter, chunks as NumberChunk[], 0, runs);
         },
         close: ending.close,
         abort: ending.abort,
@@ -56,23 +57,46 @@ export class SplitWritableStream<T extends NumberChunk = NumberChunk> extends Wr
   }
 }
 
-/** Writes `chunks[from..]` in order, each run of single numbers as one batch; waits where the splitter asks. */
-function writeChunks(splitter: PartSplitter, chunks: NumberChunk[], from: number): Promise<void> | undefined {
+/**
+ * Where runs of single numbers are gathered before they go to the splitter: one `Float64Array`, reused from batch
+ * to batch (the stream writes one batch at a time, and the splitter is done with it when its write settles), so that
+ * the splitter's encoder sees one kind of array whether the numbers came one per chunk or in typed batches.
+ */
+class NumberRuns {
+  #values = new Float64Array(0);
+
+  /** Copies the numbers of `chunks` from `from` on, up to the first chunk that is not a number, and returns them. */
+  gather(chunks: readonly NumberChunk[], from: number): Float64Array {
+    let end = from;
+    while (end < chunks.length && typeof chunks[end] === "number") end += 1;
+    if (this.#values.length < end - from)
+      this.#values = new Float64Array(Math.max(end - from, this.#values.length * 2));
+    const values = this.#values;
+    for (let k = from; k < end; k++) values[k - from] = chunks[k] as number;
+    return values.subarray(0, end - from);
+  }
+}
+
+/** Writes `chunks[from..]` into `splitter`, each run of single numbers in one call; waits where it asks. */
+function writeChunks(
+  splitter: PartSplitter,
+  chunks: NumberChunk[],
+  from: number,
+  runs: NumberRuns,
+): Promise<void> | undefined {
   let i = from;
   while (i < chunks.length) {
     const chunk = chunks[i]!;
     let wait: Promise<void> | undefined;
     if (typeof chunk === "number") {
-      let end = i + 1;
-      while (end < chunks.length && typeof chunks[end] === "number") end += 1;
-      const run = i === 0 && end === chunks.length ? chunks : chunks.slice(i, end);
-      wait = splitter.write(run as number[]);
-      i = end;
+      const run = runs.gather(chunks, i);
+      wait = splitter.write(run);
+      i += run.length;
     } else {
       wait = splitter.write(chunk);
       i += 1;
     }
-    if (wait) return wait.then(() => writeChunks(splitter, chunks, i));
+    if (wait) return wait.then(() => writeChunks(splitter, chunks, i, runs));
   }
   return undefined;
 }

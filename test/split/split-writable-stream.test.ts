@@ -40,6 +40,24 @@ describe("SplitWritableStream", () => {
     );
   });
 
+  test("runs of single numbers reach the splitter in one Float64Array reused from batch to batch", async () => {
+    const numbers = sampleNumbers(300_000);
+    const { splitter } = countingSplitter();
+    const buffers = new Set<ArrayBufferLike>();
+    const write = splitter.write.bind(splitter);
+    splitter.write = (values) => {
+      expect(values).toBeInstanceOf(Float64Array);
+      buffers.add((values as Float64Array).buffer);
+      return write(values);
+    };
+    const sink = new SplitWritableStream<number>(splitter);
+    await ReadableStream.from(numbers).pipeTo(sink);
+    const parts = await sink.parts;
+    expect(parts.reduce((sum, part) => sum + part.numbers, 0)).toBe(numbers.length);
+    // The first batches grow the array (1, then the queue's size); every later batch reuses it.
+    expect(buffers.size).toBeLessThanOrEqual(3);
+  });
+
   test("mixed chunks keep their order", async () => {
     const { splitter } = countingSplitter();
     const sink = new SplitWritableStream(splitter);
