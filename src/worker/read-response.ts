@@ -11,8 +11,9 @@ import { readDecision } from "./read-preconditions.ts";
 import { type VersionStamp, validatorHeaders } from "./validators.ts";
 
 /**
- * What a read of `what` (e.g. `"primes"`), `size` bytes of `version`, answers `request`: a `304` to send as it is,
- * or the bytes to send, `null` for all of them.
+ * What a read of `what` (e.g. `"primes"`), `size` bytes of `version`, answers `request`: a response to send as it
+ * is (a `304`, or for a `HEAD` the headers of the `200` or `206` a `GET` gets, so that no byte is read), or the bytes
+ * to send, `null` for all of them.
  *
  * @throws {HttpError} `412 precondition-failed` (see `readDecision`); `416 range-not-satisfiable` with
  * `Content-Range` naming the size.
@@ -42,12 +43,13 @@ export function plannedRead(
       { headers: { "Content-Range": contentRange(range, size), ...validatorHeaders(version) }, extra: { size } },
     );
   }
+  if (request.method === "HEAD") return bytesResponse(null, version, size, range);
   return range;
 }
 
 /**
  * The `200` (whole, `range` `null`) or `206` (`range`) response of `body`, the bytes of a representation of `size`
- * bytes of `version`.
+ * bytes of `version` (`null` for the answer to a `HEAD`: the same headers, no body).
  *
  * @example
  * ```ts
@@ -57,7 +59,7 @@ export function plannedRead(
  * ```
  */
 export function bytesResponse(
-  body: ReadableStream<Uint8Array>,
+  body: ReadableStream<Uint8Array> | null,
   version: VersionStamp,
   size: number,
   range: ByteRange | null,

@@ -5,7 +5,10 @@ import type { Manifest } from "../../src/files/manifest.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { listAll } from "../../src/store/list-all.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
+import type { DrainpipeEnv } from "../../src/worker/env.ts";
+import { callWorkerToEnd } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
+import { recordingGets } from "../support/recording-gets.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 
 // Byte ranges and validators of reads, inside workerd over real (miniflare) R2 and Durable Objects.
@@ -107,6 +110,27 @@ describe("byte ranges of GET /files/:name/content", () => {
     expect(response.headers.get("Content-Length")).toBe("10");
     expect(response.headers.get("Content-Range")).toBe(`bytes 10-19/${input.length}`);
     expect((await response.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  test("HEAD of the content, a part or a range of either gets a GET's headers and reads nothing from R2", async () => {
+    await stored("head-cost", input);
+    for (const [path, headers] of [
+      ["/files/head-cost/content", {}],
+      ["/files/head-cost/content", { Range: "bytes=10-1999" }],
+      ["/files/head-cost/parts/1", {}],
+      ["/files/head-cost/parts/1", { Range: "bytes=-10" }],
+    ] as const) {
+      const gets: number[] = [];
+      const head = await callWorkerToEnd(
+        new Request(`${origin}${path}`, { method: "HEAD", headers: { ...auth, ...headers } }),
+        { ...env, BUCKET: recordingGets(env.BUCKET, gets) } as DrainpipeEnv,
+      );
+      const get = await call("GET", path, headers);
+      expect([head.status, [...head.headers]]).toEqual([get.status, [...get.headers]]);
+      expect((await head.arrayBuffer()).byteLength).toBe(0);
+      await get.arrayBuffer();
+      expect(gets).toEqual([]);
+    }
   });
 
   test("random files, part sizes and ranges, many on part boundaries, match slices of the stored bytes", {
