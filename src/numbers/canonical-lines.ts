@@ -97,15 +97,24 @@ function scanOrderedLines(bytes: Uint8Array, from: number, run: CanonicalRun, mo
       first = bytes[i]!;
     }
     const digits = i;
-    // In 32-bit integers (cheaper than doubles); exact up to 9 digits, read again for longer lines.
+    // In 32-bit integers (cheaper than doubles), two digits a step (half the multiplications in a row); exact up to
+    // 9 digits, read again for longer lines.
     let value = first - ZERO;
     if ((first - ONE) >>> 0 <= 8) {
-      for (;;) {
-        if (++i === length) break;
-        const digit = (bytes[i]! - ZERO) >>> 0;
-        if (digit > 9) break;
-        value = (value * 10 + digit) | 0;
+      i++;
+      while (i + 1 < length) {
+        const high = (bytes[i]! - ZERO) >>> 0;
+        if (high > 9) break;
+        const low = (bytes[i + 1]! - ZERO) >>> 0;
+        if (low > 9) {
+          value = (value * 10 + high) | 0;
+          i++;
+          break;
+        }
+        value = (value * 100 + high * 10 + low) | 0;
+        i += 2;
       }
+      if (i + 1 === length && (bytes[i]! - ZERO) >>> 0 <= 9) i++;
     } else if (first === ZERO && digits === end) {
       i++;
     } else break;

@@ -38,11 +38,14 @@ export class LineRuns {
   /** How many runs the last push produced. */
   count = 0;
   /**
-   * Where the parser cuts runs of canonical lines (set by whoever stores them): a run never passes a line whose
+   * Where the parser cuts runs of lines in canonical form (set by whoever stores them): a run never passes a line whose
    * 0-based index in the whole input is a multiple of it, which starts a run of its own (default: no cuts).
    */
   cutEvery = Number.POSITIVE_INFINITY;
-  /** Whether the parser finds the order of runs of canonical lines (see {@linkcode sorted}); set by the storer. */
+  /**
+   * Whether the parser finds the order of runs of canonical lines (see {@linkcode sorted}); set by the storer. Without,
+   * they are reported as not sorted.
+   */
   order = false;
   /** The numbers of {@linkcode NUMBER_RUN} runs. */
   numbers: Float64Array = new Float64Array(0);
@@ -72,8 +75,9 @@ export class LineRuns {
   }
 
   /**
-   * Whether the numbers of run `k` are non-decreasing: `true` or `false` for a run of canonical lines scanned with
-   * {@linkcode order}, `undefined` when not known.
+   * Whether the numbers of run `k` are non-decreasing: for a run of canonical lines ({@linkcode CHUNK_RUN},
+   * {@linkcode NORMALIZED_RUN}), `true` or `false` when the parser looked for it ({@linkcode order}), else `false`;
+   * `undefined` for a {@linkcode NUMBER_RUN}.
    */
   sorted(k: number): boolean | undefined {
     const order = this.#fields[FIELDS * k + 4]!;
@@ -90,14 +94,14 @@ export class LineRuns {
   }
 
   /**
-   * Appends a run, or extends the last one when it is of the same kind and ends where this one starts (never a run of
-   * canonical lines: each is cut where {@linkcode cutEvery} says, and knows its own order). `sorted`: the run's order,
-   * when known.
+   * Appends a run, or extends the last one when both are {@linkcode NUMBER_RUN}s and it ends where this one starts
+   * (runs of canonical lines are cut where {@linkcode cutEvery} says, and know their own order: the parser extends
+   * them with {@linkcode extend}). `sorted`: the run's order, when known.
    */
   add(kind: LineRunKind, start: number, end: number, lines: number, sorted?: boolean): void {
     let fields = this.#fields;
     const last = FIELDS * (this.count - 1);
-    if (this.count > 0 && kind !== CHUNK_RUN && fields[last] === kind && fields[last + 2] === start) {
+    if (this.count > 0 && kind === NUMBER_RUN && fields[last] === kind && fields[last + 2] === start) {
       fields[last + 2] = end;
       fields[last + 3]! += lines;
       return;
@@ -114,5 +118,17 @@ export class LineRuns {
     fields[at + 3] = lines;
     fields[at + 4] = sorted === undefined ? ORDER_UNKNOWN : sorted ? ORDER_SORTED : ORDER_UNSORTED;
     this.count++;
+  }
+
+  /**
+   * Extends the last run to `end` with `lines` more lines; `sorted`: whether they are non-decreasing and none is below
+   * the run's last number (the run stays sorted only then).
+   */
+  extend(end: number, lines: number, sorted: boolean): void {
+    const last = FIELDS * (this.count - 1);
+    const fields = this.#fields;
+    fields[last + 2] = end;
+    fields[last + 3]! += lines;
+    if (!sorted) fields[last + 4] = ORDER_UNSORTED;
   }
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { canonicalLineValue } from "./canonical-lines.ts";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -26,22 +27,35 @@ export interface NormalizedRun {
   numbers: number;
   /** Whether a line taken was not already canonical (its output differs from it). */
   changed: boolean;
+  /**
+   * Whether the numbers written are non-decreasing and none is below the number {@linkcode last} held before the
+   * call; only found when {@linkcode normalizeLines} is asked to (`order`), else `false`.
+   */
+  sorted: boolean;
+  /**
+   * With `order`: read as the number before the lines taken (`-Infinity` for none), left as the last number written
+   * while they stay in order.
+   */
+  last: number;
 }
 
 /**
  * Takes the complete lines of `bytes` that start from `from` (which must start a line) up to before `stop`, and
  * writes each in canonical form into `out` from `outStart` on: `\r\n` becomes `\n`, leading zeros go, `-0` becomes
  * `0`, blank lines vanish. It stops before the first line it cannot vouch for without a parser's state: one that
- * breaks the grammar, whose magnitude exceeds 2^53 − 1, or that has no line break before the end of `bytes`. The
- * output is never longer than the lines taken.
+ * breaks the grammar, whose magnitude exceeds 2^53 − 1, or that has no line break before the end of `bytes`, and
+ * after `most` numbers. The output is never longer than the lines taken. With `order`, it also finds whether the
+ * numbers are non-decreasing from `run.last` on (`run.sorted`), and leaves the last of them in `run.last`.
  *
  * @example
  * ```ts
  * const out = new Uint8Array(16);
- * const run = { end: 0, written: 0, lines: 0, numbers: 0, changed: false };
+ * const run = { end: 0, written: 0, lines: 0, numbers: 0, changed: false, sorted: false, last: -Infinity };
  * normalizeLines(new TextEncoder().encode("007\r\n\r\n-0\n12x\n"), 0, 14, out, 0, run);
  * new TextDecoder().decode(out.subarray(0, run.written)); // "7\n0\n"
  * [run.end, run.lines, run.numbers, run.changed]; // [10, 3, 2, true]
+ * normalizeLines(new TextEncoder().encode("09\r\n10\r\n"), 0, 8, out, 0, run, 1, true);
+ * [run.numbers, run.sorted, run.last]; // [1, true, 9]
  * ```
  */
 export function normalizeLines(
@@ -51,6 +65,8 @@ export function normalizeLines(
   out: Uint8Array,
   outStart: number,
   run: NormalizedRun,
+  most = Number.POSITIVE_INFINITY,
+  order = false,
 ): void {
   const length = bytes.length;
   let i = from;
@@ -59,7 +75,9 @@ export function normalizeLines(
   let lines = 0;
   let numbers = 0;
   let changed = false;
-  while (i < stop) {
+  let sorted = order;
+  let last = run.last;
+  while (i < stop && numbers < most) {
     const negative = bytes[i] === MINUS;
     if (negative) i++;
     const zeros = i;
@@ -69,10 +87,15 @@ export function normalizeLines(
     // only, or is not taken, overwrites or leaves these bytes past the output's end.
     let o = w;
     if (negative) out[o++] = MINUS;
+    // The number in 32-bit integers (cheaper than doubles), for the order; exact up to 9 digits, read
+    // again below for longer lines.
+    let value = 0;
     while (i < length) {
       const byte = bytes[i]!;
-      if ((byte - ZERO) >>> 0 > 9) break;
+      const digit = (byte - ZERO) >>> 0;
+      if (digit > 9) break;
       out[o++] = byte;
+      value = (value * 10 + digit) | 0;
       i++;
     }
     if (i === length) break;
@@ -100,6 +123,15 @@ export function normalizeLines(
       break; // A lone '-': the parser's error.
     } else {
       changed = true; // A blank line.
+      lines++;
+      i = end = next;
+      continue;
+    }
+    if (sorted) {
+      if (significant > 9) value = canonicalLineValue(bytes, digits, i);
+      if (negative) value = -value;
+      if (value < last) sorted = false;
+      last = value;
     }
     lines++;
     i = end = next;
@@ -109,6 +141,8 @@ export function normalizeLines(
   run.lines = lines;
   run.numbers = numbers;
   run.changed = changed;
+  run.sorted = sorted;
+  if (order) run.last = last;
 }
 
 /** Whether the `count` digits from `start` on (no leading zero) stay within `Number.MAX_SAFE_INTEGER`. */

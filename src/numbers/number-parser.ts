@@ -93,7 +93,15 @@ export class NumberParser {
   #ended = false;
   #error: NumberParseError | undefined;
   readonly #scan: CanonicalRun = { end: 0, lines: 0, sorted: false };
-  readonly #normalized: NormalizedRun = { end: 0, written: 0, lines: 0, numbers: 0, changed: false };
+  readonly #normalized: NormalizedRun = {
+    end: 0,
+    written: 0,
+    lines: 0,
+    numbers: 0,
+    changed: false,
+    sorted: false,
+    last: Number.NEGATIVE_INFINITY,
+  };
 
   /** A snapshot of what the parser has seen so far. */
   get stats(): ParseStats {
@@ -164,7 +172,7 @@ export class NumberParser {
         const most = runs.cutEvery - (this.#numbers % runs.cutEvery);
         scanCanonicalLines(chunk, i, scan, most, runs.order);
         if (scan.end > i) {
-          runs.add(CHUNK_RUN, i, scan.end, scan.lines, runs.order ? scan.sorted : undefined);
+          runs.add(CHUNK_RUN, i, scan.end, scan.lines, scan.sorted);
           this.#skipLines(scan.end - i, scan.lines, scan.lines);
           i = scan.end;
           if (i === length) break;
@@ -173,9 +181,15 @@ export class NumberParser {
         }
         // Lines from here on are written in canonical form a window at a time, before canonical lines are looked
         // for again: input that is not canonical throughout costs one failed scan per window, not one per line.
-        normalizeLines(chunk, i, Math.min(i + NORMALIZE_WINDOW, length), runs.bytes, written, normalized);
+        // They extend the run written just before them, unless a cut falls between.
+        const cut = this.#numbers % runs.cutEvery;
+        const extend = runs.count > 0 && runs.kind(runs.count - 1) === NORMALIZED_RUN && cut !== 0;
+        if (!extend) normalized.last = Number.NEGATIVE_INFINITY;
+        const stop = Math.min(i + NORMALIZE_WINDOW, length);
+        normalizeLines(chunk, i, stop, runs.bytes, written, normalized, runs.cutEvery - cut, runs.order);
         if (normalized.end > i) {
-          runs.add(NORMALIZED_RUN, written, normalized.written, normalized.numbers);
+          if (extend) runs.extend(normalized.written, normalized.numbers, normalized.sorted);
+          else runs.add(NORMALIZED_RUN, written, normalized.written, normalized.numbers, normalized.sorted);
           this.#skipLines(normalized.end - i, normalized.lines, normalized.numbers);
           if (normalized.changed) this.#canonical = false;
           written = normalized.written;

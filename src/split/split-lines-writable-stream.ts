@@ -98,7 +98,7 @@ function writeRuns(splitter: PartSplitter, runs: LineRuns, chunk: Uint8Array, k:
         ? splitter.write(runs.numbers.subarray(start, end))
         : kind === CHUNK_RUN
           ? splitter.writeLines(chunk.subarray(start, end), runs.lines(run), runs.sorted(run))
-          : splitter.writeLines(runs.bytes.subarray(start, end), runs.lines(run));
+          : splitter.writeLines(runs.bytes.subarray(start, end), runs.lines(run), runs.sorted(run));
     if (wait) return wait.then(() => writeRuns(splitter, runs, chunk, run + 1));
   }
   return undefined;

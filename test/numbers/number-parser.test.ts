@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { CHUNK_RUN, LineRuns } from "../../src/numbers/line-runs.ts";
+import { CHUNK_RUN, LineRuns, NORMALIZED_RUN, NUMBER_RUN } from "../../src/numbers/line-runs.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { NumberParseError } from "../../src/numbers/number-parse-error.ts";
 import { NumberParser } from "../../src/numbers/number-parser.ts";
@@ -339,7 +339,28 @@ function referenceParse(text: string): Expected {
 }
 
 describe("NumberParser.pushLines cut where a storer asks, with the order of canonical runs", () => {
-  test("a run of canonical lines never passes a multiple of cutEvery, and knows whether it is sorted", () => {
+  test("a run the parser writes in canonical form over several windows keeps the order of all its lines", () => {
+    const numbers = Array.from({ length: 400 }, (_, k) => 1000 + k);
+    const orderOf = (values: number[]) => {
+      const parser = new NumberParser();
+      const runs = new LineRuns();
+      runs.cutEvery = 1000;
+      runs.order = true;
+      parser.pushLines(ascii(values.map((n) => `${n}\r\n`).join("")), runs);
+      // 400 lines of 6 bytes: one run, written and extended a window at a time.
+      expect([runs.count, runs.kind(0), runs.lines(0)]).toEqual([1, NORMALIZED_RUN, 400]);
+      return runs.sorted(0);
+    };
+    expect(orderOf(numbers)).toBe(true);
+    // One descent anywhere, on either side of a window's end or across it.
+    for (let k = 1; k < numbers.length; k++) {
+      const swapped = numbers.slice();
+      [swapped[k - 1], swapped[k]] = [swapped[k]!, swapped[k - 1]!];
+      expect(orderOf(swapped)).toBe(false);
+    }
+  });
+
+  test("a run of lines in canonical form never passes a multiple of cutEvery, and knows whether it is sorted", () => {
     fc.assert(
       fc.property(
         fc
@@ -349,27 +370,40 @@ describe("NumberParser.pushLines cut where a storer asks, with the order of cano
             }),
             fc.boolean(),
             fc.array(fc.constantFrom("007", "", "-0"), { maxLength: 3 }),
+            fc.constantFrom("\n", "\r\n"),
+            fc.array(fc.nat(300), { maxLength: 4 }),
           )
-          // Sorted or not, big and small numbers, and a few lines that are not canonical, in front.
-          .map(([numbers, sort, odd]) => [...odd, ...(sort ? numbers.sort((x, y) => x - y) : numbers).map(String)]),
+          // Sorted or not, big and small numbers, a few lines that are not canonical in front and in between, with
+          // \n or \r\n endings (the latter written in canonical form by the parser, in runs it extends).
+          .map(([numbers, sort, odd, ending, at]) => {
+            const lines = [...odd, ...(sort ? numbers.sort((x, y) => x - y) : numbers).map(String)];
+            for (const k of at) if (k < lines.length) lines[k] = `0${lines[k]!.replace("-", "")}`;
+            return lines.map((line) => `${line}${ending}`).join("");
+          }),
         fc.array(fc.nat(3000), { maxLength: 6 }),
-        fc.integer({ min: 1, max: 20 }),
-        (lines, cuts, every) => {
+        // Cuts close together, and cuts further apart than the lines the parser normalizes at a time.
+        fc.oneof(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 100, max: 400 })),
+        fc.boolean(),
+        (text, cuts, every, order) => {
           const parser = new NumberParser();
           const runs = new LineRuns();
           runs.cutEvery = every;
-          runs.order = true;
+          runs.order = order;
           let stored = 0;
-          for (const chunk of splitAt(ascii(lines.map((line) => `${line}\n`).join("")), cuts)) {
+          for (const chunk of splitAt(ascii(text), cuts)) {
             parser.pushLines(chunk, runs);
             for (let k = 0; k < runs.count; k++) {
               const count = runs.lines(k);
-              if (runs.kind(k) === CHUNK_RUN) {
-                // The run's lines are stored lines stored … stored + count − 1: no multiple of every inside.
-                expect(Math.floor((stored + count - 1) / every)).toBe(Math.floor(stored / every));
-                const numbers = new TextDecoder().decode(chunk.subarray(runs.start(k), runs.end(k))).split("\n");
-                const values = numbers.slice(0, -1).map(Number);
-                expect(runs.sorted(k)).toBe(values.every((n, i) => i === 0 || values[i - 1]! <= n));
+              const kind = runs.kind(k);
+              if (kind !== NUMBER_RUN) {
+                // The run's lines are stored lines stored … stored + count − 1: no multiple of every inside (a run of
+                // blank lines only has none).
+                if (count > 0) expect(Math.floor((stored + count - 1) / every)).toBe(Math.floor(stored / every));
+                const bytes = kind === CHUNK_RUN ? chunk : runs.bytes;
+                const lines = new TextDecoder().decode(bytes.subarray(runs.start(k), runs.end(k))).split("\n");
+                const values = lines.slice(0, -1).map(Number);
+                expect(values).toHaveLength(count);
+                expect(runs.sorted(k)).toBe(order && values.every((n, i) => i === 0 || values[i - 1]! <= n));
               } else expect(runs.sorted(k)).toBeUndefined();
               stored += count;
             }
