@@ -22,12 +22,10 @@ export function readableStreamDefaultControllerAppendUnit<R>(
   chunk: R,
 ): boolean | undefined {
   const stream = controller._controlledReadableStream;
-  const sizeAlgorithm = controller._strategySizeAlgorithm;
   if (
     controller._closeRequested ||
     stream._state !== "readable" ||
-    sizeAlgorithm === undefined ||
-    !isCountOne(sizeAlgorithm) ||
+    !isCountOne(controller._strategySizeAlgorithm) ||
     (stream._reader !== undefined && ReadableStreamGetNumReadRequests(stream) > 0)
   ) {
     return undefined;

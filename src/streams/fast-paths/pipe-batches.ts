@@ -38,8 +38,7 @@ import { writableStreamDefaultWriterWriteWithRequest } from "./write-with-reques
  * it when every chunk counts 1, otherwise one at a time (sizes are only known once the chunk is written).
  */
 export function batchLimit<W>(dest: WritableStream<W>, desiredSize: number): number {
-  const sizeAlgorithm = dest._writableStreamController._strategySizeAlgorithm;
-  if (sizeAlgorithm !== undefined && isCountOne(sizeAlgorithm)) {
+  if (isCountOne(dest._writableStreamController._strategySizeAlgorithm)) {
     return Math.max(1, Math.ceil(desiredSize));
   }
   return 1;
@@ -66,13 +65,11 @@ export function writeBatch<W>(
 ): void {
   const stream = writer._ownerWritableStream as WritableStream<W>;
   const controller = stream._writableStreamController;
-  const sizeAlgorithm = controller._strategySizeAlgorithm;
   if (
     chunks.length > 1 &&
     stream._state === "writable" &&
     !WritableStreamCloseQueuedOrInFlight(stream) &&
-    sizeAlgorithm !== undefined &&
-    isCountOne(sizeAlgorithm)
+    isCountOne(controller._strategySizeAlgorithm)
   ) {
     stream._writeRequests.pushRun(request, chunks.length);
     controller._queue.enqueueUnits(chunks);

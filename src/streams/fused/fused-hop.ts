@@ -172,7 +172,6 @@ export function resumesForFusedRead<I, O>(stream: TransformStream<I, O>): boolea
 function canTransformInPlace<I, O>(stream: TransformStream<I, O>): boolean {
   const writable = stream._writable;
   const controller = writable._writableStreamController;
-  const size = controller._strategySizeAlgorithm;
   const hop = stream._fusedHop;
   return (
     stream._backpressure === false &&
@@ -183,8 +182,7 @@ function canTransformInPlace<I, O>(stream: TransformStream<I, O>): boolean {
     writable._inFlightWriteRequest === undefined &&
     controller._queue.length === 0 &&
     !WritableStreamCloseQueuedOrInFlight(writable) &&
-    size !== undefined &&
-    isCountOne(size) &&
+    isCountOne(controller._strategySizeAlgorithm) &&
     stream._transformStreamController._transformAlgorithm !== undefined &&
     (hop === undefined || (hop.writeRequest === undefined && hop.reader === undefined))
   );
@@ -201,14 +199,12 @@ function readerInPlace<I, O>(stream: TransformStream<I, O>, hop: FusedHop<I, O>)
   const readable = stream._readable;
   if (readable._state !== "readable") return undefined;
   const controller = readable._readableStreamController as ReadableStreamDefaultController<O>;
-  const size = controller._strategySizeAlgorithm;
   if (
     !controller._started ||
     controller._closeRequested ||
     controller._queue.length !== 0 ||
     controller._strategyHWM !== 0 ||
-    size === undefined ||
-    !isCountOne(size) ||
+    !isCountOne(controller._strategySizeAlgorithm) ||
     !controller._pulling ||
     controller._pullAgain ||
     controller._staleReactions !== 0 ||

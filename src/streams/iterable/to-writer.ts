@@ -213,8 +213,7 @@ function ownerOf(writer: WritableStreamDefaultWriter<Uint8Array>): DrainpipeWrit
 
 /** Whether every chunk counts 1 against the stream's high-water mark (the default strategy). */
 function countsOne(writer: WritableStreamDefaultWriter<Uint8Array>): boolean {
-  const size = ownerOf(writer)._writableStreamController._strategySizeAlgorithm;
-  return size !== undefined && isCountOne(size);
+  return isCountOne(ownerOf(writer)._writableStreamController._strategySizeAlgorithm);
 }
 
 /**

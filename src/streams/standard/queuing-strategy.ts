@@ -84,7 +84,7 @@ export function extractSizeAlgorithm<T>(strategy: ConvertedQueuingStrategy<T>): 
   return strategy.size ?? countOne;
 }
 
-/** True when `size` is the default algorithm returning 1 (lets hot paths skip the call). */
-export function isCountOne<T>(size: SizeAlgorithm<T>): boolean {
+/** True when `size` is the default algorithm returning 1 (lets hot paths skip the call); false for none. */
+export function isCountOne<T>(size: SizeAlgorithm<T> | undefined): boolean {
   return size === (countOne as SizeAlgorithm<T>);
 }
