@@ -215,7 +215,7 @@ export class PartSplitter {
   writeLines(lines: Uint8Array, count: number, sorted?: boolean): Promise<void> | undefined {
     this.#assertWritable("write");
     if (this.#numbers + count > this.#maxNumbers) throw new NumberLimitError(this.#maxNumbers);
-    if (sorted !== undefined && count > 0 && count <= this.#every - (this.#numbers % this.#every)) {
+    if (sorted !== undefined && count > 0 && count <= this.#linesToEntry) {
       // Lines whose order the caller knows, up to the next indexed line: nothing to scan.
       this.#index.follow(lines, sorted);
       return this.#writeLinesFrom(lines, 0, count, lines.length, count);
@@ -263,7 +263,7 @@ export class PartSplitter {
       // Pieces that end before each indexed line (every lineIndexEvery-th of the attempt), into the same window.
       let written = 0;
       for (;;) {
-        const stop = Math.min(end, i + this.#every - (this.#numbers % this.#every));
+        const stop = Math.min(end, i + this.#linesToEntry);
         const piece = encodeNumbersInto(numbers, i, stop, window, written);
         if (piece.read === 0) break;
         this.#index.numbers(numbers, i, i + piece.read);
@@ -312,7 +312,7 @@ export class PartSplitter {
       if (i >= end) return undefined;
       const part = this.#part ?? this.#openPart();
       if (i >= stop) {
-        inPiece = Math.min(left, this.#every - (this.#numbers % this.#every));
+        inPiece = Math.min(left, this.#linesToEntry);
         stop = this.#index.lines(lines, i, inPiece);
       }
       const room = this.#maxPartBytes - part.bytes;
@@ -400,6 +400,14 @@ export class PartSplitter {
     this.#bytes += bytes;
   }
 
+  /**
+   * The most lines a piece starting at the next line may hold: up to, not including, the first indexed line after
+   * it (every `lineIndexEvery`-th line of the attempt is indexed, and a piece holds one only as its first line).
+   */
+  get #linesToEntry(): number {
+    return this.#every - (this.#numbers % this.#every);
+  }
+
   #openPart(): PartUpload {
     if (this.#uploads.length >= MAX_PARTS) throw new PartLimitError(this.#maxPartBytes);
     const key = partKey(this.#name, this.#uploadId, this.#parts.length);
@@ -408,7 +416,7 @@ export class PartSplitter {
     this.#uploads.push(part);
     this.#partNumbers = 0;
     this.#partIndexStart = this.#index.entries;
-    this.#partIndexFirst = this.#every - (this.#numbers % this.#every);
+    this.#partIndexFirst = this.#linesToEntry;
     return part;
   }
 
