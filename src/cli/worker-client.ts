@@ -1,17 +1,20 @@
-import type {
-  CompleteSessionRequest,
-  FileList,
-  FileSummary,
-  Manifest,
-  RemnantsRemoved,
-  SearchResult,
-  SegmentReceipt,
-  SessionDescription,
-  SessionWithSegments,
-  SweepResult,
-  UploadInFlight,
-  UploadsListing,
-  WorkerLimits,
+import {
+  type CompleteSessionRequest,
+  type FileList,
+  type FileSummary,
+  LINE_COUNT_HEADER,
+  LINE_FROM_HEADER,
+  LINE_TOTAL_HEADER,
+  type Manifest,
+  type RemnantsRemoved,
+  type SearchResult,
+  type SegmentReceipt,
+  type SessionDescription,
+  type SessionWithSegments,
+  type SweepResult,
+  type UploadInFlight,
+  type UploadsListing,
+  type WorkerLimits,
 } from "../worker/api-types.ts";
 import { versionEtag } from "../worker/validators.ts";
 import { CliError } from "./cli-error.ts";
@@ -290,8 +293,13 @@ export class WorkerClient {
   async lines(name: string, from: string, count?: string): Promise<FileLines> {
     const query = new URLSearchParams({ from, ...(count === undefined ? {} : { count }) });
     const response = await this.#request(`read lines of "${name}"`, "GET", `${filePath(name)}/lines?${query}`);
-    const header = (key: string) => Number(response.headers.get(`Drainpipe-Line-${key}`));
-    return { text: await response.text(), from: header("From"), count: header("Count"), total: header("Total") };
+    const header = (name: string) => Number(response.headers.get(name));
+    return {
+      text: await response.text(),
+      from: header(LINE_FROM_HEADER),
+      count: header(LINE_COUNT_HEADER),
+      total: header(LINE_TOTAL_HEADER),
+    };
   }
 
   /** The first line of `name` whose number is at least `value` (`GET /files/:name/search`; `value` sent as given). */

@@ -1,7 +1,7 @@
 /**
- * The bodies of the HTTP API's requests and responses (see the README's "The HTTP API"), declared once: the
- * routes build them and clients (the CLI's `WorkerClient`) read them. Manifests and file summaries are the
- * files layer's own types.
+ * The bodies of the HTTP API's requests and responses and its own response headers (see the README's "The HTTP
+ * API"), declared once: the routes build them and clients (the CLI's `WorkerClient`) read them. Manifests and file
+ * summaries are the files layer's own types.
  *
  * @module
  */
@@ -12,6 +12,13 @@ import type { SegmentSummary } from "../files/segment-summary.ts";
 
 /** `GET /files/:name/search`'s body is the files layer's `SearchResult`. */
 export type { FileSummary, Manifest, SearchResult };
+
+/** Response header of `GET /files/:name/lines`: the index of the first line the answer holds. */
+export const LINE_FROM_HEADER = "Drainpipe-Line-From";
+/** Response header of `GET /files/:name/lines`: how many lines the answer holds (fewer than asked at the end). */
+export const LINE_COUNT_HEADER = "Drainpipe-Line-Count";
+/** Response header of `GET /files/:name/lines`: how many lines the file has. */
+export const LINE_TOTAL_HEADER = "Drainpipe-Line-Total";
 
 /** `GET /files`: the complete files, in name order. */
 export interface FileList {

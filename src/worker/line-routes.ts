@@ -21,7 +21,7 @@ import {
   NotSortedError,
 } from "../files/line-reads.ts";
 import type { Manifest } from "../files/manifest.ts";
-import type { SearchResult } from "./api-types.ts";
+import { LINE_COUNT_HEADER, LINE_FROM_HEADER, LINE_TOTAL_HEADER, type SearchResult } from "./api-types.ts";
 import type { CoordinatedRead } from "./coordinated-read.ts";
 import { HttpError } from "./http-error.ts";
 import { readDecision } from "./read-preconditions.ts";
@@ -29,13 +29,6 @@ import { READ_CALLS } from "./request-plans.ts";
 import type { RequestScope } from "./request-scope.ts";
 import type { Route } from "./router.ts";
 import { validatorHeaders } from "./validators.ts";
-
-/** Response header: the index of the first line a `lines` answer holds. */
-export const LINE_FROM_HEADER = "Drainpipe-Line-From";
-/** Response header: how many lines a `lines` answer holds (fewer than asked at the end of the file). */
-export const LINE_COUNT_HEADER = "Drainpipe-Line-Count";
-/** Response header: how many lines the file has. */
-export const LINE_TOTAL_HEADER = "Drainpipe-Line-Total";
 
 /** The default `count` of a `lines` request. */
 export const DEFAULT_LINES_COUNT = 1;
