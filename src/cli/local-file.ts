@@ -64,22 +64,27 @@ export async function openInputStream(path: string): Promise<InputStream> {
   return openFileStream(path);
 }
 
-/** A Node readable as a web stream of byte chunks, its read errors told as {@linkcode CliError}s naming `path`. */
+/**
+ * A Node readable as a web stream of byte chunks, its read errors told as {@linkcode CliError}s naming `path`. It
+ * reads through the readable's own async iterator (not `Readable.toWeb`, whose stream can throw "Controller is
+ * already closed" from an event handler when cancelled while standard input still delivers data); cancelling it
+ * destroys the readable.
+ */
 function nodeStream(source: Readable, path: string): ReadableStream<Uint8Array> {
-  const reader = (Readable.toWeb(source) as ReadableStream<Uint8Array>).getReader();
+  const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
-          const { done, value } = await reader.read();
+          const { done, value } = await chunks.next();
           if (done) controller.close();
-          else controller.enqueue(value);
+          else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
         } catch (error) {
           throw fileError("read", path, error);
         }
       },
-      async cancel(reason) {
-        await reader.cancel(reason);
+      async cancel() {
+        await chunks.return?.();
       },
     },
     new CountQueuingStrategy({ highWaterMark: 1 }),

@@ -46,11 +46,27 @@ export async function planSessionSegments(
 ): Promise<FileRange[]> {
   const ranges = await planSegments(file.path, file.size, segmentBytes, MAX_SEGMENTS + 1);
   if (ranges.length <= MAX_SEGMENTS) return ranges;
-  const smallest = smallestSegmentBytes(file.size);
-  throw new UsageError(
-    `Cannot upload "${file.path}" in segments of ${formatCount(segmentBytes)} bytes: ` +
+  throw tooManySegmentsError(file.path, segmentBytes, smallestSegmentBytes(file.size));
+}
+
+/**
+ * The error for an input that needs more than {@linkcode MAX_SEGMENTS} segments of `segmentBytes`: names the
+ * smallest size that works when it is known (`minSegmentBytes`; unknown for a stream still being read).
+ *
+ * @example
+ * ```ts
+ * tooManySegmentsError("primes.txt", 71, 100).code; // "too-many-segments"
+ * ```
+ */
+export function tooManySegmentsError(path: string, segmentBytes: number, minSegmentBytes?: number): UsageError {
+  const advice =
+    minSegmentBytes === undefined
+      ? "use a larger --segment-bytes"
+      : `use --segment-bytes ${formatCount(minSegmentBytes)} or more`;
+  return new UsageError(
+    `Cannot upload "${path}" in segments of ${formatCount(segmentBytes)} bytes: ` +
       `that makes more than ${formatCount(MAX_SEGMENTS)} segments, the most a session holds; ` +
-      `use --segment-bytes ${formatCount(smallest)} or more (a size over the worker's limit is cut to it)`,
-    { code: "too-many-segments", details: { segmentBytes, maxSegments: MAX_SEGMENTS, minSegmentBytes: smallest } },
+      `${advice} (a size over the worker's limit is cut to it)`,
+    { code: "too-many-segments", details: { segmentBytes, maxSegments: MAX_SEGMENTS, minSegmentBytes } },
   );
 }

@@ -27,14 +27,15 @@ import {
 } from "../format.ts";
 import { type Interruption, listenForInterrupt } from "../interrupt.ts";
 import { invocation, shellWord } from "../invocation.ts";
-import { type FileStream, type InputStream, openFileStream, openInputStream } from "../local-file.ts";
+import { type InputStream, openFileStream, openInputStream } from "../local-file.ts";
 import { summarizeManifest } from "../manifest-summary.ts";
 import { printJson, printLines } from "../output.ts";
 import { addProgressOptions, countBytes, progressEnabled, startProgress } from "../progress.ts";
 import { countArgument, sizeArgument } from "../quantity.ts";
 import { randomToken } from "../random-token.ts";
 import { planSessionSegments } from "../segment-plan.ts";
-import { uploadInSegments } from "../segmented-upload.ts";
+import { type SegmentedUploadOptions, uploadInSegments, uploadStreamInSegments } from "../segmented-upload.ts";
+import { readHead } from "../stream-head.ts";
 import type { WorkerClient } from "../worker-client.ts";
 import { WorkerError } from "../worker-error.ts";
 
@@ -244,12 +245,14 @@ export function registerUpload(program: Command): void {
           ? await sessionThreshold(client)
           : DEFAULT_SESSION_THRESHOLD_BYTES;
         for (const [index, input] of inputs.entries()) {
-          const size = sessionSize(input, threshold);
-          const result = await (size !== undefined
-            ? sendSession(client, { ...input.source, size }, input.name, command, interruption)
-            : sendWhole(client, input.source, input.name, options, interruption).catch((error: unknown) =>
-                sendOverBudgetAsSession(error, client, input, command, interruption),
-              )
+          const mode = sendingMode(input, threshold);
+          const result = await (mode === "session"
+            ? sendSession(client, input.source, input.name, command, interruption)
+            : mode === "stream"
+              ? sendStream(client, input, threshold, command, interruption)
+              : sendWhole(client, input.source, input.name, options, interruption).catch((error: unknown) =>
+                  sendOverBudgetAsSession(error, client, input, command, interruption),
+                )
           ).catch(async (error: unknown) => {
             await Promise.all(inputs.slice(index + 1).map((rest) => rest.source.stream.cancel()));
             throw error;
@@ -271,20 +274,24 @@ type UploadOutcome = UploadResult & { segments?: number; sentSegments?: number; 
 
 /**
  * An input of `upload`, opened and named, and how it is sent: as an upload session because the command line asked
- * for one (`asked`: `--segment-bytes` or `--resume`), as one if it is larger than the worker's limit (`by-size`: a
- * regular file), or as one POST whatever its size (`never`: a stream of unknown size).
+ * for one (`asked`: `--segment-bytes` or `--resume`), or as one if it is larger than the worker's limit (`by-size`:
+ * a regular file by its size, a stream of unknown size once more than the limit has arrived).
  */
 interface PlannedInput {
   source: InputStream;
   name: string;
-  session: "asked" | "by-size" | "never";
+  session: "asked" | "by-size";
 }
 
-/** The file's size when `input` goes as an upload session (asked for, or larger than `threshold`), else `undefined`. */
-function sessionSize(input: PlannedInput, threshold: number): number | undefined {
+/**
+ * How `input` goes: `whole` as one POST, `session` as an upload session (asked for, or a regular file larger than
+ * `threshold`), `stream` as either, decided once more than `threshold` bytes have arrived or the stream has ended.
+ */
+function sendingMode(input: PlannedInput, threshold: number): "whole" | "session" | "stream" {
   const { size } = input.source;
-  if (size === undefined || input.session === "never") return undefined;
-  return input.session === "asked" || size > threshold ? size : undefined;
+  if (input.session === "asked") return "session";
+  if (size === undefined) return "stream";
+  return size > threshold ? "session" : "whole";
 }
 
 /**
@@ -323,18 +330,8 @@ async function openInputs(files: readonly string[], options: UploadCommandOption
       const source = await openInputStream(file);
       const { size } = source;
       const askedForSession = options.segmentBytes !== undefined || options.resume !== undefined;
-      if (size === undefined) {
-        inputs.push({ source, name, session: "never" });
-        if (askedForSession) {
-          throw new UsageError(
-            `Cannot send "${file}" as an upload session: its size is unknown until it ends; save it to a file ` +
-              "first, or send it as one POST (without --segment-bytes and --resume)",
-          );
-        }
-        continue;
-      }
       inputs.push({ source, name, session: askedForSession ? "asked" : "by-size" });
-      if (options.segmentBytes !== undefined) {
+      if (options.segmentBytes !== undefined && size !== undefined) {
         // Known before the first byte, and before the worker starts: a plan a session cannot hold is refused now.
         await planSessionSegments({ path: file, size }, options.segmentBytes);
       }
@@ -396,10 +393,39 @@ async function sendOverBudgetAsSession(
   return sendSession(client, await openFileStream(input.source.path), input.name, command, interruption);
 }
 
-/** An upload session; on Ctrl-C or a failure, aborts it, or keeps it and tells how to resume. */
+/**
+ * A stream of unknown size (standard input, a pipe): read until more than `threshold` bytes have arrived; one POST
+ * of what arrived when it ended by then, else an upload session over the whole stream.
+ */
+async function sendStream(
+  client: WorkerClient,
+  input: PlannedInput,
+  threshold: number,
+  command: Command,
+  interruption: Interruption,
+): Promise<UploadOutcome> {
+  const { signal } = interruption;
+  const head = await readHead(input.source.stream, threshold, signal).catch((error: unknown) => {
+    if (!signal.aborted) throw error;
+    throw new CliError(`upload of "${input.name}" cancelled before anything was sent`, {
+      exitCode: EXIT_INTERRUPTED,
+      code: "interrupted",
+      cause: error,
+    });
+  });
+  const source = { ...input.source, stream: head.stream };
+  if (!head.ended) return sendSession(client, source, input.name, command, interruption);
+  const options = command.opts<UploadCommandOptions>();
+  return sendWhole(client, { ...source, size: head.bytes }, input.name, options, interruption);
+}
+
+/**
+ * An upload session: of a regular file by ranges (re-read as needed), of a stream of unknown size as it is read;
+ * on Ctrl-C or a failure, aborts it, or keeps it and tells how to resume.
+ */
 async function sendSession(
   client: WorkerClient,
-  source: FileStream,
+  source: InputStream,
   name: string,
   command: Command,
   interruption: Interruption,
@@ -407,31 +433,32 @@ async function sendSession(
   const options = command.opts<UploadCommandOptions>();
   const file = source.path;
   const { signal } = interruption;
-  await source.stream.cancel();
+  const { size } = source;
+  if (size !== undefined) await source.stream.cancel();
   const start = performance.now();
   let session: { uploadId: string; segmentBytes: number } | undefined;
   try {
-    const done = await uploadInSegments(
-      client,
-      { path: file, size: source.size },
-      {
-        name,
-        maxPartBytes: options.maxPartBytes,
-        segmentBytes: options.segmentBytes,
-        parallel: options.parallel,
-        progress: progressEnabled(options.progress),
-        resume: options.resume,
-        signal,
-        onAllSent: () => interruption.finishing(FINISHING),
-        onSession: (uploadId, segmentBytes) => {
-          session = { uploadId, segmentBytes };
-          process.stderr.write(
-            `drainpipe: upload session ${uploadId} (segments of about ${formatBytes(segmentBytes)}); if this run ` +
-              `dies, resume it with:\n  ${resumeCommand(file, name, session, command)}\n`,
-          );
-        },
+    const segmentOptions: SegmentedUploadOptions = {
+      name,
+      maxPartBytes: options.maxPartBytes,
+      segmentBytes: options.segmentBytes,
+      parallel: options.parallel,
+      progress: progressEnabled(options.progress),
+      resume: options.resume,
+      signal,
+      onAllSent: () => interruption.finishing(FINISHING),
+      onSession: (uploadId, segmentBytes) => {
+        session = { uploadId, segmentBytes };
+        process.stderr.write(
+          `drainpipe: upload session ${uploadId} (segments of about ${formatBytes(segmentBytes)}); if this run ` +
+            `dies, resume it with:\n  ${resumeCommand(file, name, session, command)}\n`,
+        );
       },
-    );
+    };
+    const done =
+      size === undefined
+        ? await uploadStreamInSegments(client, { path: file, stream: source.stream }, segmentOptions)
+        : await uploadInSegments(client, { path: file, size }, segmentOptions);
     return {
       ...uploadResult(file, done.manifest, done.bytes, start),
       segments: done.segments,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Manifest } from "../../../src/files/manifest.ts";
 import { encodeNumbers } from "../../../src/numbers/number-encoder.ts";
 import { sampleNumbers } from "../../support/split-contract.ts";
-import { runCli } from "../cli-runner.ts";
+import { CLI_COMMAND, runCli, runShell } from "../cli-runner.ts";
 import { listenOnLoopback } from "../loopback.ts";
 import { useRemoteWorker } from "../remote-worker.ts";
 
@@ -73,6 +73,18 @@ async function throughProxy(
   return { ...run, requests: [...sent] };
 }
 
+/** Pipes `file` into `drainpipe upload - ...args` through the recording proxy; resolves its run and requests. */
+async function pipedThroughProxy(
+  file: string,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string; requests: Sent[] }> {
+  sent.length = 0;
+  const connection = `--url ${proxyUrl} --token ${fixture.worker.token}`;
+  const command = `cat '${file}' | ${CLI_COMMAND} upload - ${args.join(" ")} ${connection}`;
+  const run = await runShell(command, { cwd: fixture.directory });
+  return { ...run, requests: [...sent] };
+}
+
 /** Writes a file of numbers larger than MAX_SEGMENT_BYTES (about 10 MB) and returns its path and bytes. */
 async function largeFile(name: string): Promise<{ path: string; bytes: Uint8Array }> {
   const bytes = new Uint8Array(encodeNumbers(sampleNumbers(1_500_000, 31)));
@@ -112,6 +124,41 @@ describe("uploads on the Free plan", () => {
     const get = await remote("get", "large.txt", "-o", out);
     expect(get.code, get.stderr).toBe(0);
     expect(new Uint8Array(await readFile(out))).toEqual(bytes);
+  });
+
+  test("standard input over MAX_SEGMENT_BYTES goes, with no flags, as segments each within it", {
+    timeout: 180_000,
+  }, async () => {
+    const { path, bytes } = await largeFile("piped-large.txt");
+    const upload = await pipedThroughProxy(path, ["--name", "piped-large", "--json"]);
+    expect(upload.code, upload.stderr).toBe(0);
+    const result = JSON.parse(upload.stdout) as { manifest: Manifest; segments: number; bytes: number };
+    expect(result.manifest.totals.bytes).toBe(bytes.byteLength);
+    const segments = upload.requests.filter((request) => request.method === "PUT");
+    expect(
+      upload.requests.map(({ method, path: route }) => `${method} ${route.replace(/\/uploads\/[^/]+/, "/uploads/ID")}`),
+    ).toEqual([
+      "GET /limits",
+      "POST /files/piped-large/uploads",
+      ...segments.map(() => expect.stringMatching(/^PUT \/files\/piped-large\/uploads\/ID\/segments\/\d+$/)),
+      "POST /files/piped-large/uploads/ID/complete",
+    ]);
+    expect(segments.length).toBe(result.segments);
+    for (const segment of segments) expect(segment.bytes).toBeLessThanOrEqual(MAX_SEGMENT_BYTES);
+    expect(segments.reduce((sum, segment) => sum + segment.bytes, 0)).toBe(bytes.byteLength);
+    expect((await remote("verify", "piped-large", path)).code).toBe(0);
+  });
+
+  test("standard input within MAX_SEGMENT_BYTES goes as one POST of its size", { timeout: 60_000 }, async () => {
+    const text = Array.from({ length: 1000 }, (_, i) => `${i * 7919}\n`).join("");
+    const path = join(fixture.directory, "piped-small.txt");
+    await writeFile(path, text);
+    const upload = await pipedThroughProxy(path, ["--name", "piped-small", "--json"]);
+    expect(upload.code, upload.stderr).toBe(0);
+    expect(upload.requests.map(({ method, path: route, bytes }) => [method, route, bytes])).toEqual([
+      ["GET", "/limits", 0],
+      ["POST", "/files/piped-small", text.length],
+    ]);
   });
 
   test("a file within MAX_SEGMENT_BYTES goes as one POST", { timeout: 60_000 }, async () => {

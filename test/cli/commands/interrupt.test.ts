@@ -19,6 +19,13 @@ async function uploadsInFlight(name: string): Promise<unknown[]> {
   return ((await response.json()) as { uploads: unknown[] }).uploads;
 }
 
+async function sessionsInFlight(name: string): Promise<unknown[]> {
+  const response = await fetch(`${fixture.worker.url}/files/${name}/uploads`, {
+    headers: { Authorization: `Bearer ${fixture.worker.token}` },
+  });
+  return ((await response.json()) as { sessions: unknown[] }).sessions;
+}
+
 describe("Ctrl-C during upload", () => {
   test("aborts the upload, waits for the worker to remove the attempt, says so and exits 130", async () => {
     const file = join(fixture.directory, "big.txt");
@@ -55,17 +62,44 @@ describe("Ctrl-C during upload", () => {
 });
 
 describe("Ctrl-C during upload from standard input", () => {
-  test("aborts it the same way: the worker removes the attempt, exit 130", async () => {
+  /** Writes `bytes` of numbers to the child's stdin, keeping the pipe open; resolves once the child has read them. */
+  const feed = (child: ChildProcess, bytes: number) =>
+    new Promise<void>((resolve) => {
+      child.stdin?.on("error", () => undefined); // EPIPE once the CLI exits without reading it all
+      child.stdin?.write("1234567890123\n".repeat(bytes / 14), () => resolve());
+    });
+
+  test("while it is still read, before anything is sent: stops, says so, exits 130", async () => {
     let signalled = false;
     const run = await fixture.remote(["upload", "-", "--name", "piped-cancelled"], {
       stdin: true,
       onStart: (child) => {
-        // Half a megabyte of numbers, and the pipe stays open: the upload is under way until the Ctrl-C.
-        child.stdin?.write("1234567890123\n".repeat(40_000));
+        // 2 MB, and the pipe stays open: the CLI holds them, waiting for the input to end or pass the worker's
+        // segment limit before it sends anything.
+        void feed(child, 2_000_006).then(() => {
+          signalled = true;
+          child.kill("SIGINT");
+        });
+        child.on("exit", () => child.stdin?.destroy());
+      },
+    });
+    expect(signalled).toBe(true);
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain('drainpipe: upload of "piped-cancelled" cancelled before anything was sent');
+    expect(await uploadsInFlight("piped-cancelled")).toEqual([]);
+    expect((await remote(["rm", "piped-cancelled"])).stderr).toContain("404 not-found");
+  }, 60_000);
+
+  test("as a session under way: aborts the session, says so, exits 130", async () => {
+    let signalled = false;
+    const run = await fixture.remote(["upload", "-", "--name", "piped-session", "--segment-bytes", "100000"], {
+      stdin: true,
+      onStart: (child) => {
+        void feed(child, 2_000_006);
         const poll = setInterval(async () => {
           if (signalled) return;
-          const uploads = await uploadsInFlight("piped-cancelled").catch(() => []);
-          if (uploads.length === 0 || signalled) return;
+          const sessions = await sessionsInFlight("piped-session").catch(() => []);
+          if (sessions.length === 0 || signalled) return;
           signalled = true;
           clearInterval(poll);
           child.kill("SIGINT");
@@ -77,11 +111,9 @@ describe("Ctrl-C during upload from standard input", () => {
       },
     });
     expect(signalled).toBe(true);
-    expect(run.code).toBe(130);
-    expect(run.stderr).toContain(
-      `drainpipe: upload of "piped-cancelled" cancelled; the worker removed the partial upload`,
-    );
-    expect(await uploadsInFlight("piped-cancelled")).toEqual([]);
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toMatch(/cancelled\nthe worker removed the upload session \(\S+\)\n$/);
+    expect(await sessionsInFlight("piped-session")).toEqual([]);
   }, 60_000);
 });
 

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { Manifest } from "../../../src/files/manifest.ts";
-import { runCli, runShell } from "../cli-runner.ts";
+import { CLI_COMMAND, runCli, runShell } from "../cli-runner.ts";
 import { useRemoteWorker } from "../remote-worker.ts";
 
 // Upload sessions from the CLI against a worker in local workerd, reached with --url and --token.
@@ -107,6 +107,71 @@ describe("upload sessions from the CLI", () => {
     expect(result.segments).toBe(5);
     expect(result.sentSegments).toBeLessThan(5);
     expect((await remote("verify", "kept", file)).code).toBe(0);
+  });
+});
+
+describe("upload sessions from standard input", () => {
+  /** Runs `cat file | drainpipe upload - ...args` against the fixture's worker. */
+  const piped = (file: string, ...args: string[]) =>
+    runShell(
+      `cat '${file}' | ${CLI_COMMAND} upload - ${args.join(" ")} --url ${fixture.worker.url} ` +
+        `--token ${fixture.worker.token}`,
+      { cwd: fixture.directory },
+    );
+
+  test("--segment-bytes cuts it where the file would be cut, and it round-trips byte for byte", {
+    timeout: 120_000,
+  }, async () => {
+    const text = numbersText(70_000, 6);
+    const file = join(fixture.directory, "piped-seven.txt");
+    await writeFile(file, text);
+    const segmentBytes = String(Math.ceil(text.length / 7));
+    const upload = await piped(file, "--name", "piped-seven", "--segment-bytes", segmentBytes, "--parallel", "3");
+    expect(upload.code, upload.stderr).toBe(0);
+    expect(upload.stderr).toMatch(/^drainpipe: upload session \S+ \(segments of about /);
+    expect(upload.stdout).toMatch(/ as 7 segments in /);
+    expect((await remote("verify", "piped-seven", file)).code).toBe(0);
+    // The same bytes as a file, in segments of the same size: the same segments, digest for digest.
+    const fromFile = await remote("upload", file, "--name", "file-seven", "--segment-bytes", segmentBytes, "--json");
+    expect(fromFile.code).toBe(0);
+    const sessions = await Promise.all(
+      ["piped-seven", "file-seven"].map(async (name) => {
+        const response = await fetch(`${fixture.worker.url}/files/${name}`, {
+          headers: { Authorization: `Bearer ${fixture.worker.token}` },
+        });
+        return ((await response.json()) as Manifest).parts.map(({ first, last, numbers }) => [first, last, numbers]);
+      }),
+    );
+    expect(sessions[0]).toEqual(sessions[1]);
+  });
+
+  test("a bad line is reported as the input's own line, column and byte offset; --resume sends only the rest", {
+    timeout: 120_000,
+  }, async () => {
+    const text = numbersText(60_000, 7);
+    const lines = text.split("\n");
+    const badLine = 52_345;
+    lines[badLine - 1] = "12x4";
+    const bad = lines.join("\n");
+    const file = join(fixture.directory, "piped-bad.txt");
+    await writeFile(file, bad);
+    const offset = bad.indexOf("12x4");
+    const segmentBytes = String(Math.ceil(text.length / 6));
+    const args = ["--name", "piped-bad", "--segment-bytes", segmentBytes, "--parallel", "2", "--keep-session"];
+    const upload = await piped(file, ...args);
+    expect(upload.code).toBe(1);
+    expect(upload.stderr).toContain(
+      `drainpipe: Cannot upload "-": line ${badLine.toLocaleString("en")}, column 3 ` +
+        `(byte offset ${(offset + 2).toLocaleString("en")}, in segment 5): unexpected byte 0x78 ('x'); ` +
+        "expected a digit or a line break\n",
+    );
+    const uploadId = /--resume (\S+)/.exec(upload.stderr)?.[1];
+    expect(uploadId).toBeDefined();
+    await writeFile(file, text);
+    const resumed = await piped(file, "--name", "piped-bad", "--resume", uploadId!, "--segment-bytes", segmentBytes);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/ as 1 of 6 segments \(the others were there\) in /);
+    expect((await remote("verify", "piped-bad", file)).code).toBe(0);
   });
 });
 
