@@ -13,7 +13,7 @@ import {
   ReadableStreamDefaultReaderRelease,
   type ReadRequest,
 } from "./readable-stream-default-reader.ts";
-import { ReadableStreamReaderGenericCancel } from "./readable-stream-generic-reader.ts";
+import { internalReaderReleasedError, ReadableStreamReaderGenericCancel } from "./readable-stream-generic-reader.ts";
 import { createBrand, setFunctionName } from "./webidl.ts";
 
 /** The iterator `ReadableStream.prototype.values()` returns. */
@@ -53,12 +53,12 @@ class NextReadRequest<R> implements ReadRequest<R> {
   }
 
   closeSteps(): void {
-    ReadableStreamDefaultReaderRelease(this.reader);
+    ReadableStreamDefaultReaderRelease(this.reader, internalReaderReleasedError);
     this.deferred.resolve(END_OF_ITERATION);
   }
 
   errorSteps(error: unknown): void {
-    ReadableStreamDefaultReaderRelease(this.reader);
+    ReadableStreamDefaultReaderRelease(this.reader, internalReaderReleasedError);
     this.deferred.reject(error);
   }
 }
@@ -78,10 +78,10 @@ function asyncIteratorReturn<R>(slots: IteratorSlots<R>, arg: unknown): Promise<
   if (reader._ownerReadableStream === undefined) return promiseResolvedWith(undefined);
   if (!slots._preventCancel) {
     const result = ReadableStreamReaderGenericCancel(reader, arg);
-    ReadableStreamDefaultReaderRelease(reader);
+    ReadableStreamDefaultReaderRelease(reader, internalReaderReleasedError);
     return result;
   }
-  ReadableStreamDefaultReaderRelease(reader);
+  ReadableStreamDefaultReaderRelease(reader, internalReaderReleasedError);
   return promiseResolvedWith(undefined);
 }
 

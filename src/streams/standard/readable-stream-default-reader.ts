@@ -182,15 +182,22 @@ export function ReadableStreamDefaultReaderRead<R>(
   }
 }
 
-/** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaultreaderrelease | ReadableStreamDefaultReaderRelease}. */
-export function ReadableStreamDefaultReaderRelease<R>(reader: ReadableStreamDefaultReader<R>): void {
-  ReadableStreamReaderGenericRelease(reader);
+/**
+ * Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaultreaderrelease | ReadableStreamDefaultReaderRelease}.
+ * An internal reader passes `internalError` (see `internalReaderReleasedError`), which then also fails its pending
+ * reads: they are its own owner's.
+ */
+export function ReadableStreamDefaultReaderRelease<R>(
+  reader: ReadableStreamDefaultReader<R>,
+  internalError: TypeError | undefined = undefined,
+): void {
+  ReadableStreamReaderGenericRelease(reader, internalError);
   // The TypeError reaches only the pending reads: with none, nobody could see it, and it is not made (an error
   // captures a stack trace, the dearest step of a release).
   if (reader._readRequests.length === 0) return;
   ReadableStreamDefaultReaderErrorReadRequests(
     reader,
-    new TypeError("Cannot finish the read: the reader's lock was released"),
+    internalError ?? new TypeError("Cannot finish the read: the reader's lock was released"),
   );
 }
 

@@ -40,10 +40,25 @@ export function ReadableStreamReaderGenericInitialize<R>(
   }
 }
 
-/** Implements {@link https://streams.spec.whatwg.org/#readable-stream-reader-generic-release | ReadableStreamReaderGenericRelease}. */
-export function ReadableStreamReaderGenericRelease<R>(reader: GenericReaderSlots<R>): void {
+/**
+ * The TypeError a release rejects an internal reader's promises with (the reader of a pipe or of an async
+ * iterator): nobody outside drainpipe holds those promises, and their internal reactions ignore the reason, so one
+ * error made once serves every release instead of a new one with a stack trace each time.
+ */
+export const internalReaderReleasedError: TypeError = new TypeError(
+  "Cannot use the reader: its lock on the stream has been released",
+);
+
+/**
+ * Implements {@link https://streams.spec.whatwg.org/#readable-stream-reader-generic-release | ReadableStreamReaderGenericRelease}.
+ * `error` is the TypeError the closed promise rejects with: a new one unless the reader is internal (see
+ * {@link internalReaderReleasedError}).
+ */
+export function ReadableStreamReaderGenericRelease<R>(
+  reader: GenericReaderSlots<R>,
+  error: TypeError = new TypeError("Cannot use the reader: its lock on the stream has been released"),
+): void {
   const stream = reader._ownerReadableStream as ReadableStream<R>;
-  const error = new TypeError("Cannot use the reader: its lock on the stream has been released");
   if (stream._state === "readable") {
     reader._closedPromise.reject(error);
   } else {

@@ -36,6 +36,7 @@ import {
   ReadableStreamDefaultReaderRelease,
   type ReadRequest,
 } from "./readable-stream-default-reader.ts";
+import { internalReaderReleasedError } from "./readable-stream-generic-reader.ts";
 import type { TransformStream } from "./transform-stream.ts";
 import {
   AcquireWritableStreamDefaultWriter,
@@ -44,6 +45,7 @@ import {
   WritableStreamCloseQueuedOrInFlight,
 } from "./writable-stream.ts";
 import {
+  internalWriterReleasedError,
   type WritableStreamDefaultWriter,
   WritableStreamDefaultWriterCloseWithErrorPropagation,
   WritableStreamDefaultWriterGetDesiredSize,
@@ -469,8 +471,8 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedW
     this.dest._writableStreamController._synchronousCompletion = false;
     setPipedFrom(this.source, false);
     forgetFusedReader(this.source);
-    WritableStreamDefaultWriterRelease(this.writer);
-    ReadableStreamDefaultReaderRelease(this.reader);
+    WritableStreamDefaultWriterRelease(this.writer, internalWriterReleasedError);
+    ReadableStreamDefaultReaderRelease(this.reader, internalReaderReleasedError);
     if (this.signal !== undefined && this.abortListener !== undefined) {
       this.signal.removeEventListener("abort", this.abortListener);
     }

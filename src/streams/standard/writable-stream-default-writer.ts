@@ -208,10 +208,25 @@ export function WritableStreamDefaultWriterGetDesiredSize<W>(writer: WritableStr
   return WritableStreamDefaultControllerGetDesiredSize(stream._writableStreamController);
 }
 
-/** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-release | WritableStreamDefaultWriterRelease}. */
-export function WritableStreamDefaultWriterRelease<W>(writer: WritableStreamDefaultWriter<W>): void {
+/**
+ * The TypeError a release rejects a pipe's writer's promises with: nobody outside drainpipe holds them, and the
+ * pipe's reactions ignore the reason, so one error made once serves every pipe instead of a new one with a stack
+ * trace each time.
+ */
+export const internalWriterReleasedError: TypeError = new TypeError(
+  "Cannot use the writer: its lock on the stream has been released",
+);
+
+/**
+ * Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-release | WritableStreamDefaultWriterRelease}.
+ * `releasedError` is what the ready and closed promises reject with: a new TypeError unless the writer is internal
+ * (see {@link internalWriterReleasedError}).
+ */
+export function WritableStreamDefaultWriterRelease<W>(
+  writer: WritableStreamDefaultWriter<W>,
+  releasedError: TypeError = new TypeError("Cannot use the writer: its lock on the stream has been released"),
+): void {
   const stream = writer._ownerWritableStream as WritableStream<W>;
-  const releasedError = new TypeError("Cannot use the writer: its lock on the stream has been released");
   WritableStreamDefaultWriterEnsureReadyPromiseRejected(writer, releasedError);
   WritableStreamDefaultWriterEnsureClosedPromiseRejected(writer, releasedError);
   stream._writer = undefined;

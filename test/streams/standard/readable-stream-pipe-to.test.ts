@@ -5,6 +5,7 @@ import {
   TransformStream,
   WritableStream,
 } from "../../../src/streams/index.ts";
+import { constructionsDuring } from "../constructions.ts";
 import { perChunk, promisesCreatedBy } from "../pipe-cost.ts";
 
 /** A source that enqueues one number per pull (the default high-water mark of 1), then closes. */
@@ -165,5 +166,61 @@ describe("faults inside a synchronous pipe through a TransformStream", () => {
     await expect(source.stream.pipeThrough(identity()).pipeTo(sink.stream)).rejects.toBe(failure);
     expect(sink.seen).toHaveLength(2000);
     expect(sink.aborted).toEqual([failure]);
+  });
+});
+
+describe("releasing the locks a pipe or an async iterator holds internally", () => {
+  test("a pipe that completes makes no TypeError for releasing its reader and writer", async () => {
+    const seen: number[] = [];
+    const made = await constructionsDuring("TypeError", () => numbers(20).pipeTo(summing(seen)));
+    expect(seen).toHaveLength(20);
+    expect(made).toBe(0);
+  });
+
+  test("a pipe aborted by its signal makes none either, and rejects with the signal's reason", async () => {
+    const controller = new AbortController();
+    const reason = new Error("stop");
+    const sink = new WritableStream<number>({
+      write(chunk) {
+        if (chunk === 9) controller.abort(reason);
+      },
+    });
+    let outcome: unknown;
+    const made = await constructionsDuring("TypeError", async () => {
+      outcome = await numbers(20)
+        .pipeTo(sink, { signal: controller.signal })
+        .catch((error: unknown) => error);
+    });
+    expect(outcome).toBe(reason);
+    expect(made).toBe(0);
+  });
+
+  test("after a pipe, the source and destination can be locked again and show their final states", async () => {
+    const source = numbers(3);
+    const dest = summing([]);
+    await source.pipeTo(dest, { preventClose: true });
+    const writer = dest.getWriter();
+    await expect(writer.ready).resolves.toBeUndefined();
+    await expect(source.getReader().closed).resolves.toBeUndefined();
+    await writer.close();
+  });
+
+  test("for await to the end, or broken out of, makes no TypeError for releasing the iterator's reader", async () => {
+    let total = 0;
+    const toEnd = await constructionsDuring("TypeError", async () => {
+      for await (const value of numbers(10)) total += value;
+    });
+    const brokenOut = await constructionsDuring("TypeError", async () => {
+      for await (const value of numbers(10)) if (value === 3) break;
+    });
+    expect(total).toBe(45);
+    expect([toEnd, brokenOut]).toEqual([0, 0]);
+  });
+
+  test("a reader the user releases still makes its own TypeError", async () => {
+    const reader = numbers(1).getReader();
+    const closed = reader.closed;
+    expect(await constructionsDuring("TypeError", async () => reader.releaseLock())).toBe(1);
+    await expect(closed).rejects.toBeInstanceOf(TypeError);
   });
 });
