@@ -38,28 +38,35 @@ interface IteratorSlots<R> {
   _ongoingPromise: Promise<IteratorResult<R, undefined>> | undefined;
   /** @internal Set once the iteration has ended. */
   _isFinished: boolean;
+  /** @internal nextSteps' fulfilment steps: the iteration result of a read's outcome (made once per iterator). */
+  _onRead: (next: R | typeof END_OF_ITERATION) => IteratorResult<R, undefined>;
+  /** @internal nextSteps' rejection steps (made once per iterator). */
+  _onReadFailure: (reason: unknown) => never;
+  /** @internal nextSteps, for chaining onto the ongoing promise (made once per iterator). */
+  _nextSteps: () => Promise<IteratorResult<R, undefined>>;
 }
 
-class NextReadRequest<R> implements ReadRequest<R> {
-  readonly deferred = new Deferred<R | typeof END_OF_ITERATION>();
+/** The read request of `next()`: settles its own promise with the chunk, or the end of the iteration. */
+class NextReadRequest<R> extends Deferred<R | typeof END_OF_ITERATION> implements ReadRequest<R> {
   private readonly reader: ReadableStreamDefaultReader<R>;
 
   constructor(reader: ReadableStreamDefaultReader<R>) {
+    super();
     this.reader = reader;
   }
 
   chunkSteps(chunk: R): void {
-    this.deferred.resolve(chunk);
+    this.resolve(chunk);
   }
 
   closeSteps(): void {
     ReadableStreamDefaultReaderRelease(this.reader, internalReaderReleasedError);
-    this.deferred.resolve(END_OF_ITERATION);
+    this.resolve(END_OF_ITERATION);
   }
 
   errorSteps(error: unknown): void {
     ReadableStreamDefaultReaderRelease(this.reader, internalReaderReleasedError);
-    this.deferred.reject(error);
+    this.reject(error);
   }
 }
 
@@ -70,7 +77,7 @@ function getNextIterationResult<R>(slots: IteratorSlots<R>): Promise<R | typeof 
   }
   const readRequest = new NextReadRequest(reader);
   ReadableStreamDefaultReaderRead(reader, readRequest);
-  return readRequest.deferred.promise;
+  return readRequest.promise;
 }
 
 function asyncIteratorReturn<R>(slots: IteratorSlots<R>, arg: unknown): Promise<undefined> {
@@ -83,6 +90,17 @@ function asyncIteratorReturn<R>(slots: IteratorSlots<R>, arg: unknown): Promise<
   }
   ReadableStreamDefaultReaderRelease(reader, internalReaderReleasedError);
   return promiseResolvedWith(undefined);
+}
+
+/**
+ * The `next()` steps of WebIDL's asynchronous iterator: the result of the next read, or the end. Its reactions are
+ * the iterator's own, made once: a function made per call would be one more allocation per chunk, and bundlers
+ * that keep names (esbuild's `keepNames`, on in wrangler and in this package's build) add a `name` property to
+ * every function a named binding holds, a property definition per chunk.
+ */
+function nextSteps<R>(slots: IteratorSlots<R>): Promise<IteratorResult<R, undefined>> {
+  if (slots._isFinished) return promiseResolvedWith({ value: undefined, done: true });
+  return transformPromiseWith(getNextIterationResult(slots), slots._onRead, slots._onReadFailure);
 }
 
 function iteratorBrandCheckError(name: string): TypeError {
@@ -105,39 +123,15 @@ const methods = {
           // What nextSteps does for a read served from the queue, without the read request: the result is made
           // in a reaction to the chunk's promise (one job later), and the next call chains onto it.
           stream._disturbed = true;
-          const promise = transformPromiseWith(
-            promiseResolvedWith(chunk as R),
-            (value): IteratorResult<R, undefined> => {
-              this._ongoingPromise = undefined;
-              return { value, done: false };
-            },
-          );
+          const promise = transformPromiseWith(promiseResolvedWith(chunk as R), this._onRead);
           this._ongoingPromise = promise;
           return promise;
         }
       }
     }
-    const nextSteps = (): Promise<IteratorResult<R, undefined>> => {
-      if (this._isFinished) return promiseResolvedWith({ value: undefined, done: true });
-      return transformPromiseWith(
-        getNextIterationResult(this),
-        (next): IteratorResult<R, undefined> => {
-          this._ongoingPromise = undefined;
-          if (next === END_OF_ITERATION) {
-            this._isFinished = true;
-            return { value: undefined, done: true };
-          }
-          return { value: next, done: false };
-        },
-        (reason) => {
-          this._ongoingPromise = undefined;
-          this._isFinished = true;
-          throw reason;
-        },
-      );
-    };
     const ongoing = this._ongoingPromise;
-    this._ongoingPromise = ongoing === undefined ? nextSteps() : transformPromiseWith(ongoing, nextSteps, nextSteps);
+    this._ongoingPromise =
+      ongoing === undefined ? nextSteps(this) : transformPromiseWith(ongoing, this._nextSteps, this._nextSteps);
     return this._ongoingPromise;
   },
   return<R>(this: IteratorSlots<R>, value: unknown): Promise<IteratorResult<R, undefined>> {
@@ -186,5 +180,19 @@ export function createReadableStreamAsyncIterator<R>(
   iterator._preventCancel = preventCancel;
   iterator._ongoingPromise = undefined;
   iterator._isFinished = false;
+  iterator._onRead = (next) => {
+    iterator._ongoingPromise = undefined;
+    if (next === END_OF_ITERATION) {
+      iterator._isFinished = true;
+      return { value: undefined, done: true };
+    }
+    return { value: next, done: false };
+  };
+  iterator._onReadFailure = (reason) => {
+    iterator._ongoingPromise = undefined;
+    iterator._isFinished = true;
+    throw reason;
+  };
+  iterator._nextSteps = () => nextSteps(iterator);
   return iterator as unknown as ReadableStreamAsyncIterator<R>;
 }

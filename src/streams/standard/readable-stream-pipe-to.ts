@@ -148,16 +148,12 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedW
   private readonly inline = new InlineWrites<R>(this);
   /** Chunks handed over by the source outside the pump loop, written on the next microtask. */
   private deferredChunks: R[] = [];
-  private readonly flushDeferred = (): void => {
-    const chunks = this.deferredChunks;
-    this.deferredChunks = [];
-    for (const chunk of chunks) this.write(chunk);
-    this.pump();
-  };
-  private readonly onReady = (): void => {
-    this.waitingForReady = false;
-    this.pump();
-  };
+  /** Writes the deferred chunks, then pumps. */
+  private readonly flushDeferred: () => void;
+  /** The destination is ready again: pumps. */
+  private readonly onReady: () => void;
+  /** Counts a write that failed synchronously once its promise settles. */
+  private readonly onFailedWrite: (failure: Promise<undefined>) => void;
 
   constructor(
     source: ReadableStream<R>,
@@ -176,6 +172,22 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedW
     this.preventAbort = preventAbort;
     this.preventCancel = preventCancel;
     this.signal = signal;
+    // The callbacks are assigned, not class fields: bundlers that keep names (esbuild's `keepNames`, on in wrangler
+    // and in this package's build) give each function a named field or binding holds its own `name` property, a
+    // property definition per pipe.
+    this.flushDeferred = () => {
+      const chunks = this.deferredChunks;
+      this.deferredChunks = [];
+      for (const chunk of chunks) this.write(chunk);
+      this.pump();
+    };
+    this.onReady = () => {
+      this.waitingForReady = false;
+      this.pump();
+    };
+    this.onFailedWrite = (failure) => {
+      uponPromise(failure, undefined, () => this.writeSettled());
+    };
   }
 
   start(): Promise<undefined> {
@@ -185,13 +197,12 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedW
     registerFusedReader(this.source, this);
     const signal = this.signal;
     if (signal !== undefined) {
-      const abortAlgorithm = (): void => this.abort(signal.reason);
       if (signal.aborted) {
-        abortAlgorithm();
+        this.abort(signal.reason);
         return this.promise.promise;
       }
-      this.abortListener = abortAlgorithm;
-      signal.addEventListener("abort", abortAlgorithm, { once: true });
+      this.abortListener = () => this.abort(signal.reason);
+      signal.addEventListener("abort", this.abortListener, { once: true });
     }
     this.watch();
     if (this.shuttingDown) return this.promise.promise;
@@ -229,43 +240,54 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedW
   /** Registers the propagation rules, in the specification's order. */
   private watch(): void {
     const { source, dest } = this;
-    const sourceErrored = (storedError: unknown): void => {
-      if (!this.preventAbort) this.shutdownWithAction(() => WritableStreamAbort(dest, storedError), true, storedError);
-      else this.shutdown(true, storedError);
-    };
-    const destErrored = (storedError: unknown): void => {
-      if (!this.preventCancel)
-        this.shutdownWithAction(() => ReadableStreamCancel(source, storedError), true, storedError);
-      else this.shutdown(true, storedError);
-    };
-    const sourceClosed = (): void => {
-      if (!this.preventClose) {
-        this.shutdownWithAction(
-          () => WritableStreamDefaultWriterCloseWithErrorPropagation(this.writer),
-          false,
-          undefined,
-        );
-      } else {
-        this.shutdown(false, undefined);
-      }
-    };
-    if (source._state === "errored") sourceErrored(source._storedError);
+    if (source._state === "errored") this.sourceErrored(source._storedError);
     else
       uponPromise(this.reader._closedPromise.promise, undefined, () => {
-        if (source._state === "errored") sourceErrored(source._storedError);
+        if (source._state === "errored") this.sourceErrored(source._storedError);
       });
-    if (dest._state === "errored") destErrored(dest._storedError);
+    if (dest._state === "errored") this.destErrored(dest._storedError);
     else
       uponPromise(this.writer._closedPromise.promise, undefined, () => {
-        if (dest._state === "errored" || dest._state === "erroring") destErrored(dest._storedError);
+        if (dest._state === "errored" || dest._state === "erroring") this.destErrored(dest._storedError);
       });
-    if (source._state === "closed") sourceClosed();
-    else uponPromise(this.reader._closedPromise.promise, () => sourceClosed());
+    if (source._state === "closed") this.sourceClosed();
+    else uponPromise(this.reader._closedPromise.promise, () => this.sourceClosed());
     if (WritableStreamCloseQueuedOrInFlight(dest) || dest._state === "closed") {
       const destClosed = new TypeError("Cannot pipe to a stream that is closing or closed");
       if (!this.preventCancel)
         this.shutdownWithAction(() => ReadableStreamCancel(source, destClosed), true, destClosed);
       else this.shutdown(true, destClosed);
+    }
+  }
+
+  /** Errors must be propagated forward: aborts the destination unless `preventAbort`. */
+  private sourceErrored(storedError: unknown): void {
+    if (!this.preventAbort) {
+      this.shutdownWithAction(() => WritableStreamAbort(this.dest, storedError), true, storedError);
+    } else {
+      this.shutdown(true, storedError);
+    }
+  }
+
+  /** Errors must be propagated backward: cancels the source unless `preventCancel`. */
+  private destErrored(storedError: unknown): void {
+    if (!this.preventCancel) {
+      this.shutdownWithAction(() => ReadableStreamCancel(this.source, storedError), true, storedError);
+    } else {
+      this.shutdown(true, storedError);
+    }
+  }
+
+  /** Closing must be propagated forward: closes the destination unless `preventClose`. */
+  private sourceClosed(): void {
+    if (!this.preventClose) {
+      this.shutdownWithAction(
+        () => WritableStreamDefaultWriterCloseWithErrorPropagation(this.writer),
+        false,
+        undefined,
+      );
+    } else {
+      this.shutdown(false, undefined);
     }
   }
 
@@ -388,10 +410,6 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedW
     this.reading = false;
     this.pump();
   }
-
-  private readonly onFailedWrite = (failure: Promise<undefined>): void => {
-    uponPromise(failure, undefined, () => this.writeSettled());
-  };
 
   closeSteps(): void {
     this.reading = false;
