@@ -29,7 +29,8 @@ async function bundleKeepingNames(outfile: string): Promise<void> {
     outfile,
     code.replace(
       helper,
-      'var __name = (target, value) => (globalThis.__keptNames += 1, __defProp(target, "name", { value, configurable: true }));',
+      "var __name = (target, value) => " +
+        '(globalThis.__keptNames += 1, __defProp(target, "name", { value, configurable: true }));',
     ),
   );
 }
@@ -60,7 +61,7 @@ async function namedPer(size: number, run: (size: number) => Promise<unknown>): 
   return (counter.__keptNames - once) / size;
 }
 
-describe("in a bundle that keeps names, no function is named per chunk or per pipe", () => {
+describe("in a bundle that keeps names, no function is named per chunk, per pipe or per ReadableStream.from", () => {
   test("for await over ReadableStream.from(array)", async () => {
     const perChunk = await namedPer(200, async (size) => {
       let total = 0;
@@ -69,6 +70,24 @@ describe("in a bundle that keeps names, no function is named per chunk or per pi
       expect(total).toBe((size * (size - 1)) / 2);
     });
     expect(perChunk).toBe(0);
+  });
+
+  test("ReadableStream.from over sync and async iterables, read to the end", async () => {
+    const perStream = await namedPer(20, async (streamCount) => {
+      for (let index = 0; index < streamCount; index++) {
+        const chunks: number[] = [];
+        const reader = streams.ReadableStream.from([1, 2]).getReader();
+        for (let result = await reader.read(); !result.done; result = await reader.read()) chunks.push(result.value);
+        const generated = streams.ReadableStream.from(
+          (async function* () {
+            yield 3;
+          })(),
+        );
+        for await (const chunk of generated) chunks.push(chunk);
+        expect(chunks).toEqual([1, 2, 3]);
+      }
+    });
+    expect(perStream).toBe(0);
   });
 
   test("for await over a pull source with no queue (every chunk waits for a read)", async () => {

@@ -18,12 +18,6 @@ import {
 } from "./readable-stream-default-controller.ts";
 import { isObject } from "./webidl.ts";
 
-/** An iterator record: the iterator and its `next` method, read once. */
-interface AsyncIteratorRecord {
-  next(): Promise<unknown>;
-  return(reason: unknown): Promise<unknown> | undefined;
-}
-
 function getMethod(object: unknown, key: symbol | string): ((...args: unknown[]) => unknown) | undefined {
   const method = (Object(object) as Record<symbol | string, unknown>)[key];
   if (method === undefined || method === null) return undefined;
@@ -70,6 +64,56 @@ function closeSyncIterator(iterator: object): void {
   }
 }
 
+/**
+ * An iterator record as GetIterator(obj, async) gives it: the iterator and its `next` method, read once; a sync
+ * iterator is adapted as the async-from-sync iterator would adapt it. Its methods are a class's, not functions made
+ * per stream: bundlers that keep names (esbuild's `keepNames`, on in wrangler and in this package's build) define a
+ * `name` on each function a named binding or property holds when it is made.
+ */
+class AsyncIteratorRecord {
+  private readonly iterator: object;
+  private readonly nextMethod: unknown;
+  /** The iterator is a sync one, adapted. */
+  private readonly sync: boolean;
+
+  constructor(iterator: object, nextMethod: unknown, sync: boolean) {
+    this.iterator = iterator;
+    this.nextMethod = nextMethod;
+    this.sync = sync;
+  }
+
+  /** IteratorNext: the promise of the next iterator result (throws where IteratorNext would). */
+  next(): Promise<unknown> {
+    const iterator = this.iterator;
+    if (!this.sync) return promiseResolvedWith(Reflect.apply(this.nextMethod as () => unknown, iterator, []));
+    try {
+      const result = Reflect.apply(this.nextMethod as () => unknown, iterator, []);
+      return asyncFromSyncContinuation(result, iterator, true);
+    } catch (error) {
+      return promiseRejectedWith(error);
+    }
+  }
+
+  /** The iterator's `return(reason)`, as a promise; `undefined` when an async iterator has none. */
+  return(reason: unknown): Promise<unknown> | undefined {
+    const iterator = this.iterator;
+    if (!this.sync) {
+      const returnMethod = getMethod(iterator, "return");
+      if (returnMethod === undefined) return undefined;
+      return promiseResolvedWith(Reflect.apply(returnMethod, iterator, [reason]));
+    }
+    try {
+      const returnMethod = getMethod(iterator, "return");
+      if (returnMethod === undefined) return promiseResolvedWith({ value: reason, done: true });
+      const result = Reflect.apply(returnMethod, iterator, [reason]);
+      if (!isObject(result)) throw new TypeError("Cannot cancel: the iterator's return() result is not an object");
+      return asyncFromSyncContinuation(result, iterator, false);
+    } catch (error) {
+      return promiseRejectedWith(error);
+    }
+  }
+}
+
 /** GetIterator(obj, async): an async iterator record, adapting sync iterables. */
 function getAsyncIterator(iterable: unknown): AsyncIteratorRecord {
   if (iterable === undefined || iterable === null) {
@@ -78,79 +122,63 @@ function getAsyncIterator(iterable: unknown): AsyncIteratorRecord {
   const asyncMethod = getMethod(iterable, Symbol.asyncIterator);
   if (asyncMethod !== undefined) {
     const { iterator, next } = iteratorFromMethod(iterable, asyncMethod);
-    return {
-      next: () => promiseResolvedWith(Reflect.apply(next as () => unknown, iterator, [])),
-      return: (reason) => {
-        const returnMethod = getMethod(iterator, "return");
-        if (returnMethod === undefined) return undefined;
-        return promiseResolvedWith(Reflect.apply(returnMethod, iterator, [reason]));
-      },
-    };
+    return new AsyncIteratorRecord(iterator, next, false);
   }
   const syncMethod = getMethod(iterable, Symbol.iterator);
   if (syncMethod === undefined) throw new TypeError("Cannot create a stream: the argument is not iterable");
   const { iterator, next } = iteratorFromMethod(iterable, syncMethod);
-  return {
-    next: () => {
-      try {
-        const result = Reflect.apply(next as () => unknown, iterator, []);
-        return asyncFromSyncContinuation(result, iterator, true);
-      } catch (error) {
-        return promiseRejectedWith(error);
-      }
-    },
-    return: (reason) => {
-      try {
-        const returnMethod = getMethod(iterator, "return");
-        if (returnMethod === undefined) return promiseResolvedWith({ value: reason, done: true });
-        const result = Reflect.apply(returnMethod, iterator, [reason]);
-        if (!isObject(result)) throw new TypeError("Cannot cancel: the iterator's return() result is not an object");
-        return asyncFromSyncContinuation(result, iterator, false);
-      } catch (error) {
-        return promiseRejectedWith(error);
-      }
-    },
-  };
+  return new AsyncIteratorRecord(iterator, next, true);
+}
+
+/** The start algorithm: nothing to start. */
+function startNothing(): undefined {
+  return undefined;
+}
+
+/** The pull algorithm: the next iterator result, enqueued, or the stream closed when the iterator is done. */
+function pullFromIterator<R>(iteratorRecord: AsyncIteratorRecord, stream: ReadableStream<R>): Promise<unknown> {
+  let nextPromise: Promise<unknown>;
+  try {
+    nextPromise = iteratorRecord.next();
+  } catch (error) {
+    return promiseRejectedWith(error);
+  }
+  return transformPromiseWith(nextPromise, (iterResult) => {
+    if (!isObject(iterResult)) throw new TypeError("Cannot read from the iterator: its result is not an object");
+    const controller = stream._readableStreamController as ReadableStreamDefaultController<R>;
+    if ((iterResult as IteratorResult<R>).done) {
+      ReadableStreamDefaultControllerClose(controller);
+    } else {
+      ReadableStreamDefaultControllerEnqueue(controller, (iterResult as IteratorResult<R>).value);
+    }
+  });
+}
+
+/** The cancel algorithm: the iterator's `return(reason)`, whose result must be an object. */
+function cancelIterator(iteratorRecord: AsyncIteratorRecord, reason: unknown): Promise<unknown> {
+  let returnPromise: Promise<unknown> | undefined;
+  try {
+    returnPromise = iteratorRecord.return(reason);
+  } catch (error) {
+    return promiseRejectedWith(error);
+  }
+  if (returnPromise === undefined) return resolvedUndefined;
+  return transformPromiseWith(returnPromise, (returnResult) => {
+    if (!isObject(returnResult))
+      throw new TypeError("Cannot cancel the iterator: its return() result is not an object");
+    return undefined;
+  });
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#readable-stream-from-iterable | ReadableStreamFromIterable}. */
 export function ReadableStreamFromIterable<R>(asyncIterable: unknown): ReadableStream<R> {
   const iteratorRecord = getAsyncIterator(asyncIterable);
-  let stream: ReadableStream<R> | undefined;
-  const controllerOf = (): ReadableStreamDefaultController<R> =>
-    (stream as ReadableStream<R>)._readableStreamController as ReadableStreamDefaultController<R>;
-  const startAlgorithm = (): undefined => undefined;
-  const pullAlgorithm = (): Promise<unknown> => {
-    let nextPromise: Promise<unknown>;
-    try {
-      nextPromise = iteratorRecord.next();
-    } catch (error) {
-      return promiseRejectedWith(error);
-    }
-    return transformPromiseWith(nextPromise, (iterResult) => {
-      if (!isObject(iterResult)) throw new TypeError("Cannot read from the iterator: its result is not an object");
-      const done = Boolean((iterResult as IteratorResult<R>).done);
-      if (done) {
-        ReadableStreamDefaultControllerClose(controllerOf());
-      } else {
-        ReadableStreamDefaultControllerEnqueue(controllerOf(), (iterResult as IteratorResult<R>).value);
-      }
-    });
-  };
-  const cancelAlgorithm = (reason: unknown): Promise<unknown> => {
-    let returnPromise: Promise<unknown> | undefined;
-    try {
-      returnPromise = iteratorRecord.return(reason);
-    } catch (error) {
-      return promiseRejectedWith(error);
-    }
-    if (returnPromise === undefined) return resolvedUndefined;
-    return transformPromiseWith(returnPromise, (returnResult) => {
-      if (!isObject(returnResult))
-        throw new TypeError("Cannot cancel the iterator: its return() result is not an object");
-      return undefined;
-    });
-  };
-  stream = CreateReadableStream<R>(startAlgorithm, pullAlgorithm, cancelAlgorithm, 0);
+  // The algorithms run only after the start algorithm's microtask, once `stream` is set.
+  const stream: ReadableStream<R> = CreateReadableStream<R>(
+    startNothing,
+    () => pullFromIterator(iteratorRecord, stream),
+    (reason) => cancelIterator(iteratorRecord, reason),
+    0,
+  );
   return stream;
 }
