@@ -29,6 +29,10 @@
  *   transformer that is never synchronous pays nothing. Pipes with an abort signal never take chunks in place (a
  *   signal can shut a pipe down in the middle of a hop).
  *
+ * - **Into a `writev` sink.** The pipe at the end of a chain holds the chunks its waiting read is handed in place
+ *   and writes them as one batch, as an unfused pipe writes what it drained: no more than the sink's `desiredSize`
+ *   allows (see `Pipe.writeReadInPlace` in `readable-stream-pipe-to.ts`).
+ *
  * What the transformer observes (`desiredSize`, the result of `enqueue`), the order of every callback, the chunks
  * and the final state of every stream are the standard's; what changes is when the pipes move chunks, which the
  * standard leaves to the implementation.

@@ -127,6 +127,8 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedW
   private readonly signal: AbortSignal | undefined;
   /** The transform stream whose writable side is the destination, if it is one (see `fused/fused-hop.ts`). */
   private readonly transform: TransformStream<R, unknown> | undefined;
+  /** The destination is an underlying sink with `writev`: chunks read in place are written in batches. */
+  private readonly holdsBatches: boolean;
   private readonly promise = new Deferred<undefined>();
   shuttingDown = false;
   /** A read request is pending in the source. */
@@ -148,6 +150,14 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedW
   private readonly inline = new InlineWrites<R>(this);
   /** Chunks handed over by the source outside the pump loop, written on the next microtask. */
   private deferredChunks: R[] = [];
+  /**
+   * Chunks a fused hop handed to this pipe's waiting read (see {@link Pipe.writeReadInPlace}), held to be written
+   * as one batch into a `writev` destination: when they fill what the destination wants, on the next microtask, or
+   * before anything else this pipe writes.
+   */
+  private heldChunks: R[] = [];
+  /** Writes the held chunks as one batch (they go first, whatever this pipe writes next). */
+  private readonly flushHeld: () => void;
   /** Writes the deferred chunks, then pumps. */
   private readonly flushDeferred: () => void;
   /** The destination is ready again: pumps. */
@@ -168,6 +178,7 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedW
     this.reader = AcquireReadableStreamDefaultReader(source);
     this.writer = AcquireWritableStreamDefaultWriter(dest);
     this.transform = transformStreamOf(dest);
+    this.holdsBatches = this.transform === undefined && dest._writableStreamController._writevAlgorithm !== undefined;
     this.preventClose = preventClose;
     this.preventAbort = preventAbort;
     this.preventCancel = preventCancel;
@@ -175,6 +186,16 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedW
     // The callbacks are assigned, not class fields: bundlers that keep names (esbuild's `keepNames`, on in wrangler
     // and in this package's build) give each function a named field or binding holds its own `name` property, a
     // property definition per pipe.
+    this.flushHeld = () => {
+      if (this.heldChunks.length === 0) return;
+      const chunks = this.heldChunks;
+      this.heldChunks = [];
+      if (this.writer._ownerWritableStream === undefined) {
+        this.writeSettled(chunks.length);
+        return;
+      }
+      writeBatch(this.writer, chunks, this, this.onFailedWrite);
+    };
     this.flushDeferred = () => {
       const chunks = this.deferredChunks;
       this.deferredChunks = [];
@@ -297,6 +318,7 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedW
    */
   private pump(): void {
     if (this.pumping || this.deferredChunks.length > 0) return;
+    if (this.holdsBatches && this.heldChunks.length > 0) this.flushHeld();
     this.pumping = true;
     let moved = 0;
     while (!this.shuttingDown && !this.reading && !this.waitingForReady && !this.sourceEnded) {
@@ -368,6 +390,7 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedW
    * equivalent (see `fused/fused-hop.ts`).
    */
   write(chunk: R): void {
+    if (this.holdsBatches && this.heldChunks.length > 0) this.flushHeld();
     if (this.writer._ownerWritableStream === undefined) {
       this.writeSettled();
       return;
@@ -397,13 +420,42 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedW
     );
   }
 
-  /** What {@link Pipe.chunkSteps} and the pump do with a chunk its waiting read receives: write it, read on. */
+  /**
+   * What {@link Pipe.chunkSteps} and the pump do with a chunk its waiting read receives: write it, read on. Into a
+   * `writev` destination that wants more than one chunk, the chunks go as the pump's batches do: held until they
+   * fill what the destination wants (or the next microtask), then written as one batch.
+   */
   writeReadInPlace(chunk: R): boolean {
     this.pendingWrites += 1;
-    this.write(chunk);
+    if (!this.holdsBatches) {
+      this.write(chunk);
+    } else if (this.holdInPlace(chunk)) {
+      return !this.shuttingDown && !this.sourceEnded;
+    }
     if (this.shuttingDown || this.sourceEnded) return false;
     const desiredSize = WritableStreamDefaultWriterGetDesiredSize(this.writer);
     return desiredSize !== null && desiredSize > 0;
+  }
+
+  /**
+   * Holds `chunk` for the batch when the destination wants more than the chunks held so far (`true`); otherwise
+   * writes it, after them.
+   */
+  private holdInPlace(chunk: R): boolean {
+    const held = this.heldChunks;
+    const desiredSize = WritableStreamDefaultWriterGetDesiredSize(this.writer);
+    if (desiredSize !== null && desiredSize > 1 && held.length + 1 < batchLimit(this.dest, desiredSize)) {
+      held.push(chunk);
+      if (held.length === 1) queueMicrotaskInternal(this.flushHeld);
+      return true;
+    }
+    if (held.length === 0) {
+      this.write(chunk);
+    } else {
+      held.push(chunk);
+      this.flushHeld();
+    }
+    return false;
   }
 
   readTakenBack(): void {

@@ -83,6 +83,54 @@ describe("fused pipe chains: cost shapes", () => {
     expect(await perChunk(queueEntriesMadeBy, (count, seen) => threeTransforms(count, seen))).toBeLessThanOrEqual(2);
   });
 
+  test("into a writev sink: batches as large as the sink's high-water mark, at most a promise per batch", async () => {
+    const batches: number[] = [];
+    const writevSink = (seen: unknown[]) =>
+      new drainpipe.WritableStream<number>(
+        {
+          write(chunk) {
+            batches.push(1);
+            seen.push(chunk);
+          },
+          writev(chunks) {
+            batches.push(chunks.length);
+            seen.push(...chunks);
+          },
+        },
+        { highWaterMark: 64 },
+      );
+    const chain = (count: number, seen: unknown[]) =>
+      numbers(ours, count)
+        .pipeThrough(identity(ours))
+        .pipeThrough(identity(ours))
+        .pipeThrough(identity(ours))
+        .pipeTo(writevSink(seen) as unknown as WritableStream<number>);
+    // At most one promise per batch (the microtask that writes a batch the chain left unfilled).
+    expect(await perChunk(promisesCreatedBy, chain)).toBeLessThanOrEqual(1 / 64);
+    batches.length = 0;
+    const seen: unknown[] = [];
+    await chain(1000, seen);
+    expect(seen).toEqual(Array.from({ length: 1000 }, (_, index) => index));
+    // 15 full batches of 64, then the 40 left, flushed when the source closes.
+    expect(batches).toEqual([...Array.from({ length: 15 }, () => 64), 40]);
+  });
+
+  test("into a writev sink of high-water mark 1: one chunk at a time, as the sink's backpressure asks", async () => {
+    const sizes: number[] = [];
+    const sink = new drainpipe.WritableStream<number>({
+      write() {
+        sizes.push(1);
+      },
+      writev(chunks) {
+        sizes.push(chunks.length);
+      },
+    });
+    await numbers(ours, 100)
+      .pipeThrough(identity(ours))
+      .pipeTo(sink as unknown as WritableStream<number>);
+    expect(sizes).toEqual(Array.from({ length: 100 }, () => 1));
+  });
+
   test("pipes with an abort signal are not fused: each transform's two sides queue every chunk", async () => {
     const signal = new AbortController().signal;
     const entries = await perChunk(queueEntriesMadeBy, (count, seen) => threeTransforms(count, seen, signal));
@@ -140,8 +188,15 @@ function acting(
   return new streams.TransformStream<number, number>(transformer);
 }
 
-/** A chain of three: `middle` between two identity transforms, from a counting source into a collecting sink. */
-function chainAround(middle: (streams: Streams, log: string[]) => TransformStream<number, number>): Scenario {
+/**
+ * A chain of three: `middle` between two identity transforms, from a counting source into a collecting sink. With
+ * `batched`, the sink has a high-water mark of 4 and, in drainpipe, a `writev` that logs each chunk as the write it
+ * stands for (the chunks it receives, in order, are then comparable with Node's writes).
+ */
+function chainAround(
+  middle: (streams: Streams, log: string[]) => TransformStream<number, number>,
+  batched = false,
+): Scenario {
   return async (streams, log) => {
     let next = 0;
     const source = new streams.ReadableStream<number>({
@@ -153,7 +208,7 @@ function chainAround(middle: (streams: Streams, log: string[]) => TransformStrea
         log.push(`source.cancel ${reasonOf(reason)}`);
       },
     });
-    const sink = new streams.WritableStream<number>({
+    const underlyingSink: UnderlyingSink<number> & { writev?(chunks: number[]): void } = {
       write(chunk) {
         log.push(`sink.write ${chunk}`);
       },
@@ -163,7 +218,13 @@ function chainAround(middle: (streams: Streams, log: string[]) => TransformStrea
       abort(reason) {
         log.push(`sink.abort ${reasonOf(reason)}`);
       },
-    });
+    };
+    if (batched && streams === ours) {
+      underlyingSink.writev = (chunks) => {
+        for (const chunk of chunks) log.push(`sink.write ${chunk}`);
+      };
+    }
+    const sink = new streams.WritableStream<number>(underlyingSink, batched ? { highWaterMark: 4 } : undefined);
     const piped = source
       .pipeThrough(acting(streams, log, "first", -1, () => undefined))
       .pipeThrough(middle(streams, log))
@@ -184,52 +245,53 @@ function perParty(log: string[]): Record<string, string[]> {
 }
 
 describe("fused pipe chains: the standard's outcome where a hop cannot stay fused", () => {
-  const cases: Record<string, Scenario> = {
-    "a transformer enqueues two chunks for one": chainAround((streams, log) =>
+  const middles: Record<string, (streams: Streams, log: string[]) => TransformStream<number, number>> = {
+    "a transformer enqueues two chunks for one": (streams, log) =>
       acting(streams, log, "middle", 2, (chunk, controller) => {
         controller.enqueue(chunk);
         log.push(`middle ds=${controller.desiredSize}`);
         controller.enqueue(chunk + 100);
         log.push(`middle ds=${controller.desiredSize}`);
       }),
-    ),
-    "a transformer enqueues nothing for a chunk": chainAround((streams, log) =>
-      acting(streams, log, "middle", 2, () => undefined),
-    ),
-    "a transformer terminates the stream": chainAround((streams, log) =>
+    "a transformer enqueues nothing for a chunk": (streams, log) => acting(streams, log, "middle", 2, () => undefined),
+    "a transformer terminates the stream": (streams, log) =>
       acting(streams, log, "middle", 3, (chunk, controller) => {
         controller.enqueue(chunk);
         controller.terminate();
       }),
-    ),
-    "a transformer errors the stream after enqueueing": chainAround((streams, log) =>
+    "a transformer errors the stream after enqueueing": (streams, log) =>
       acting(streams, log, "middle", 3, (chunk, controller) => {
         controller.enqueue(chunk);
         controller.error(new Error("middle failed"));
       }),
-    ),
-    "a transformer throws": chainAround((streams, log) =>
+    "a transformer throws": (streams, log) =>
       acting(streams, log, "middle", 3, () => {
         throw new Error("middle threw");
       }),
-    ),
-    "a transformer completes later": chainAround((streams, log) =>
+    "a transformer completes later": (streams, log) =>
       acting(streams, log, "middle", 2, async (chunk, controller) => {
         await Promise.resolve();
         controller.enqueue(chunk);
         log.push(`middle later ds=${controller.desiredSize}`);
       }),
-    ),
-    "a transformer rejects later": chainAround((streams, log) =>
+    "a transformer rejects later": (streams, log) =>
       acting(streams, log, "middle", 2, async () => {
         await Promise.resolve();
         throw new Error("middle rejected");
       }),
-    ),
   };
-
-  for (const [name, scenario] of Object.entries(cases)) {
+  for (const [name, middle] of Object.entries(middles)) {
     test(`${name}: each party's calls and the pipe's settlement are Node's`, async () => {
+      const scenario = chainAround(middle);
+      const expected = perParty(await outcome(native, scenario));
+      const actual = perParty(await outcome(ours, scenario));
+      expect(actual).toEqual(expected);
+    });
+  }
+
+  for (const [name, middle] of Object.entries(middles)) {
+    test(`${name}, into a writev sink that batches: the chunks it gets and each party's calls are Node's`, async () => {
+      const scenario = chainAround(middle, true);
       const expected = perParty(await outcome(native, scenario));
       const actual = perParty(await outcome(ours, scenario));
       expect(actual).toEqual(expected);

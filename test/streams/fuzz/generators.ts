@@ -391,7 +391,9 @@ const chainOps: fc.Arbitrary<Op> = fc.oneof(
  * readable side (high-water mark 0): a party failing while others keep moving chunks (further up, through
  * asynchronous hops, or out of a queue; the source never closes, see `withOneFailingParty`) lets them move as many as
  * the pipes' pace allows, which the standard leaves to the implementation. Everything else follows the pace rules of
- * other piped programs.
+ * other piped programs. One program in three has a sink with `writev` (in drainpipe's run), whose writes all succeed
+ * at once: the chain then hands it batches of up to its high-water mark (1, 2, 4 or 16), which must reach it as
+ * Node's single writes do, with every other party's calls unchanged.
  */
 export const chainProgramArb: fc.Arbitrary<Program> = fc
   .record({
@@ -400,8 +402,13 @@ export const chainProgramArb: fc.Arbitrary<Program> = fc
     transformers: fc.array(chainTransformer, { minLength: 1, maxLength: 3 }),
     options: fc.array(pipeOptions, { minLength: 4, maxLength: 4 }),
     ops: fc.array(chainOps, { maxLength: 8 }),
+    batchingSink: fc.oneof(
+      { arbitrary: fc.constant(null), weight: 2 },
+      { arbitrary: fc.constantFrom(1, 2, 4, 16), weight: 1 },
+    ),
   })
-  .map(({ source, sink, transformers, options, ops }): Program => {
+  .map(({ source, sink, transformers, options, ops, batchingSink }): Program => {
+    if (batchingSink !== null) sink = { ...sink, writev: true, highWaterMark: batchingSink };
     const pipes: Op[] = transformers.map((_, t) => ({
       op: "pipeThrough",
       r: t,

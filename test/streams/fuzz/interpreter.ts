@@ -316,6 +316,11 @@ class Run {
         return this.complete("sink.abort", { deferred: false, completion: sink.abort }, () => undefined);
       },
     };
+    if (sink.writev === true) {
+      (underlyingSink as Loose).writev = (chunks: unknown[], controller: Loose) => {
+        for (const chunk of chunks) underlyingSink.write(chunk, controller);
+      };
+    }
     this.writables.push(new this.impl.WritableStream(underlyingSink, { highWaterMark: sink.highWaterMark }));
 
     transformers.forEach((spec, t) => {

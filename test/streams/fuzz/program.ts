@@ -67,6 +67,12 @@ export interface SinkSpec {
   close: Completion;
   /** How `abort` completes. */
   abort: Completion;
+  /**
+   * The sink also has drainpipe's `writev`, which takes each chunk of a batch as the `write` it stands for (Node's
+   * streams ignore it). Only where every `write` succeeds at once (in pipe chains): a batch then logs what the writes
+   * of its chunks would.
+   */
+  writev?: boolean;
 }
 
 /** What one call of a transformer's `transform` (or `flush`) does. */
