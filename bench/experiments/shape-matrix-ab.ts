@@ -1,7 +1,9 @@
 /**
  * Scenario 10's shapes, before and after a change: the runtime's own streams, drainpipe as of a git ref (the
  * baseline) and drainpipe as in the working tree, each in a process of its own, rounds interleaved, on the runtimes
- * and shapes chosen. Prints, per runtime and shape, the native chunks/s and both drainpipe rows as ratios to it
+ * and shapes chosen; for shapes with a batch variant also drainpipe's batch API (`readMany`, `writev`) before and
+ * after, and in Node 26 `node:stream/iter` on the shapes it can express. Prints, per runtime and shape, every
+ * column's chunks/s and each drainpipe column as a ratio to native and, where it ran, to `node:stream/iter`
  * (medians over rounds of each process's best run), by the clock and by CPU time (the process's, every thread), which
  * a loaded machine disturbs less. Every run's tally is checked by the runner.
  *
@@ -20,7 +22,7 @@ import { median } from "simple-statistics";
 import { bundleDrainpipeStreams } from "../../tools/bundled-drainpipe.ts";
 import { NATIVE } from "../implementations/streams-implementation.ts";
 import { buildBundles, PROCESS_RUNTIMES, runProcess } from "../scenarios/10-shape-matrix.processes.ts";
-import { DRAINPIPE } from "../scenarios/10-shape-matrix.rows.ts";
+import { BATCH, DRAINPIPE, STREAM_ITER } from "../scenarios/10-shape-matrix.rows.ts";
 import { MATRIX_SHAPES } from "../workloads/matrix-shapes.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -62,14 +64,26 @@ const runs = Number(values.runs);
 const shapes = values.shape;
 const bundles = await buildBundles();
 const baseline = await bundleAt(values.baseline);
-const columns = [
-  { name: NATIVE, row: NATIVE, bundle: bundles.drainpipe },
+/** A column: what one process per round runs (a row of scenario 10, from a bundle of drainpipe). */
+interface Column {
+  name: string;
+  row: string;
+  bundle: string;
+}
+
+const drainpipeColumns: Column[] = [
   { name: `before (${values.baseline})`, row: DRAINPIPE, bundle: baseline },
   { name: "after", row: DRAINPIPE, bundle: bundles.drainpipe },
+  { name: `batch before (${values.baseline})`, row: BATCH, bundle: baseline },
+  { name: "batch after", row: BATCH, bundle: bundles.drainpipe },
 ];
 const runtimes = PROCESS_RUNTIMES.filter((runtime) => values.runtime?.includes(runtime.id) ?? true);
 for (const runtime of runtimes) {
   const binary = runtime.binary();
+  const peers: Column[] = [{ name: NATIVE, row: NATIVE, bundle: bundles.drainpipe }];
+  if (runtime.rows.includes(STREAM_ITER))
+    peers.push({ name: STREAM_ITER, row: STREAM_ITER, bundle: bundles.drainpipe });
+  const columns = [...peers, ...drainpipeColumns];
   /** ms per round, by the clock and by CPU: `samples[column][shape]`. */
   const samples = columns.map(() => new Map<string, number[]>());
   const cpuSamples = columns.map(() => new Map<string, number[]>());
@@ -90,18 +104,36 @@ for (const runtime of runtimes) {
       }
     }
   }
-  const rows = MATRIX_SHAPES.filter((shape) => samples[0]!.has(shape.name)).map((shape) => {
-    const ms = samples.map((bySample) => median(bySample.get(shape.name) ?? [Number.NaN]));
-    const cpu = cpuSamples.map((bySample) => median(bySample.get(shape.name) ?? [Number.NaN]));
-    return {
-      shape: shape.name,
-      "native chunks/s": Math.round((shape.chunks(count) / ms[0]!) * 1000),
-      before: Number((ms[0]! / ms[1]!).toFixed(2)),
-      after: Number((ms[0]! / ms[2]!).toFixed(2)),
-      "before (CPU)": Number((cpu[0]! / cpu[1]!).toFixed(2)),
-      "after (CPU)": Number((cpu[0]! / cpu[2]!).toFixed(2)),
-    };
+  /** The median of `column`'s samples of `shape`, NaN when it has none (no such variant). */
+  const medianOf = (bySample: Map<string, number[]>, shape: string) => {
+    const list = bySample.get(shape);
+    return list === undefined ? Number.NaN : median(list);
+  };
+  /** `a ÷ b` rounded, or "–" when either is missing. */
+  const ratio = (a: number, b: number) => (Number.isNaN(a / b) ? "–" : (a / b).toFixed(2));
+  const measured = MATRIX_SHAPES.filter((shape) => samples[0]!.has(shape.name));
+  const speeds = measured.map((shape) => {
+    const row: Record<string, string | number> = { shape: shape.name };
+    for (const [index, column] of columns.entries()) {
+      const ms = medianOf(samples[index]!, shape.name);
+      row[column.name] = Number.isNaN(ms) ? "–" : Math.round((shape.chunks(count) / ms) * 1000);
+    }
+    return row;
   });
-  console.log(`\n${runtime.id} (${binary}), count ${count}, ${rounds} rounds × best of ${runs}`);
-  console.table(rows);
+  console.log(`\n${runtime.id} (${binary}), count ${count}, ${rounds} rounds × best of ${runs}; chunks/s by the clock`);
+  console.table(speeds);
+  for (const [peerIndex, peer] of peers.entries()) {
+    const ratios = measured.map((shape) => {
+      const row: Record<string, string> = { shape: shape.name };
+      for (const [offset, column] of drainpipeColumns.entries()) {
+        const index = peers.length + offset;
+        const clock = ratio(medianOf(samples[peerIndex]!, shape.name), medianOf(samples[index]!, shape.name));
+        const cpu = ratio(medianOf(cpuSamples[peerIndex]!, shape.name), medianOf(cpuSamples[index]!, shape.name));
+        row[column.name] = `${clock} / ${cpu}`;
+      }
+      return row;
+    });
+    console.log(`÷ ${peer.name} (above 1: drainpipe faster), by the clock / by CPU`);
+    console.table(ratios);
+  }
 }
