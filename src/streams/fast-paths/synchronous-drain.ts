@@ -254,10 +254,16 @@ function drainDefaultController<R>(
     }
     if (pullCompletion !== undefined) break;
     pullCompletion = null;
-    if (!read && controller._queue.length === before && stream._state === "readable") {
+    const after = controller._queue.length;
+    if (!read && after === before && stream._state === "readable") {
       if (dueToDequeue) continue;
       pulledNothing = true;
       break;
+    }
+    if (dueToDequeue && before === 0 && after === 1 && stream._state === "readable") {
+      pullCompletion = pullOneByOne(stream, controller, collector, underlyingPull);
+      if (pullCompletion !== undefined) break;
+      pullCompletion = null;
     }
   }
   if (pullCompletion !== null) {
@@ -270,6 +276,38 @@ function drainDefaultController<R>(
   if (pulledNothing) return true;
   refillSynchronously(controller);
   return false;
+}
+
+/**
+ * The drain's steady state over a source that enqueues one chunk per pull: a pull due to the last dequeue
+ * ([[pullAgain]]) put one chunk into the empty queue. Does what the drain's loop does with it, without its
+ * bookkeeping: the next read takes the chunk, and while that dequeue asks for another pull and the sink wants more,
+ * pulls again. Returns the completion of a pull that did not complete synchronously (the caller reacts to it), or
+ * `undefined` when anything else happened (the pull enqueued no chunk or several, the stream closed or errored, the
+ * sink has had enough): the drain's loop then carries on from that state.
+ */
+function pullOneByOne<R>(
+  stream: ReadableStream<R>,
+  controller: ReadableStreamDefaultController<R>,
+  collector: ChunkSink<R>,
+  underlyingPull: NonNullable<ReadableStreamDefaultController<R>["_underlyingPull"]>,
+): ReturnType<typeof callForCompletion> {
+  const queue = controller._queue;
+  for (;;) {
+    collector.chunkSteps(controller[tryDequeue]() as R);
+    if (
+      !controller._pullAgain ||
+      stream._state !== "readable" ||
+      controller._closeRequested ||
+      controller._underlyingPull !== underlyingPull ||
+      !collector.wantsMore()
+    ) {
+      return undefined;
+    }
+    controller._pullAgain = false;
+    const completion = callForCompletion(underlyingPull.fn, underlyingPull.source, controller);
+    if (completion !== undefined || queue.length !== 1 || stream._state !== "readable") return completion;
+  }
 }
 
 /**

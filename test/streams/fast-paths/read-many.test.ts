@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import {
   DEFAULT_MAX_CHUNKS,
@@ -220,5 +221,82 @@ describe("readMany", () => {
     const { chunks, done } = await stream.getReader().readMany();
     expect(chunks.map((chunk) => Array.from(chunk as Uint8Array))).toEqual([[1, 2], [3]]);
     expect(done).toBe(true);
+  });
+});
+
+/** What one call of a scripted source's `pull` does. */
+type PullScript = "one" | "two" | "close" | "oneClose";
+
+/**
+ * A source whose pulls follow `script` (then close), logging each pull with the desired size it sees, under a
+ * strategy of `highWaterMark`.
+ */
+function scripted(script: PullScript[], highWaterMark: number, log: string[]): ReadableStream<number> {
+  let pulls = 0;
+  let next = 0;
+  return new ReadableStream<number>(
+    {
+      pull(controller) {
+        const action = script[pulls] ?? "close";
+        log.push(`pull#${pulls++} ds=${controller.desiredSize}`);
+        if (action !== "close") controller.enqueue(next++);
+        if (action === "two") controller.enqueue(next++);
+        if (action === "close" || action === "oneClose") controller.close();
+      },
+    },
+    { highWaterMark },
+  );
+}
+
+/** Reads `stream` to its end with `read`, logging the chunks and how it ended, then waits until all is done. */
+async function readAllWith(
+  stream: ReadableStream<number>,
+  log: string[],
+  read: (reader: ReadableStreamDefaultReader<number>) => Promise<{ chunks: number[]; done: boolean }>,
+): Promise<string[]> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { chunks, done } = await read(reader);
+      for (const chunk of chunks) log.push(`chunk ${chunk}`);
+      if (done) break;
+    }
+    log.push("done");
+  } catch (error) {
+    log.push(`error ${(error as Error).message}`);
+  }
+  await new Promise((resolve) => setImmediate(resolve));
+  return log;
+}
+
+/**
+ * readMany is reads made as fast as possible, collected: a loop of readMany must see what a loop of read() sees. Not
+ * compared: sources that error (how many queued chunks the error discards depends on how far the reads have come,
+ * the reader's pace) and, past a high-water mark of 1, the desired size each pull sees (how far pulls run ahead of
+ * the reads, the pace again).
+ */
+describe("readMany against read()", () => {
+  test("the same chunks and ending as a loop of read(), and up to a high-water mark of 1 the same pulls", async () => {
+    const script = fc.array(fc.constantFrom<PullScript>("one", "one", "one", "two", "close", "oneClose"), {
+      maxLength: 40,
+    });
+    await fc.assert(
+      fc.asyncProperty(script, fc.constantFrom(0, 1, 2, 16), async (pulls, highWaterMark) => {
+        const readLog: string[] = [];
+        const reads = await readAllWith(scripted(pulls, highWaterMark, readLog), readLog, async (reader) => {
+          const { done, value } = await reader.read();
+          return { chunks: done ? [] : [value], done };
+        });
+        const drainLog: string[] = [];
+        const drained = await readAllWith(scripted(pulls, highWaterMark, drainLog), drainLog, (reader) =>
+          reader.readMany(),
+        );
+        const calls = (log: string[]) => log.filter((line) => line.startsWith("pull#"));
+        const rest = (log: string[]) => log.filter((line) => !line.startsWith("pull#"));
+        expect(rest(drained)).toEqual(rest(reads));
+        if (highWaterMark <= 1) expect(calls(drained)).toEqual(calls(reads));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
