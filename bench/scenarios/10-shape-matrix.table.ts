@@ -103,7 +103,9 @@ const SHAPES_NOTE =
   "every piece's ends. Sources enqueue one chunk per pull with the default strategy unless the shape says " +
   "otherwise; transforms are identities. drainpipe readMany/writev runs the same work with drainpipe's batch API " +
   "where a shape has such a variant: readMany loops in place of reader loops (also as the push consumer), sinks " +
-  "with writev in place of plain sinks. node:stream/iter (Node 26, --experimental-stream-iter) runs the three " +
+  "with writev (and a high-water mark of 1,024 where the shape sets none, as the README's writev example has: a " +
+  "sink that asks for one chunk at a time gets no batches) in place of plain sinks. " +
+  "node:stream/iter (Node 26, --experimental-stream-iter) runs the three " +
   "100 B shapes as from(generator) iterated, pull(from(generator), t, t, t) iterated, and push() with an awaited " +
   "write per chunk iterated.";
 

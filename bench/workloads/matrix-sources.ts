@@ -85,6 +85,12 @@ export function byteStream(
   return new streams.ReadableStream(source);
 }
 
+/**
+ * The high-water mark of a `writev` sink whose shape sets none: the README's `writev` example's. A sink that asks for
+ * one chunk at a time (the default, 1) is handed one at a time, so its `writev` never sees a batch.
+ */
+const WRITEV_HIGH_WATER_MARK = 1024;
+
 /** A sink adding up the numbers it receives into `tally`; with `writev` when given `batch` (drainpipe's extension). */
 export function summingSink(
   streams: StreamClasses,
@@ -100,10 +106,11 @@ export function summingSink(
     sink.writev = (chunks) => {
       for (const chunk of chunks) addValue(tally, chunk);
     };
-  return new streams.WritableStream<number>(sink, highWaterMark === undefined ? undefined : { highWaterMark });
+  const mark = highWaterMark ?? (batch ? WRITEV_HIGH_WATER_MARK : undefined);
+  return new streams.WritableStream<number>(sink, mark === undefined ? undefined : { highWaterMark: mark });
 }
 
-/** A sink tallying the position-coded byte chunks it receives; with `writev` when given `batch`. */
+/** A sink tallying the position-coded byte chunks it receives; with `writev` (and room for a batch) given `batch`. */
 export function byteSink(streams: StreamClasses, tally: Tally, batch = false): WritableStream<Uint8Array> {
   const sink: UnderlyingSink<Uint8Array> & { writev?(chunks: Uint8Array[]): void } = {
     write(chunk) {
@@ -114,7 +121,7 @@ export function byteSink(streams: StreamClasses, tally: Tally, batch = false): W
     sink.writev = (chunks) => {
       for (const chunk of chunks) addBytes(tally, chunk);
     };
-  return new streams.WritableStream<Uint8Array>(sink);
+  return new streams.WritableStream<Uint8Array>(sink, batch ? { highWaterMark: WRITEV_HIGH_WATER_MARK } : undefined);
 }
 
 /** An identity `TransformStream`, its `transform` synchronous or `async`. */
