@@ -281,6 +281,80 @@ describe("NumberParser", () => {
     );
   });
 
+  test("property: long runs of common lines among others parse like a reference parser", () => {
+    // Chunks long enough for the parser's fast loop (lines of an optional '-', a digit from 1 to 9, up to 14 more
+    // digits and \n or \r\n, read without the state machine), interrupted by every kind of line it leaves to the
+    // state machine: numbers too long for it, leading zeros, "-0", blank lines, a lone '-', stray bytes anywhere.
+    const common = fc
+      .tuple(
+        fc.boolean(),
+        fc.constantFrom(..."123456789"),
+        fc.string({ unit: fc.constantFrom(..."0123456789"), maxLength: 17 }),
+        fc.constantFrom("\n", "\n", "\n", "\r\n"),
+      )
+      .map(([negative, lead, digits, end]) => `${negative ? "-" : ""}${lead}${digits}${end}`);
+    const other = fc.constantFrom(
+      "0\n",
+      "-0\n",
+      "007\n",
+      "\n",
+      "\r\n",
+      "-\n",
+      "12a\n",
+      "3\r4\n",
+      `${"9".repeat(16)}\n`,
+    );
+    // A byte just outside the digits, or far from them, among digits that would otherwise be read four at a time.
+    const stray = fc
+      .tuple(
+        fc.constantFrom(..."123456789"),
+        fc.string({ unit: fc.constantFrom(..."0123456789"), maxLength: 8 }),
+        fc.constantFrom("/", ":", "a", " ", "\x7f", "\r"),
+        fc.string({ unit: fc.constantFrom(..."0123456789"), maxLength: 8 }),
+      )
+      .map(([lead, before, byte, after]) => `${lead}${before}${byte}${after}\n`);
+    const line = fc.oneof(
+      { weight: 24, arbitrary: common },
+      { weight: 2, arbitrary: other },
+      { weight: 1, arbitrary: stray },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 80 }),
+        fc.string({ unit: fc.constantFrom(..."0123456789\n"), maxLength: 4 }),
+        fc.array(fc.nat(), { maxLength: 2 }),
+        (lines, tail, cuts) => {
+          const text = lines.join("") + tail;
+          const expected = referenceParse(text);
+          if ("numbers" in expected) {
+            const { numbers, parser } = parseChunks(splitAt(ascii(text), cuts));
+            expect(numbers).toEqual(expected.numbers);
+            const canonicalText = expected.numbers.map((n) => `${n}\n`).join("");
+            expect(parser.stats).toEqual({
+              bytes: text.length,
+              lines: text.split("\n").length - (text.endsWith("\n") || text === "" ? 1 : 0),
+              numbers: expected.numbers.length,
+              canonical: canonicalText === text,
+            });
+          } else {
+            expect(position(parseError(text, cuts))).toMatchObject(expected.error);
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  test("reads a chunk whose buffer is refilled and pushed again", () => {
+    const parser = new NumberParser();
+    const buffer = ascii("1234567\n2345678\n3456789\n");
+    expect(Array.from(parser.push(buffer))).toEqual([1234567, 2345678, 3456789]);
+    buffer.set(ascii("7654321\n8765432\n9876543\n"));
+    expect(Array.from(parser.push(buffer))).toEqual([7654321, 8765432, 9876543]);
+    expect(Array.from(parser.push(buffer.subarray(0, 16)))).toEqual([7654321, 8765432]);
+    expect(Array.from(parser.push(buffer.subarray(0, 24)))).toEqual([7654321, 8765432, 9876543]);
+  });
+
   test("property: random bytes parse like a reference parser, or fail where it fails", () => {
     const unit = fc.oneof(
       { weight: 20, arbitrary: fc.constantFrom(..."0123456789") },
