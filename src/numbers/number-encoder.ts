@@ -19,6 +19,18 @@ export const DIGIT_PAIRS: Readonly<Uint8Array> = Uint8Array.from(
 );
 
 /**
+ * `PAIRS16[n]`: the two ASCII digits of n (0..99, zero-padded) as one little-endian 16-bit word, to be stored with
+ * one `DataView.setUint16(…, true)`.
+ */
+const PAIRS16 = Uint16Array.from({ length: 100 }, (_, n) => DIGIT_PAIRS[2 * n]! | (DIGIT_PAIRS[2 * n + 1]! << 8));
+
+/** `QUADS[n]`: the four ASCII digits of n (0..9999, zero-padded) as one little-endian 32-bit word. */
+const QUADS = Uint32Array.from(
+  { length: 10_000 },
+  (_, n) => (PAIRS16[Math.floor(n / 100)]! | (PAIRS16[n % 100]! << 16)) >>> 0,
+);
+
+/**
  * Encodes `numbers[start..end)` as ASCII decimal lines, each followed by `\n`, straight into `target` from
  * `targetOffset` on. Stops before the first number whose line does not fit entirely, so no line is ever written
  * in part. `-0` is written as `0`.
@@ -43,6 +55,9 @@ export function encodeNumbersInto(
   checkIndex("start", start, 0, numbers.length);
   checkIndex("end", end, start, numbers.length);
   checkIndex("targetOffset", targetOffset, 0, target.length);
+  // Digits go in from the end of each line backwards, four per division by 10,000 and then two per division by
+  // 100, each group as one little-endian store of its table entry (unaligned: a DataView's stores allow that).
+  const view = new DataView(target.buffer, target.byteOffset, target.byteLength);
   const limit = target.length;
   let pos = targetOffset;
   let i = start;
@@ -55,26 +70,30 @@ export function encodeNumbersInto(
     if (newline >= limit) break;
     target[newline] = LF;
     let p = newline;
-    // Two digits per step: in floating point while the rest exceeds int32 (exact: for values below 2^53 the
-    // quotient by 100 is never within rounding distance of the next integer), then in faster int32 arithmetic.
+    // In floating point while the rest exceeds int32 (exact: for values below 2^53 the quotient by 10,000 is never
+    // within rounding distance of the next integer), then in faster int32 arithmetic.
     while (rest > INT32_MAX) {
-      const high = Math.floor(rest / 100);
-      const pair = (rest - high * 100) * 2;
-      target[--p] = DIGIT_PAIRS[pair + 1]!;
-      target[--p] = DIGIT_PAIRS[pair]!;
+      const high = Math.floor(rest / 10_000);
+      p -= 4;
+      view.setUint32(p, QUADS[rest - high * 10_000]!, true);
       rest = high;
     }
     let small = rest | 0;
-    while (small >= 100) {
+    while (small >= 10_000) {
+      const high = (small / 10_000) | 0;
+      p -= 4;
+      view.setUint32(p, QUADS[small - high * 10_000]!, true);
+      small = high;
+    }
+    if (small >= 100) {
       const high = (small / 100) | 0;
-      const pair = (small - high * 100) << 1;
-      target[--p] = DIGIT_PAIRS[pair + 1]!;
-      target[--p] = DIGIT_PAIRS[pair]!;
+      p -= 2;
+      view.setUint16(p, PAIRS16[small - high * 100]!, true);
       small = high;
     }
     if (small >= 10) {
-      target[--p] = DIGIT_PAIRS[(small << 1) + 1]!;
-      target[--p] = DIGIT_PAIRS[small << 1]!;
+      p -= 2;
+      view.setUint16(p, PAIRS16[small]!, true);
     } else {
       target[--p] = ZERO + small;
     }

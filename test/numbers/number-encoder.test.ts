@@ -88,6 +88,34 @@ describe("encodeNumbersInto", () => {
       ),
     );
   });
+
+  test("property: writes inside a view of a larger buffer only, from any offset", () => {
+    // Digits are stored two and four at a time through a view of the target's buffer: the view must start at the
+    // target, and no store may reach past the line's bytes.
+    const powers = Array.from({ length: 16 }, (_, k) => 10 ** k);
+    const value = fc.oneof(
+      fc.maxSafeInteger(),
+      fc.constantFrom(...powers, ...powers.map((p) => p - 1), ...powers.map((p) => -p)),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(value, { maxLength: 20 }),
+        fc.nat({ max: 40 }),
+        fc.nat({ max: 400 }),
+        fc.nat({ max: 40 }),
+        (numbers, before, size, offset) => {
+          const buffer = new Uint8Array(before + size + 8).fill(0xee);
+          const target = buffer.subarray(before, before + size);
+          const from = Math.min(offset, size);
+          const { read, written } = encodeNumbersInto(numbers, 0, numbers.length, target, from);
+          const lines = numbers.map((n) => `${n}\n`);
+          expect(text(target.subarray(from, from + written))).toBe(lines.slice(0, read).join(""));
+          const untouched = [...buffer.subarray(0, before + from), ...buffer.subarray(before + from + written)];
+          expect(untouched.every((byte) => byte === 0xee)).toBe(true);
+        },
+      ),
+    );
+  });
 });
 
 describe("encodedLineLength", () => {
