@@ -67,12 +67,16 @@ class NumberRuns {
 
   /** Copies the numbers of `chunks` from `from` on, up to the first chunk that is not a number, and returns them. */
   gather(chunks: readonly NumberChunk[], from: number): Float64Array {
-    let end = from;
-    while (end < chunks.length && typeof chunks[end] === "number") end += 1;
-    if (this.#values.length < end - from)
-      this.#values = new Float64Array(Math.max(end - from, this.#values.length * 2));
+    const length = chunks.length;
+    if (this.#values.length < length - from)
+      this.#values = new Float64Array(Math.max(length - from, this.#values.length * 2));
     const values = this.#values;
-    for (let k = from; k < end; k++) values[k - from] = chunks[k] as number;
+    let end = from;
+    for (; end < length; end++) {
+      const chunk = chunks[end];
+      if (typeof chunk !== "number") break;
+      values[end - from] = chunk;
+    }
     return values.subarray(0, end - from);
   }
 }
