@@ -214,6 +214,26 @@ export class QueueWithSizes<T> {
     this.count += added;
   }
 
+  /**
+   * Appends `values[start..end)` with size 1 each to a queue in unit mode (see {@link hasUnitSizes}): that many
+   * {@link enqueueUnit} steps in one range operation, copying the values (the caller keeps `values`).
+   */
+  enqueueUnitsFrom(values: ArrayLike<T>, start: number, end: number): void {
+    const added = end - start;
+    if (added <= 0) return;
+    if (this.count + added > this.capacity || this.lent === true) this.grow(this.count + added);
+    const queued = this.values;
+    const capacity = this.capacity;
+    let slot = this.head + this.count;
+    if (slot >= capacity) slot -= capacity;
+    for (let i = start; i < end; i++) {
+      queued[slot] = values[i] as T;
+      slot = slot + 1 === capacity ? 0 : slot + 1;
+    }
+    this.count += added;
+    this.totalSize += added;
+  }
+
   /** Empties the queue (ResetQueue). */
   reset(): void {
     this.dropStorage();

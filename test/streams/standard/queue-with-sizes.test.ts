@@ -53,6 +53,45 @@ describe("QueueWithSizes range operations", () => {
     expect(queue.totalSize).toBe(0);
   });
 
+  test("appends a range of another array across wrap-around, growth and lent storage, leaving it as it was", () => {
+    const queue = new QueueWithSizes<number>();
+    const out: number[] = [];
+    let next = 0;
+    for (let round = 0; round < 60; round++) {
+      const source = Float64Array.from({ length: 3 + round }, () => next++);
+      const copy = source.slice();
+      if (queue.length === 0) {
+        // Moves the head on, so that the storage wraps around sooner.
+        queue.enqueueUnit(-1);
+        queue.dequeue();
+      }
+      queue.enqueueUnitsFrom(source, 0, 2);
+      queue.enqueueUnitsFrom(source, 2, 2);
+      queue.enqueueUnitsFrom(source, 2, source.length);
+      expect(source).toEqual(copy);
+      expect(queue.totalSize).toBe(queue.length);
+      const taken = round % 3 === 0 ? queue.peekMany(queue.length) : queue.take(Math.min(queue.length, 11));
+      if (round % 3 === 0) queue.discard(taken.length);
+      out.push(...taken);
+    }
+    out.push(...queue.take(queue.length));
+    expect(out).toEqual(Array.from({ length: next }, (_, i) => i));
+    expect(queue.totalSize).toBe(0);
+    expect(queue.hasUnitSizes).toBe(true);
+  });
+
+  test("appending a range after lending the storage leaves the lent array alone", () => {
+    const queue = new QueueWithSizes<number>();
+    queue.enqueueUnits([1, 2, 3]);
+    const lent = queue.peekMany(3);
+    queue.discard(1);
+    queue.enqueueUnitsFrom([4, 5, 6, 7], 1, 2);
+    expect(lent).toEqual([1, 2, 3]);
+    queue.discard(2);
+    expect(queue.take(queue.length)).toEqual([5]);
+    expect(queue.totalSize).toBe(0);
+  });
+
   test("an empty queue adopts a handed-over array, and hands its storage out only when peeking all of it", () => {
     const queue = new QueueWithSizes<string>();
     const batch = ["a", "b", "c"];
