@@ -1,7 +1,9 @@
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { LineToNumberStream } from "../../src/numbers/line-to-number-stream.ts";
+import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { NumberParseError } from "../../src/numbers/number-parse-error.ts";
-import { ReadableStream } from "../../src/streams/index.ts";
+import { ReadableStream, WritableStream } from "../../src/streams/index.ts";
+import { QueueWithSizes } from "../../src/streams/standard/queue-with-sizes.ts";
 import { ascii, collect, streamOf } from "./support.ts";
 
 describe("LineToNumberStream", () => {
@@ -52,5 +54,37 @@ describe("LineToNumberStream releaseChunk", () => {
     const stream = new LineToNumberStream({ releaseChunk: (chunk) => released.push(new TextDecoder().decode(chunk)) });
     expect(await collect(streamOf(chunks).pipeThrough(stream))).toEqual([1, 23, 4]);
     expect(released).toEqual(["1\n2", "3\n", "4\n"]);
+  });
+
+  describe("cost shape", () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    test("a chunk's numbers enter the readable side's queue in one range operation, not one call each", async () => {
+      const CHUNKS = 6;
+      const PER_CHUNK = 2000;
+      const values = Array.from({ length: CHUNKS * PER_CHUNK }, (_, i) => i * 7 + 1);
+      const chunks = Array.from({ length: CHUNKS }, (_, k) =>
+        encodeNumbers(values.slice(k * PER_CHUNK, (k + 1) * PER_CHUNK)),
+      );
+      const enqueueUnit = vi.spyOn(QueueWithSizes.prototype, "enqueueUnit");
+      const enqueueUnitsFrom = vi.spyOn(QueueWithSizes.prototype, "enqueueUnitsFrom");
+      const received: number[] = [];
+      const sink = new WritableStream<number>(
+        {
+          write(chunk) {
+            received.push(chunk);
+          },
+          writev(batch) {
+            received.push(...batch);
+          },
+        },
+        { highWaterMark: 65_536 },
+      );
+      await streamOf(chunks).pipeThrough(new LineToNumberStream()).pipeTo(sink);
+      expect(received).toEqual(values);
+      expect(enqueueUnit.mock.calls.length + enqueueUnitsFrom.mock.calls.length).toBeLessThanOrEqual(3 * CHUNKS);
+    });
   });
 });
