@@ -21,11 +21,31 @@ export const DIGIT_PAIRS: Readonly<Uint8Array> = Uint8Array.from(
 /**
  * `PAIRS16[n]`: the two ASCII digits of n (0..99, zero-padded) as one little-endian 16-bit word, to be stored with
  * one `DataView.setUint16(…, true)`.
+ *
+ * @example
+ * ```ts
+ * const out = new Uint8Array(2);
+ * new DataView(out.buffer).setUint16(0, PAIRS16[7]!, true);
+ * new TextDecoder().decode(out); // "07"
+ * ```
  */
-const PAIRS16 = Uint16Array.from({ length: 100 }, (_, n) => DIGIT_PAIRS[2 * n]! | (DIGIT_PAIRS[2 * n + 1]! << 8));
+export const PAIRS16: Readonly<Uint16Array> = Uint16Array.from(
+  { length: 100 },
+  (_, n) => DIGIT_PAIRS[2 * n]! | (DIGIT_PAIRS[2 * n + 1]! << 8),
+);
 
-/** `QUADS[n]`: the four ASCII digits of n (0..9999, zero-padded) as one little-endian 32-bit word. */
-const QUADS = Uint32Array.from(
+/**
+ * `QUADS[n]`: the four ASCII digits of n (0..9999, zero-padded) as one little-endian 32-bit word, to be stored with
+ * one `DataView.setUint32(…, true)`.
+ *
+ * @example
+ * ```ts
+ * const out = new Uint8Array(4);
+ * new DataView(out.buffer).setUint32(0, QUADS[42]!, true);
+ * new TextDecoder().decode(out); // "0042"
+ * ```
+ */
+export const QUADS: Readonly<Uint32Array> = Uint32Array.from(
   { length: 10_000 },
   (_, n) => (PAIRS16[Math.floor(n / 100)]! | (PAIRS16[n % 100]! << 16)) >>> 0,
 );
