@@ -15,6 +15,12 @@ const ONE = 0x31;
 const MAX_SAFE_DIGITS = Uint8Array.from(String(Number.MAX_SAFE_INTEGER), (digit) => digit.charCodeAt(0));
 const MAX_SAFE_LENGTH = MAX_SAFE_DIGITS.length;
 
+/**
+ * A countdown of {@linkcode LineMarks} that marks no line in a call that takes fewer than 2^31 − 1 lines (any chunk
+ * under 4 GiB: a line takes 2 bytes at least).
+ */
+export const NO_MARK = 0x7fffffff;
+
 /** Where a run of canonical lines ends: filled by {@linkcode scanCanonicalLines}. */
 export interface CanonicalRun {
   /** The index just after the run's last line break (the start index when the run is empty). */
@@ -26,11 +32,47 @@ export interface CanonicalRun {
 }
 
 /**
- * Finds the longest run of complete canonical lines in `bytes` from index `from` on (which must start a line), of
- * at most `most` lines, and writes its end and line count into `run`. The run stops before the first line that is
- * not canonical, is invalid or has no line break before the end of `bytes`; that line is left for an exact parser to
- * judge. With `order`, the scan also finds whether the run's numbers are non-decreasing (`run.sorted`), reading each
- * line's number as it goes; without, `run.sorted` is `false`.
+ * Every `every`-th line a scan takes, marked by where it starts (a storer indexes these lines): `next` counts the
+ * lines left before the next marked one (0: the next line taken is marked) and is kept up to date by the scan, which
+ * appends the start of each marked line to `offsets[0..count)` (see {@linkcode addMark}).
+ */
+export interface LineMarks {
+  /** Lines from one marked line to the next. */
+  every: number;
+  /** Lines left before the next marked line; {@linkcode NO_MARK} marks none. */
+  next: number;
+  /** The marked lines' start indexes, in `offsets[0..count)`. */
+  offsets: Int32Array;
+  /** How many offsets are in use. */
+  count: number;
+}
+
+/**
+ * Appends `offset` to `marks`, growing its array when it is full.
+ *
+ * @example
+ * ```ts
+ * const marks = { every: 2, next: 0, offsets: new Int32Array(0), count: 0 };
+ * addMark(marks, 12);
+ * [...marks.offsets.subarray(0, marks.count)]; // [12]
+ * ```
+ */
+export function addMark(marks: LineMarks, offset: number): void {
+  if (marks.count === marks.offsets.length) {
+    const grown = new Int32Array(Math.max(16, 2 * marks.count));
+    grown.set(marks.offsets);
+    marks.offsets = grown;
+  }
+  marks.offsets[marks.count++] = offset;
+}
+
+/**
+ * Finds the longest run of complete canonical lines in `bytes` from index `from` on (which must start a line), and
+ * writes its end and line count into `run`. The run stops before the first line that is not canonical, is invalid or
+ * has no line break before the end of `bytes`; that line is left for an exact parser to judge. With `order`, the scan
+ * also finds whether the run's numbers are non-decreasing (`run.sorted`), reading each line's number as it goes;
+ * without, `run.sorted` is `false`. With `marks`, it counts the lines it takes down and appends where each marked one
+ * starts (see {@linkcode LineMarks}), so a storer finds its indexed lines without reading the run again.
  *
  * @example
  * ```ts
@@ -38,26 +80,31 @@ export interface CanonicalRun {
  * scanCanonicalLines(new TextEncoder().encode("2\n-3\n05\n7\n"), 0, run);
  * // The run stops before "05", which has a leading zero:
  * run; // { end: 5, lines: 2, sorted: false }
- * scanCanonicalLines(new TextEncoder().encode("2\n3\n5\n7\n"), 0, run, 3, true);
- * run; // { end: 6, lines: 3, sorted: true }
+ * const marks = { every: 2, next: 1, offsets: new Int32Array(4), count: 0 };
+ * scanCanonicalLines(new TextEncoder().encode("2\n3\n5\n7\n"), 0, run, true, marks);
+ * run; // { end: 8, lines: 4, sorted: true }
+ * // The lines "3" and "7" are marked:
+ * [...marks.offsets.subarray(0, marks.count)]; // [2, 6]
  * ```
  */
 export function scanCanonicalLines(
   bytes: Uint8Array,
   from: number,
   run: CanonicalRun,
-  most = Number.POSITIVE_INFINITY,
   order = false,
+  marks?: LineMarks,
 ): void {
   if (order) {
-    scanOrderedLines(bytes, from, run, most);
+    scanOrderedLines(bytes, from, run, marks);
     return;
   }
   const length = bytes.length;
+  const every = marks ? marks.every : NO_MARK;
+  let next = marks ? marks.next : NO_MARK;
   let lines = 0;
   let end = from;
   let i = from;
-  while (i < length && lines < most) {
+  while (i < length) {
     let first = bytes[i]!;
     if (first === MINUS) {
       if (++i === length) break;
@@ -73,23 +120,30 @@ export function scanCanonicalLines(
     } else break;
     if (i === length || bytes[i] !== LF) break;
     if (i - digits >= MAX_SAFE_LENGTH && !safeDigits(bytes, digits, i)) break;
+    if (next === 0) {
+      addMark(marks!, end);
+      next = every - 1;
+    } else next--;
     end = ++i;
     lines++;
   }
   run.end = end;
   run.lines = lines;
   run.sorted = false;
+  if (marks) marks.next = next;
 }
 
 /** {@linkcode scanCanonicalLines} that also reads each line's number, to find whether they are non-decreasing. */
-function scanOrderedLines(bytes: Uint8Array, from: number, run: CanonicalRun, most: number): void {
+function scanOrderedLines(bytes: Uint8Array, from: number, run: CanonicalRun, marks: LineMarks | undefined): void {
   const length = bytes.length;
+  const every = marks ? marks.every : NO_MARK;
+  let next = marks ? marks.next : NO_MARK;
   let lines = 0;
   let end = from;
   let i = from;
   let sorted = true;
   let last = Number.NEGATIVE_INFINITY;
-  while (i < length && lines < most) {
+  while (i < length) {
     let first = bytes[i]!;
     const negative = first === MINUS;
     if (negative) {
@@ -124,12 +178,17 @@ function scanOrderedLines(bytes: Uint8Array, from: number, run: CanonicalRun, mo
     if (negative) value = -value;
     if (value < last) sorted = false;
     last = value;
+    if (next === 0) {
+      addMark(marks!, end);
+      next = every - 1;
+    } else next--;
     end = ++i;
     lines++;
   }
   run.end = end;
   run.lines = lines;
   run.sorted = sorted;
+  if (marks) marks.next = next;
 }
 
 /** Whether the digits `bytes[start..end)`, without a leading zero, stay within `Number.MAX_SAFE_INTEGER`. */

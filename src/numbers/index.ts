@@ -5,7 +5,7 @@
  * @module
  */
 
-export { type CanonicalRun, canonicalLineValue, scanCanonicalLines } from "./canonical-lines.ts";
+export { type CanonicalRun, canonicalLineValue, type LineMarks, scanCanonicalLines } from "./canonical-lines.ts";
 export { CHUNK_RUN, type LineRunKind, LineRuns, NORMALIZED_RUN, NUMBER_RUN } from "./line-runs.ts";
 export { LineToNumberBatchStream } from "./line-to-number-batch-stream.ts";
 export type { LineToNumberOptions } from "./line-to-number-options.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { canonicalLineValue } from "./canonical-lines.ts";
+import { addMark, canonicalLineValue, type LineMarks, NO_MARK } from "./canonical-lines.ts";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -43,9 +43,10 @@ export interface NormalizedRun {
  * Takes the complete lines of `bytes` that start from `from` (which must start a line) up to before `stop`, and
  * writes each in canonical form into `out` from `outStart` on: `\r\n` becomes `\n`, leading zeros go, `-0` becomes
  * `0`, blank lines vanish. It stops before the first line it cannot vouch for without a parser's state: one that
- * breaks the grammar, whose magnitude exceeds 2^53 − 1, or that has no line break before the end of `bytes`, and
- * after `most` numbers. The output is never longer than the lines taken. With `order`, it also finds whether the
- * numbers are non-decreasing from `run.last` on (`run.sorted`), and leaves the last of them in `run.last`.
+ * breaks the grammar, whose magnitude exceeds 2^53 − 1, or that has no line break before the end of `bytes`. The
+ * output is never longer than the lines taken. With `order`, it also finds whether the numbers are non-decreasing
+ * from `run.last` on (`run.sorted`), and leaves the last of them in `run.last`. With `marks`, it counts the numbers
+ * it writes down and appends where each marked one starts in `out` (see `LineMarks`).
  *
  * @example
  * ```ts
@@ -54,8 +55,11 @@ export interface NormalizedRun {
  * normalizeLines(new TextEncoder().encode("007\r\n\r\n-0\n12x\n"), 0, 14, out, 0, run);
  * new TextDecoder().decode(out.subarray(0, run.written)); // "7\n0\n"
  * [run.end, run.lines, run.numbers, run.changed]; // [10, 3, 2, true]
- * normalizeLines(new TextEncoder().encode("09\r\n10\r\n"), 0, 8, out, 0, run, 1, true);
- * [run.numbers, run.sorted, run.last]; // [1, true, 9]
+ * const marks = { every: 2, next: 1, offsets: new Int32Array(4), count: 0 };
+ * normalizeLines(new TextEncoder().encode("09\r\n10\r\n"), 0, 8, out, 0, run, true, marks);
+ * [run.numbers, run.sorted, run.last]; // [2, true, 10]
+ * // "10\n", the second number, starts at 2 in `out`:
+ * [...marks.offsets.subarray(0, marks.count)]; // [2]
  * ```
  */
 export function normalizeLines(
@@ -65,8 +69,8 @@ export function normalizeLines(
   out: Uint8Array,
   outStart: number,
   run: NormalizedRun,
-  most = Number.POSITIVE_INFINITY,
   order = false,
+  marks?: LineMarks,
 ): void {
   const length = bytes.length;
   let i = from;
@@ -77,7 +81,9 @@ export function normalizeLines(
   let changed = false;
   let sorted = order;
   let last = run.last;
-  while (i < stop && numbers < most) {
+  const every = marks ? marks.every : NO_MARK;
+  let toMark = marks ? marks.next : NO_MARK;
+  while (i < stop) {
     const negative = bytes[i] === MINUS;
     if (negative) i++;
     const zeros = i;
@@ -85,6 +91,7 @@ export function normalizeLines(
     const digits = i;
     // The digits are copied as they are scanned (with the sign before them); a line that turns out to be zeros
     // only, or is not taken, overwrites or leaves these bytes past the output's end.
+    const at = w;
     let o = w;
     if (negative) out[o++] = MINUS;
     // The number in 32-bit integers (cheaper than doubles), for the order; exact up to 9 digits, read
@@ -133,6 +140,10 @@ export function normalizeLines(
       if (value < last) sorted = false;
       last = value;
     }
+    if (toMark === 0) {
+      addMark(marks!, at);
+      toMark = every - 1;
+    } else toMark--;
     lines++;
     i = end = next;
   }
@@ -143,6 +154,7 @@ export function normalizeLines(
   run.changed = changed;
   run.sorted = sorted;
   if (order) run.last = last;
+  if (marks) marks.next = toMark;
 }
 
 /** Whether the `count` digits from `start` on (no leading zero) stay within `Number.MAX_SAFE_INTEGER`. */

@@ -226,7 +226,8 @@ export class NumberParser {
    * validated without being converted; the other valid lines written in canonical form from their bytes (see
    * `normalizeLines`); only a line that needs the parser's state (one begun in an earlier chunk, or that the
    * checks above cannot vouch for) as its number. Storing the runs in order stores the same bytes as encoding
-   * {@linkcode pushView}'s numbers; errors and {@linkcode stats} are the same too.
+   * {@linkcode pushView}'s numbers; errors and {@linkcode stats} are the same too. Runs of lines in canonical form
+   * name their lines whose index among all numbers is a multiple of `runs.markEvery` (`LineRuns.marksOf`).
    *
    * @throws {NumberParseError} when the input breaks the grammar (and on every call after that).
    *
@@ -251,24 +252,22 @@ export class NumberParser {
     let i = 0;
     while (i < length) {
       if (this.#state === LINE_EMPTY && !this.#pendingCarriageReturn) {
-        const most = runs.cutEvery - (this.#numbers % runs.cutEvery);
-        scanCanonicalLines(chunk, i, scan, most, runs.order);
+        runs.markFrom(this.#numbers);
+        scanCanonicalLines(chunk, i, scan, runs.order, runs.marks);
         if (scan.end > i) {
           runs.add(CHUNK_RUN, i, scan.end, scan.lines, scan.sorted);
           this.#skipLines(scan.end - i, scan.lines, scan.lines);
           i = scan.end;
           if (i === length) break;
-          // Cut where the storer asked: the canonical lines go on in a run of their own.
-          if (scan.lines === most) continue;
         }
         // Lines from here on are written in canonical form a window at a time, before canonical lines are looked
         // for again: input that is not canonical throughout costs one failed scan per window, not one per line.
-        // They extend the run written just before them, unless a cut falls between.
-        const cut = this.#numbers % runs.cutEvery;
-        const extend = runs.count > 0 && runs.kind(runs.count - 1) === NORMALIZED_RUN && cut !== 0;
+        // They extend the run written just before them.
+        const extend = runs.count > 0 && runs.kind(runs.count - 1) === NORMALIZED_RUN;
         if (!extend) normalized.last = Number.NEGATIVE_INFINITY;
         const stop = Math.min(i + NORMALIZE_WINDOW, length);
-        normalizeLines(chunk, i, stop, runs.bytes, written, normalized, runs.cutEvery - cut, runs.order);
+        runs.markFrom(this.#numbers);
+        normalizeLines(chunk, i, stop, runs.bytes, written, normalized, runs.order, runs.marks);
         if (normalized.end > i) {
           if (extend) runs.extend(normalized.written, normalized.numbers, normalized.sorted);
           else runs.add(NORMALIZED_RUN, written, normalized.written, normalized.numbers, normalized.sorted);

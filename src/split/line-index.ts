@@ -22,10 +22,6 @@ export const LINE_INDEX_EVERY = 512;
 /** Bytes of one entry of the line index: the line's offset (uint32) and its number (float64). */
 export const LINE_INDEX_ENTRY_BYTES = 12;
 
-const LF = 0x0a;
-const MINUS = 0x2d;
-const ZERO = 0x30;
-
 /**
  * How many index entries a part of `numbers` lines has whose first entry marks its line `first`, with an entry every
  * `every` lines.
@@ -116,52 +112,8 @@ export class LineIndexWriter {
     this.#last = canonicalLineValue(bytes, lineStartBefore(bytes, 0, bytes.length - 1), bytes.length - 1);
   }
 
-  /**
-   * Follows the order of the canonical lines of `bytes` from `from` (which starts a line) on, up to `most` lines or
-   * the end of `bytes`, and returns the index just after the last of them.
-   */
-  lines(bytes: Uint8Array, from: number, most: number): number {
-    const length = bytes.length;
-    let i = from;
-    let lines = 0;
-    if (!this.#sorted) return afterLines(bytes, i, most);
-    let last = this.#last;
-    while (lines < most && i < length) {
-      const negative = bytes[i] === MINUS;
-      if (negative) i++;
-      // In 32-bit integers (cheaper than doubles); exact up to 9 digits, read again for longer lines.
-      const digits = i;
-      let value = 0;
-      for (; i < length; i++) {
-        const byte = bytes[i]!;
-        if (byte === LF) break;
-        value = (value * 10 + (byte - ZERO)) | 0;
-      }
-      if (i - digits > 9) value = canonicalLineValue(bytes, digits, i);
-      i++;
-      if (negative) value = -value;
-      lines++;
-      if (value < last) {
-        this.#sorted = false;
-        return afterLines(bytes, Math.min(i, length), most - lines);
-      }
-      last = value;
-    }
-    this.#last = last;
-    return Math.min(i, length);
-  }
-
   /** The entries as stored: {@linkcode LINE_INDEX_ENTRY_BYTES} bytes each, in the order they were added. */
   bytes(): Uint8Array {
     return new Uint8Array(this.#view.buffer, 0, this.#entries * LINE_INDEX_ENTRY_BYTES);
   }
-}
-
-/** The index just after the `most`-th line break of `bytes` from `from` on, or the length when there are fewer. */
-function afterLines(bytes: Uint8Array, from: number, most: number): number {
-  const length = bytes.length;
-  let lines = 0;
-  let i = from;
-  while (lines < most && i < length) if (bytes[i++] === LF) lines++;
-  return i;
 }

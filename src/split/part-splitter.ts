@@ -1,4 +1,13 @@
-import { canonicalLineValue, countLineBreaks, lineEndAfter, lineStartBefore } from "../numbers/canonical-lines.ts";
+import {
+  type CanonicalRun,
+  canonicalLineValue,
+  countLineBreaks,
+  type LineMarks,
+  lineEndAfter,
+  lineStartBefore,
+  NO_MARK,
+  scanCanonicalLines,
+} from "../numbers/canonical-lines.ts";
 import { encodedLineLength, encodeNumbersInto } from "../numbers/number-encoder.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { ChunkBuffers } from "./chunk-buffers.ts";
@@ -132,6 +141,8 @@ export class PartSplitter {
   #numbers = 0;
   #bytes = 0;
   readonly #carry = new Uint8Array(24);
+  readonly #scan: CanonicalRun = { end: 0, lines: 0, sorted: false };
+  readonly #marks: LineMarks = { every: NO_MARK, next: NO_MARK, offsets: new Int32Array(16), count: 0 };
   #carryStart = 0;
   #carryEnd = 0;
   #state: "writable" | "closed" | "aborted" = "writable";
@@ -193,13 +204,17 @@ export class PartSplitter {
   }
 
   /**
-   * Appends `lines`: `count` complete lines already in canonical form (as `scanCanonicalLines` finds them, each
-   * ended by `\n`), copied into the parts as they are. The same as writing their numbers with {@linkcode write},
-   * without converting them; the first and last number of a part are read from its lines. `sorted`, when the caller
-   * knows it (`scanCanonicalLines` with `order`), says whether the lines are non-decreasing among themselves: then,
-   * for lines that do not pass an indexed line, the splitter does not scan them to follow their order and to find
-   * where its line index entries go.
+   * Appends `lines`: `count` complete lines in canonical form (as `scanCanonicalLines` finds them, each ended by
+   * `\n`), copied into the parts as they are, in as few copies as the parts' buffers allow. The same as writing their
+   * numbers with {@linkcode write}, without converting them: the first and last number of a part and the numbers of
+   * its indexed lines are read from its lines. A caller that scanned the lines already passes what it found, and the
+   * splitter does not read them again: `sorted`, whether they are non-decreasing among themselves
+   * (`scanCanonicalLines` with `order`), and `marks`, where the lines it indexes start in `lines` (those whose index
+   * among all numbers written is a multiple of {@linkcode lineIndexEvery}; see `LineMarks`). Without both, it scans
+   * them itself.
    *
+   * @throws {RangeError} when the splitter scans `lines` and they are not `count` complete lines in canonical form,
+   *   or when `marks` do not name as many lines as `count` lines from here hold indexed ones.
    * @throws {NumberLimitError} when the write would pass `maxNumbers`.
    * @throws the first upload failure, once one has happened.
    *
@@ -212,15 +227,38 @@ export class PartSplitter {
    * [part!.bytes, part!.numbers, part!.first, part!.last]; // [8, 4, 2, 7]
    * ```
    */
-  writeLines(lines: Uint8Array, count: number, sorted?: boolean): Promise<void> | undefined {
+  writeLines(lines: Uint8Array, count: number, sorted?: boolean, marks?: ArrayLike<number>): Promise<void> | undefined {
     this.#assertWritable("write");
     if (this.#numbers + count > this.#maxNumbers) throw new NumberLimitError(this.#maxNumbers);
-    if (sorted !== undefined && count > 0 && count <= this.#linesToEntry) {
-      // Lines whose order the caller knows, up to the next indexed line: nothing to scan.
-      this.#index.follow(lines, sorted);
-      return this.#writeLinesFrom(lines, 0, count, lines.length, count);
+    let order = sorted;
+    let marked = marks;
+    if (order === undefined || marked === undefined) {
+      const scan = this.#scan;
+      const own = this.#marks;
+      own.every = this.#every;
+      own.next = this.#linesToEntry % this.#every;
+      own.count = 0;
+      scanCanonicalLines(lines, 0, scan, this.sorted, own);
+      if (scan.end !== lines.length || scan.lines !== count) {
+        throw new RangeError(
+          `Cannot write lines: expected ${count} complete lines in canonical form, found ${scan.lines} ` +
+            `in the first ${scan.end} of ${lines.length} bytes`,
+        );
+      }
+      order = scan.sorted;
+      marked = own.offsets.subarray(0, own.count);
+    } else {
+      const every = this.#every;
+      const indexed = Math.ceil((this.#numbers + count) / every) - Math.ceil(this.#numbers / every);
+      if (marked.length !== indexed) {
+        throw new RangeError(
+          `Cannot write lines: ${count} lines after line ${this.#numbers} hold ${indexed} indexed lines, ` +
+            `but ${marked.length} are marked`,
+        );
+      }
     }
-    return this.#writeLinesFrom(lines, 0, count);
+    if (count > 0) this.#index.follow(lines, order);
+    return this.#writeLinesFrom(lines, marked, 0, count, 0);
   }
 
   /**
@@ -291,68 +329,71 @@ export class PartSplitter {
   }
 
   /**
-   * Writes the `count` lines of `lines[from..)`, a piece at a time: a piece holds the lines up to the next indexed
-   * one (`pieceEnd`, `pieceLines`: the rest of the current piece, carried over a wait for an upload slot).
+   * Writes the `count` lines of `lines[from..)`, whose indexed lines start at `marks[mark..)`: as much as the current
+   * part's buffer takes in one copy, then the next part's, carrying a line across two chunks of a multipart part.
    */
   #writeLinesFrom(
     lines: Uint8Array,
+    marks: ArrayLike<number>,
     from: number,
     count: number,
-    pieceEnd = from,
-    pieceLines = 0,
+    mark: number,
   ): Promise<void> | undefined {
     const end = lines.length;
     let i = from;
     let left = count;
-    let stop = pieceEnd;
-    let inPiece = pieceLines;
+    let m = mark;
     for (;;) {
       const flushing = this.#flushCarry();
-      if (flushing) return flushing.then(() => this.#writeLinesFrom(lines, i, left, stop, inPiece));
+      if (flushing) return flushing.then(() => this.#writeLinesFrom(lines, marks, i, left, m));
       if (i >= end) return undefined;
       const part = this.#part ?? this.#openPart();
-      if (i >= stop) {
-        inPiece = Math.min(left, this.#linesToEntry);
-        stop = this.#index.lines(lines, i, inPiece);
-      }
       const room = this.#maxPartBytes - part.bytes;
       let window = part.window();
       if (window.length > room) window = window.subarray(0, room);
-      if (stop - i <= window.length) {
-        this.#countLines(lines, i, stop, inPiece);
-        window.set(lines.subarray(i, stop));
-        part.commit(stop - i);
-        left -= inPiece;
-        inPiece = 0;
-        i = stop;
-        continue;
+      if (end - i <= window.length) {
+        this.#countLines(lines, marks, m, i, end, left);
+        window.set(i === 0 ? lines : lines.subarray(i));
+        part.commit(end - i);
+        return undefined;
       }
       // The lines that fit, then the line that does not: it goes to the next part, or straddles two chunks.
       const fits = lineStartBefore(lines, i, i + window.length);
       const spare = room - (fits - i);
       if (fits > i) {
-        const piece = countLineBreaks(lines, i, fits);
-        this.#countLines(lines, i, fits, piece);
+        const piece = this.#linesBefore(lines, marks, m, i, fits);
+        m = this.#countLines(lines, marks, m, i, fits, piece);
         window.set(lines.subarray(i, fits));
         part.commit(fits - i);
         left -= piece;
-        inPiece -= piece;
         i = fits;
       }
       const next = lineEndAfter(lines, i);
       if (next - i > spare) {
         const wait = this.#finishPart();
-        if (wait) return wait.then(() => this.#writeLinesFrom(lines, i, left, stop, inPiece));
+        if (wait) return wait.then(() => this.#writeLinesFrom(lines, marks, i, left, m));
         continue;
       }
       this.#carry.set(lines.subarray(i, next));
       this.#carryStart = 0;
       this.#carryEnd = next - i;
-      this.#countLines(lines, i, next, 1);
+      m = this.#countLines(lines, marks, m, i, next, 1);
       left -= 1;
-      inPiece -= 1;
       i = next;
     }
+  }
+
+  /**
+   * How many lines `lines[start..end)` holds, `start` being the next line to write and `marks[mark]` the next indexed
+   * line: counted from the last indexed line before `end`, whose place in the count is known.
+   */
+  #linesBefore(lines: Uint8Array, marks: ArrayLike<number>, mark: number, start: number, end: number): number {
+    let m = mark;
+    while (m < marks.length && marks[m]! < end) m++;
+    if (m === mark) return countLineBreaks(lines, start, end);
+    const every = this.#every;
+    const toFirst = (every - (this.#numbers % every)) % every;
+    return toFirst + (m - 1 - mark) * every + countLineBreaks(lines, marks[m - 1]!, end);
   }
 
   /**
@@ -376,20 +417,34 @@ export class PartSplitter {
     return undefined;
   }
 
-  /** Counts the `count` canonical lines `lines[start..end)` into the current part. */
-  #countLines(lines: Uint8Array, start: number, end: number, count: number): void {
-    const first =
-      this.#partNumbers === 0 || this.#numbers % this.#every === 0
-        ? canonicalLineValue(lines, start, lineEndAfter(lines, start) - 1)
-        : 0;
+  /**
+   * Counts the `count` canonical lines `lines[start..end)` into the current part, with an entry of the line index for
+   * each indexed line among them from `marks[mark]` on, and returns the index of the first mark after them.
+   */
+  #countLines(
+    lines: Uint8Array,
+    marks: ArrayLike<number>,
+    mark: number,
+    start: number,
+    end: number,
+    count: number,
+  ): number {
+    const offset = this.#part!.bytes - start;
+    const marked = mark < marks.length && marks[mark] === start;
+    const first = this.#partNumbers === 0 || marked ? lineValue(lines, start) : 0;
     const last = canonicalLineValue(lines, lineStartBefore(lines, start, end - 1), end - 1);
+    // The first line's entry, or its place as the part's first line, is #count's.
     this.#count(first, last, count, end - start);
+    let m = marked ? mark + 1 : mark;
+    for (; m < marks.length && marks[m]! < end; m++) this.#index.add(offset + marks[m]!, lineValue(lines, marks[m]!));
+    return m;
   }
 
   /**
    * Counts a piece of `count` lines, `bytes` bytes, whose numbers go from `first` to `last`, into the current part
-   * at `offset` (by default where its committed bytes end). A piece never holds an indexed line but as its first
-   * one: that one's entry is added here.
+   * at `offset` (by default where its committed bytes end). Only its first line's entry, when that line is indexed,
+   * is added here: a piece of numbers never holds another indexed line, and `#countLines` adds the others of a piece
+   * of lines.
    */
   #count(first: number, last: number, count: number, bytes: number, offset = this.#part!.bytes): void {
     if (this.#partNumbers === 0) this.#partFirst = first;
@@ -445,4 +500,9 @@ export class PartSplitter {
     this.#parts.push(recorded);
     return wait;
   }
+}
+
+/** The number of the canonical line that starts at `start` in `lines`. */
+function lineValue(lines: Uint8Array, start: number): number {
+  return canonicalLineValue(lines, start, lineEndAfter(lines, start) - 1);
 }

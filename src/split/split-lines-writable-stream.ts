@@ -44,8 +44,8 @@ export class SplitLinesWritableStream extends WritableStream<Uint8Array> {
   constructor(splitter: PartSplitter, options: SplitLinesOptions = {}) {
     const parser = new NumberParser();
     const runs = new LineRuns();
-    // Runs of canonical lines come cut at the splitter's indexed lines, with their order: no scan of its own.
-    runs.cutEvery = splitter.lineIndexEvery;
+    // Runs of canonical lines come with their order and where the splitter's indexed lines start: no scan of its own.
+    runs.markEvery = splitter.lineIndexEvery;
     const { releaseChunk } = options;
     const ending = splitterEnding(splitter, async () => {
       const last = parser.end();
@@ -97,8 +97,8 @@ function writeRuns(splitter: PartSplitter, runs: LineRuns, chunk: Uint8Array, k:
       kind === NUMBER_RUN
         ? splitter.write(runs.numbers.subarray(start, end))
         : kind === CHUNK_RUN
-          ? splitter.writeLines(chunk.subarray(start, end), runs.lines(run), runs.sorted(run))
-          : splitter.writeLines(runs.bytes.subarray(start, end), runs.lines(run), runs.sorted(run));
+          ? splitter.writeLines(chunk.subarray(start, end), runs.lines(run), runs.sorted(run), runs.marksOf(run))
+          : splitter.writeLines(runs.bytes.subarray(start, end), runs.lines(run), runs.sorted(run), runs.marksOf(run));
     if (wait) return wait.then(() => writeRuns(splitter, runs, chunk, run + 1));
   }
   return undefined;

@@ -412,13 +412,13 @@ function referenceParse(text: string): Expected {
   return { numbers };
 }
 
-describe("NumberParser.pushLines cut where a storer asks, with the order of canonical runs", () => {
+describe("NumberParser.pushLines marks the lines a storer asks for, with the order of canonical runs", () => {
   test("a run the parser writes in canonical form over several windows keeps the order of all its lines", () => {
     const numbers = Array.from({ length: 400 }, (_, k) => 1000 + k);
     const orderOf = (values: number[]) => {
       const parser = new NumberParser();
       const runs = new LineRuns();
-      runs.cutEvery = 1000;
+      runs.markEvery = 1000;
       runs.order = true;
       parser.pushLines(ascii(values.map((n) => `${n}\r\n`).join("")), runs);
       // 400 lines of 6 bytes: one run, written and extended a window at a time.
@@ -434,7 +434,18 @@ describe("NumberParser.pushLines cut where a storer asks, with the order of cano
     }
   });
 
-  test("a run of lines in canonical form never passes a multiple of cutEvery, and knows whether it is sorted", () => {
+  test("a chunk of lines in canonical form is one run, however many marked lines it holds", () => {
+    // 5,000 lines of 6 bytes, the index every 64 lines: one run (one copy into a part) with 79 marks.
+    const parser = new NumberParser();
+    const runs = new LineRuns();
+    runs.markEvery = 64;
+    runs.order = true;
+    parser.pushLines(ascii(Array.from({ length: 5000 }, (_, k) => `${10_000 + k}\n`).join("")), runs);
+    expect([runs.count, runs.kind(0), runs.lines(0), runs.sorted(0)]).toEqual([1, CHUNK_RUN, 5000, true]);
+    expect([...runs.marksOf(0)]).toEqual(Array.from({ length: 79 }, (_, k) => 64 * 6 * k));
+  });
+
+  test("a run of lines in canonical form marks where each line whose index is a multiple of markEvery starts", () => {
     fc.assert(
       fc.property(
         fc
@@ -461,7 +472,7 @@ describe("NumberParser.pushLines cut where a storer asks, with the order of cano
         (text, cuts, every, order) => {
           const parser = new NumberParser();
           const runs = new LineRuns();
-          runs.cutEvery = every;
+          runs.markEvery = every;
           runs.order = order;
           let stored = 0;
           for (const chunk of splitAt(ascii(text), cuts)) {
@@ -470,15 +481,20 @@ describe("NumberParser.pushLines cut where a storer asks, with the order of cano
               const count = runs.lines(k);
               const kind = runs.kind(k);
               if (kind !== NUMBER_RUN) {
-                // The run's lines are stored lines stored … stored + count − 1: no multiple of every inside (a run of
-                // blank lines only has none).
-                if (count > 0) expect(Math.floor((stored + count - 1) / every)).toBe(Math.floor(stored / every));
                 const bytes = kind === CHUNK_RUN ? chunk : runs.bytes;
                 const lines = new TextDecoder().decode(bytes.subarray(runs.start(k), runs.end(k))).split("\n");
                 const values = lines.slice(0, -1).map(Number);
                 expect(values).toHaveLength(count);
                 expect(runs.sorted(k)).toBe(order && values.every((n, i) => i === 0 || values[i - 1]! <= n));
-              } else expect(runs.sorted(k)).toBeUndefined();
+                // The run's lines are stored lines stored … stored + count − 1: those that are multiples of every
+                // are marked, by where they start in the run.
+                const starts = lines.slice(0, -1).map((_, j) => lines.slice(0, j).join("\n").length + (j > 0 ? 1 : 0));
+                const marked = starts.filter((_, j) => (stored + j) % every === 0);
+                expect([...runs.marksOf(k)]).toEqual(marked);
+              } else {
+                expect(runs.sorted(k)).toBeUndefined();
+                expect(runs.marksOf(k)).toHaveLength(0);
+              }
               stored += count;
             }
           }

@@ -107,6 +107,51 @@ describe("PartSplitter", () => {
     expect(written).toBe(MAX_PARTS);
   });
 
+  test("writeLines without what a scan found stores what writing the numbers stores, line index included", async () => {
+    // Every object, parts and line index: the same keys (one upload id) and bytes.
+    const stored = (store: MemoryStore) =>
+      Promise.all(store.keys().map(async (key) => [key, await readBytes((await store.get(key))!.body)]));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.integer({ min: -1000, max: 100_000 }), fc.maxSafeInteger()), { maxLength: 400 }),
+        fc.boolean(),
+        fc.array(fc.nat(400), { maxLength: 5 }),
+        fc.integer({ min: 1, max: 9 }),
+        async (values, sort, cuts, every) => {
+          const numbers = sort ? values.sort((x, y) => x - y) : values;
+          const uploadId = newUploadId();
+          const setup = { name: "s", uploadId, maxPartBytes: 1024, lineIndexEvery: every };
+          const [numbersStore, linesStore] = [new MemoryStore(), new MemoryStore()];
+          const byNumbers = new PartSplitter({ ...setup, store: numbersStore });
+          const byLines = new PartSplitter({ ...setup, store: linesStore });
+          await byNumbers.write(numbers);
+          let from = 0;
+          for (const cut of [...cuts.sort((x, y) => x - y), numbers.length]) {
+            const to = Math.min(Math.max(cut, from), numbers.length);
+            await byLines.writeLines(encodeNumbers(numbers.slice(from, to)), to - from);
+            from = to;
+          }
+          expect(await byLines.close()).toEqual(await byNumbers.close());
+          expect(byLines.sorted).toBe(byNumbers.sorted);
+          expect(await stored(linesStore)).toEqual(await stored(numbersStore));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  test("writeLines refuses lines not in canonical form, and marks that miss indexed lines", () => {
+    const splitter = new PartSplitter({ ...options(), lineIndexEvery: 2 });
+    const ascii = (text: string) => new TextEncoder().encode(text);
+    expect(() => splitter.writeLines(ascii("1\n02\n"), 2)).toThrow(/Cannot write lines: expected 2 complete lines/);
+    expect(() => splitter.writeLines(ascii("1\n2"), 2)).toThrow(RangeError);
+    expect(() => splitter.writeLines(ascii("1\n2\n"), 3)).toThrow(RangeError);
+    // Lines 0 and 2 of "1\n2\n3\n" are indexed (every 2nd from 0): two marks, not one.
+    expect(() => splitter.writeLines(ascii("1\n2\n3\n"), 3, true, [0])).toThrow(/hold 2 indexed lines, but 1/);
+    expect(splitter.writeLines(ascii("1\n2\n3\n"), 3, true, [0, 4])).toBeUndefined();
+    expect(splitter.numbers).toBe(3);
+  });
+
   test("refuses values that are not safe integers", () => {
     const splitter = new PartSplitter(options());
     expect(() => splitter.write([1, 2.5])).toThrow(RangeError);
