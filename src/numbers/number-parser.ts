@@ -36,6 +36,8 @@ const AFTER_MINUS = 1;
 const IN_DIGITS = 2;
 /** Bytes of lines written in canonical form, at least, once `NumberParser.pushLines` meets a line that is not. */
 const NORMALIZE_WINDOW = 1024;
+/** The most bytes written in canonical form before canonical lines are looked for again (the window doubles). */
+const MAX_NORMALIZE_WINDOW = 64 * 1024;
 
 /** Digits folded in int32 arithmetic before they are added to the number: 10^9 − 1 fits an int32. */
 const GROUP_DIGITS = 9;
@@ -249,11 +251,15 @@ export class NumberParser {
     const normalized = this.#normalized;
     let count = 0;
     let written = 0;
+    let window = NORMALIZE_WINDOW;
     let i = 0;
     while (i < length) {
       if (this.#state === LINE_EMPTY && !this.#pendingCarriageReturn) {
         runs.markFrom(this.#numbers);
         scanCanonicalLines(chunk, i, scan, runs.order, runs.marks);
+        // Each scan that finds no canonical line doubles the window below: input that is not canonical throughout
+        // costs few scans and runs, and input canonical but for a line here and there goes back to the scan soon.
+        window = scan.end > i ? NORMALIZE_WINDOW : Math.min(2 * window, MAX_NORMALIZE_WINDOW);
         if (scan.end > i) {
           runs.add(CHUNK_RUN, i, scan.end, scan.lines, scan.sorted);
           this.#skipLines(scan.end - i, scan.lines, scan.lines);
@@ -265,7 +271,7 @@ export class NumberParser {
         // They extend the run written just before them.
         const extend = runs.count > 0 && runs.kind(runs.count - 1) === NORMALIZED_RUN;
         if (!extend) normalized.last = Number.NEGATIVE_INFINITY;
-        const stop = Math.min(i + NORMALIZE_WINDOW, length);
+        const stop = Math.min(i + window, length);
         runs.markFrom(this.#numbers);
         normalizeLines(chunk, i, stop, runs.bytes, written, normalized, runs.order, runs.marks);
         if (normalized.end > i) {
