@@ -11,7 +11,6 @@ import {
   arrayBufferSlice,
   assertArrayBufferView,
   canCopyDataBlockBytes,
-  copyDataBlockBytes,
   elementSizeOf,
   isDetachedBuffer,
   transferArrayBuffer,
@@ -70,6 +69,12 @@ export interface PullIntoDescriptor {
    * skipped. A transfer gives the descriptor a buffer nobody holds again.
    */
   bufferExposed: boolean;
+  /**
+   * drainpipe's: a `Uint8Array` over the whole of a `buffer` the descriptor had, made at the first copy into it
+   * and used for the copies after it while it still views the current `buffer`. Each copy then makes one view
+   * (of the queued bytes) instead of two; JavaScriptCore makes a view over an existing buffer slowly.
+   */
+  bufferView: Uint8Array<ArrayBuffer> | undefined;
 }
 
 /**
@@ -195,6 +200,7 @@ export class ReadableByteStreamController {
         viewConstructor: Uint8Array,
         readerType: "default",
         bufferExposed: false,
+        bufferView: undefined,
       });
     }
     ReadableStreamAddReadRequest(stream, readRequest);
@@ -461,7 +467,7 @@ export function ReadableByteStreamControllerFillPullIntoDescriptorFromQueue(
     ) {
       throw new TypeError("Cannot copy queued bytes into the pending read: a buffer is detached or too small");
     }
-    copyDataBlockBytes(pullIntoDescriptor.buffer, destStart, headOfQueue.buffer, headOfQueue.byteOffset, bytesToCopy);
+    copyIntoDescriptor(pullIntoDescriptor, destStart, headOfQueue.buffer, headOfQueue.byteOffset, bytesToCopy);
     if (headOfQueue.byteLength === bytesToCopy) {
       queue.shift();
     } else {
@@ -473,6 +479,26 @@ export function ReadableByteStreamControllerFillPullIntoDescriptorFromQueue(
     totalBytesToCopyRemaining -= bytesToCopy;
   }
   return ready;
+}
+
+/**
+ * CopyDataBlockBytes into `descriptor`'s buffer at `destStart`, through the descriptor's view of its buffer (made
+ * here when it has none, or one of a buffer it no longer has).
+ */
+function copyIntoDescriptor(
+  descriptor: PullIntoDescriptor,
+  destStart: number,
+  source: ArrayBuffer,
+  sourceOffset: number,
+  count: number,
+): void {
+  const buffer = descriptor.buffer;
+  let view = descriptor.bufferView;
+  if (view === undefined || view.buffer !== buffer) {
+    view = new Uint8Array(buffer);
+    descriptor.bufferView = view;
+  }
+  view.set(new Uint8Array(source, sourceOffset, count), destStart);
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#abstract-opdef-readablebytestreamcontrollerfillreadrequestfromqueue | ReadableByteStreamControllerFillReadRequestFromQueue}. */
@@ -593,6 +619,7 @@ export function ReadableByteStreamControllerPullInto(
     viewConstructor: ctor,
     readerType: "byob",
     bufferExposed: false,
+    bufferView: undefined,
   };
   if (controller._pendingPullIntos.length > 0) {
     controller._pendingPullIntos.push(pullIntoDescriptor);

@@ -85,4 +85,37 @@ describe("byte stream transfers", () => {
     expect([...value!]).toEqual([9]);
     expect(kept!.byteLength).toBe(0);
   });
+
+  test("a BYOB read filled from many queued chunks makes one view per chunk copied, not two", async () => {
+    const { streams } = await streamsCountingTransfers();
+    const Original = globalThis.Uint8Array;
+    const pieces = 32;
+    let enqueued = 0;
+    const stream = new streams.ReadableStream({
+      type: "bytes",
+      pull(controller) {
+        controller.enqueue(new Original(64).fill(enqueued++));
+      },
+    });
+    const reader = stream.getReader({ mode: "byob" });
+    const view = new Original(64 * pieces);
+    let made = 0;
+    globalThis.Uint8Array = class extends Original {
+      constructor(...args: ConstructorParameters<typeof Original>) {
+        super(...args);
+        made++;
+      }
+    } as Uint8ArrayConstructor;
+    let value: Uint8Array | undefined;
+    try {
+      ({ value } = await reader.read(view, { min: view.byteLength }));
+    } finally {
+      globalThis.Uint8Array = Original;
+    }
+    expect(Array.from({ length: pieces }, (_, index) => value![64 * index])).toEqual(
+      Array.from({ length: pieces }, (_, index) => index),
+    );
+    // One view of each chunk's bytes, and one of the read's buffer to copy them into.
+    expect(made).toBe(pieces + 1);
+  });
 });
