@@ -51,6 +51,9 @@ interface ByteQueueEntry {
 /** Who a pull-into descriptor serves. */
 type ReaderType = "default" | "byob" | "none";
 
+/** An underlying byte source's own `pull` and the source object. */
+type UnderlyingBytePull = { fn: (controller: ReadableByteStreamController) => unknown; source: unknown };
+
 /** A pull-into descriptor: a pending read into a caller's (or an auto-allocated) buffer. */
 export interface PullIntoDescriptor {
   buffer: ArrayBuffer;
@@ -119,6 +122,15 @@ export class ReadableByteStreamController {
   declare _started: boolean;
   /** @internal [[strategyHWM]] */
   declare _strategyHWM: number;
+  /**
+   * @internal The underlying source's own `pull` and the source object, when the stream was built from one; called
+   * by {@link ReadableByteStreamControllerCallPullIfNeeded} in place of the pull algorithm, which does the same.
+   */
+  declare _underlyingPull: UnderlyingBytePull | undefined;
+  /** @internal Reaction to the pull promise's fulfilment, allocated once per controller. */
+  declare _onPullFulfilled: () => void;
+  /** @internal Reaction to the pull promise's rejection, allocated once per controller. */
+  declare _onPullRejected: (reason: unknown) => void;
 
   constructor() {
     throw new TypeError("Illegal constructor: ReadableByteStreamController instances are created by ReadableStream");
@@ -250,25 +262,20 @@ export function ReadableByteStreamControllerCallPullIfNeeded(controller: Readabl
     return;
   }
   controller._pulling = true;
-  const pullCompletion = (controller._pullAlgorithm as PullAlgorithm)();
-  reactTo(
-    pullCompletion,
-    () => {
-      controller._pulling = false;
-      if (controller._pullAgain) {
-        controller._pullAgain = false;
-        ReadableByteStreamControllerCallPullIfNeeded(controller);
-      }
-    },
-    (e) => {
-      ReadableByteStreamControllerError(controller, e);
-    },
-  );
+  // As in ReadableStreamDefaultControllerCallPullIfNeeded: the source's pull called here, not through a closure
+  // per stream, which JavaScriptCore recompiles this call site for.
+  const underlyingPull = controller._underlyingPull;
+  const pullCompletion =
+    underlyingPull !== undefined
+      ? callForCompletion(underlyingPull.fn, underlyingPull.source, controller)
+      : (controller._pullAlgorithm as PullAlgorithm)();
+  reactTo(pullCompletion, controller._onPullFulfilled, controller._onPullRejected);
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#readable-byte-stream-controller-clear-algorithms | ReadableByteStreamControllerClearAlgorithms}. */
 export function ReadableByteStreamControllerClearAlgorithms(controller: ReadableByteStreamController): void {
   controller._pullAlgorithm = undefined;
+  controller._underlyingPull = undefined;
   controller._cancelAlgorithm = undefined;
 }
 
@@ -798,6 +805,7 @@ export function SetUpReadableByteStreamController(
   cancelAlgorithm: CancelAlgorithm,
   highWaterMark: number,
   autoAllocateChunkSize: number | undefined,
+  underlyingPull: UnderlyingBytePull | undefined = undefined,
 ): void {
   controller._controlledReadableByteStream = stream;
   controller._pullAgain = false;
@@ -812,6 +820,17 @@ export function SetUpReadableByteStreamController(
   controller._cancelAlgorithm = cancelAlgorithm;
   controller._autoAllocateChunkSize = autoAllocateChunkSize;
   controller._pendingPullIntos = new SimpleQueue();
+  controller._underlyingPull = underlyingPull;
+  controller._onPullFulfilled = () => {
+    controller._pulling = false;
+    if (controller._pullAgain) {
+      controller._pullAgain = false;
+      ReadableByteStreamControllerCallPullIfNeeded(controller);
+    }
+  };
+  controller._onPullRejected = (e) => {
+    ReadableByteStreamControllerError(controller, e);
+  };
   stream._readableStreamController = controller;
   const startResult = startAlgorithm();
   uponPromise(
@@ -852,5 +871,8 @@ export function SetUpReadableByteStreamControllerFromUnderlyingSource(
     cancelAlgorithm,
     highWaterMark,
     autoAllocateChunkSize,
+    pull === undefined
+      ? undefined
+      : { fn: pull as (controller: ReadableByteStreamController) => unknown, source: underlyingSource },
   );
 }
