@@ -4,7 +4,7 @@
  */
 
 import { type ArrayBufferViewLike, cloneAsUint8Array } from "./array-buffer-helpers.ts";
-import { Deferred, queueMicrotaskInternal, resolvedUndefined, uponRejection } from "./promise-helpers.ts";
+import { Deferred, queueMicrotaskInternal, uponRejection } from "./promise-helpers.ts";
 import {
   ReadableByteStreamController,
   ReadableByteStreamControllerClose,
@@ -75,27 +75,34 @@ export function ReadableStreamDefaultTee<R>(
   const controller2 = (): ReadableStreamDefaultController<R> =>
     (branch2 as ReadableStream<R>)._readableStreamController as ReadableStreamDefaultController<R>;
 
+  // The chunk steps' microtask, made once: at most one is pending, since the next read waits for `reading` to
+  // clear, which only this microtask does. The chunk waits for it in `readChunk`.
+  let readChunk: R | undefined;
+  const afterChunk = (): void => {
+    const chunk = readChunk as R;
+    readChunk = undefined;
+    readAgain = false;
+    const chunk1 = chunk;
+    let chunk2 = chunk;
+    if (!canceled2 && cloneForBranch2) {
+      try {
+        chunk2 = structuredClone(chunk2);
+      } catch (cloneError) {
+        ReadableStreamDefaultControllerError(controller1(), cloneError);
+        ReadableStreamDefaultControllerError(controller2(), cloneError);
+        cancelPromise.resolve(ReadableStreamCancel(stream, cloneError));
+        return;
+      }
+    }
+    if (!canceled1) ReadableStreamDefaultControllerEnqueue(controller1(), chunk1);
+    if (!canceled2) ReadableStreamDefaultControllerEnqueue(controller2(), chunk2);
+    reading = false;
+    if (readAgain) pullAlgorithm();
+  };
   const readRequest: ReadRequest<R> = {
     chunkSteps(chunk) {
-      queueMicrotaskInternal(() => {
-        readAgain = false;
-        const chunk1 = chunk;
-        let chunk2 = chunk;
-        if (!canceled2 && cloneForBranch2) {
-          try {
-            chunk2 = structuredClone(chunk2);
-          } catch (cloneError) {
-            ReadableStreamDefaultControllerError(controller1(), cloneError);
-            ReadableStreamDefaultControllerError(controller2(), cloneError);
-            cancelPromise.resolve(ReadableStreamCancel(stream, cloneError));
-            return;
-          }
-        }
-        if (!canceled1) ReadableStreamDefaultControllerEnqueue(controller1(), chunk1);
-        if (!canceled2) ReadableStreamDefaultControllerEnqueue(controller2(), chunk2);
-        reading = false;
-        if (readAgain) pullAlgorithm();
-      });
+      readChunk = chunk;
+      queueMicrotaskInternal(afterChunk);
     },
     closeSteps() {
       reading = false;
@@ -108,14 +115,16 @@ export function ReadableStreamDefaultTee<R>(
     },
   };
 
-  function pullAlgorithm(): Promise<undefined> {
+  // "A promise resolved with undefined", as the `undefined` completion: the controller reacts a microtask later
+  // all the same, without a promise reaction.
+  function pullAlgorithm(): undefined {
     if (reading) {
       readAgain = true;
-      return resolvedUndefined;
+      return undefined;
     }
     reading = true;
     ReadableStreamDefaultReaderRead(reader, readRequest);
-    return resolvedUndefined;
+    return undefined;
   }
 
   function cancel1Algorithm(reason: unknown): Promise<undefined> {
@@ -274,28 +283,28 @@ export function ReadableByteStreamTee(
     ReadableStreamBYOBReaderRead(reader as ReadableStreamBYOBReader, view, 1, readIntoRequest);
   }
 
-  function pull1Algorithm(): Promise<undefined> {
+  function pull1Algorithm(): undefined {
     if (reading) {
       readAgainForBranch1 = true;
-      return resolvedUndefined;
+      return undefined;
     }
     reading = true;
     const byobRequest = ReadableByteStreamControllerGetBYOBRequest(controllerOf(branch1));
     if (byobRequest === null) pullWithDefaultReader();
     else pullWithBYOBReader(byobRequest._view as Uint8Array<ArrayBuffer>, false);
-    return resolvedUndefined;
+    return undefined;
   }
 
-  function pull2Algorithm(): Promise<undefined> {
+  function pull2Algorithm(): undefined {
     if (reading) {
       readAgainForBranch2 = true;
-      return resolvedUndefined;
+      return undefined;
     }
     reading = true;
     const byobRequest = ReadableByteStreamControllerGetBYOBRequest(controllerOf(branch2));
     if (byobRequest === null) pullWithDefaultReader();
     else pullWithBYOBReader(byobRequest._view as Uint8Array<ArrayBuffer>, true);
-    return resolvedUndefined;
+    return undefined;
   }
 
   function cancel1Algorithm(reason: unknown): Promise<undefined> {
