@@ -70,6 +70,13 @@ export class WritableStreamDefaultController<W = unknown> {
   declare _writeAlgorithm: WriteAlgorithm<W> | undefined;
   /** @internal drainpipe: the sink's `writev`, when it has one. */
   declare _writevAlgorithm: WritevAlgorithm<W> | undefined;
+  /**
+   * @internal drainpipe: the sink's own `write` and the sink object, when the stream was built from a sink with a
+   * `write`; called by {@link WritableStreamDefaultControllerProcessWrite} in place of the write algorithm (a
+   * closure per stream that does the same), so that the call site does not see a new function with each stream,
+   * which JavaScriptCore recompiles it for.
+   */
+  declare _underlyingWrite: UnderlyingWrite | undefined;
   /** @internal Number of queued chunks the in-flight write covers (more than 1 for a `writev` batch). */
   declare _inFlightCount: number;
   /**
@@ -128,6 +135,9 @@ export function isWritableStreamDefaultController(value: unknown): value is Writ
   return hasOwnSlot(value, "_controlledWritableStream");
 }
 
+/** An underlying sink's own `write` and the sink object. */
+type UnderlyingWrite = { fn: (...args: never[]) => unknown; sink: unknown };
+
 /** Implements {@link https://streams.spec.whatwg.org/#set-up-writable-stream-default-controller | SetUpWritableStreamDefaultController} (plus the optional `writev` algorithm). */
 export function SetUpWritableStreamDefaultController<W>(
   stream: WritableStream<W>,
@@ -139,6 +149,7 @@ export function SetUpWritableStreamDefaultController<W>(
   highWaterMark: number,
   sizeAlgorithm: SizeAlgorithm<W>,
   writevAlgorithm: WritevAlgorithm<W> | undefined,
+  underlyingWrite: UnderlyingWrite | undefined = undefined,
 ): void {
   controller._controlledWritableStream = stream;
   stream._writableStreamController = controller;
@@ -149,6 +160,7 @@ export function SetUpWritableStreamDefaultController<W>(
   controller._strategyHWM = highWaterMark;
   controller._writeAlgorithm = writeAlgorithm;
   controller._writevAlgorithm = writevAlgorithm;
+  controller._underlyingWrite = underlyingWrite;
   controller._closeAlgorithm = closeAlgorithm;
   controller._abortAlgorithm = abortAlgorithm;
   controller._inFlightCount = 0;
@@ -215,6 +227,7 @@ export function SetUpWritableStreamDefaultControllerFromUnderlyingSink<W>(
     highWaterMark,
     sizeAlgorithm,
     writevAlgorithm,
+    write === undefined ? undefined : { fn: write, sink: underlyingSink },
   );
 }
 
@@ -285,6 +298,7 @@ export function WritableStreamDefaultControllerClearAlgorithms<W>(
 ): void {
   controller._writeAlgorithm = undefined;
   controller._writevAlgorithm = undefined;
+  controller._underlyingWrite = undefined;
   controller._closeAlgorithm = undefined;
   controller._abortAlgorithm = undefined;
   controller._strategySizeAlgorithm = undefined;
@@ -374,6 +388,10 @@ export function WritableStreamDefaultControllerProcessWrite<W>(
   const stream = controller._controlledWritableStream;
   WritableStreamMarkFirstWriteRequestInFlight(stream);
   controller._inFlightCount = 1;
+  const underlyingWrite = controller._underlyingWrite;
+  if (underlyingWrite !== undefined) {
+    return callWithChunkForCompletion(underlyingWrite.fn, underlyingWrite.sink, chunk, controller);
+  }
   return (controller._writeAlgorithm as WriteAlgorithm<W>)(chunk);
 }
 
