@@ -27,9 +27,6 @@ import {
 } from "./writable-stream.ts";
 import { AbortSteps, ErrorSteps } from "./writable-stream-controller-steps.ts";
 
-/** The close sentinel placed in the queue by close(). */
-const closeSentinel: unique symbol = Symbol("close sentinel");
-
 /** Sink algorithms used by the controller. */
 export type WriteAlgorithm<W> = (chunk: W) => Completion;
 
@@ -54,10 +51,18 @@ export class WritableStreamDefaultController<W = unknown> {
   /** @internal [[closeAlgorithm]] */
   declare _closeAlgorithm: (() => Promise<unknown>) | undefined;
   /**
-   * @internal [[queue]] and [[queueTotalSize]]: chunks (of type `W`) and the close sentinel. Typed `unknown`
-   * so that the stream's type parameter stays out of the queue's variance.
+   * @internal [[queue]] and [[queueTotalSize]]: the chunks (of type `W`), without the close sentinel, which is
+   * {@link WritableStreamDefaultController._closeQueued}. Typed `unknown` so that the stream's type parameter stays
+   * out of the queue's variance.
    */
   declare _queue: QueueWithSizes<unknown>;
+  /**
+   * @internal Whether [[queue]] ends with the close sentinel (enqueued with size 0, so [[queueTotalSize]] is the
+   * same either way). It is kept out of the queue's storage: a symbol stored among chunks that are all numbers
+   * changes the kind of array they are kept in, in V8 and JavaScriptCore, and the code compiled for the queue
+   * with it, once per stream.
+   */
+  declare _closeQueued: boolean;
   /** @internal [[started]] */
   declare _started: boolean;
   /** @internal [[strategyHWM]] */
@@ -118,6 +123,7 @@ export class WritableStreamDefaultController<W = unknown> {
   /** @internal Implements {@link https://streams.spec.whatwg.org/#ws-default-controller-private-error | [[ErrorSteps]]}. */
   [ErrorSteps](): void {
     this._queue.reset();
+    this._closeQueued = false;
   }
 }
 
@@ -154,6 +160,7 @@ export function SetUpWritableStreamDefaultController<W>(
   controller._controlledWritableStream = stream;
   stream._writableStreamController = controller;
   controller._queue = new QueueWithSizes();
+  controller._closeQueued = false;
   controller._abortController = new AbortController();
   controller._started = false;
   controller._strategySizeAlgorithm = sizeAlgorithm;
@@ -249,14 +256,13 @@ export function WritableStreamDefaultControllerAdvanceQueueIfNeeded<W>(
       return;
     }
     const queue = controller._queue;
-    if (queue.length === 0) return;
-    const value = queue.peek();
-    if (value === closeSentinel) {
-      WritableStreamDefaultControllerProcessClose(controller);
+    if (queue.length === 0) {
+      if (controller._closeQueued) WritableStreamDefaultControllerProcessClose(controller);
       return;
     }
+    const value = queue.peek();
     let completion: Completion;
-    const chunkCount = queue.length - (stream._closeRequest !== undefined ? 1 : 0);
+    const chunkCount = queue.length;
     if (controller._writevAlgorithm !== undefined && chunkCount > 1) {
       completion = writableStreamDefaultControllerProcessWritev(controller, queue.peekMany(chunkCount) as W[]);
     } else {
@@ -306,7 +312,7 @@ export function WritableStreamDefaultControllerClearAlgorithms<W>(
 
 /** Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-controller-close | WritableStreamDefaultControllerClose}. */
 export function WritableStreamDefaultControllerClose<W>(controller: WritableStreamDefaultController<W>): void {
-  controller._queue.enqueue(closeSentinel, 0);
+  controller._closeQueued = true;
   WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller);
 }
 
@@ -362,7 +368,7 @@ export function WritableStreamDefaultControllerGetDesiredSize<W>(
 export function WritableStreamDefaultControllerProcessClose<W>(controller: WritableStreamDefaultController<W>): void {
   const stream = controller._controlledWritableStream;
   WritableStreamMarkCloseRequestInFlight(stream);
-  controller._queue.dequeue();
+  controller._closeQueued = false;
   const sinkClosePromise = (controller._closeAlgorithm as () => Promise<unknown>)();
   WritableStreamDefaultControllerClearAlgorithms(controller);
   uponPromise(
