@@ -132,7 +132,10 @@ export const PIPE_SHAPES: readonly PipeShape[] = [
           for (const chunk of chunks) add(tally, chunk);
         },
       };
-      await numbers(implementation, count).pipeTo(new implementation.WritableStream<number>(sink));
+      // Room for a batch, as the README's writev example has: a sink that asks for one chunk at a time (the default
+      // high-water mark, 1) is handed one at a time, so its writev would never see a batch.
+      const strategy = { highWaterMark: 1024 };
+      await numbers(implementation, count).pipeTo(new implementation.WritableStream<number>(sink, strategy));
       return tally;
     },
   },
