@@ -72,6 +72,46 @@ export function encodeNumbersInto(
   target: Uint8Array,
   targetOffset: number,
 ): { read: number; written: number } {
+  const lines: EncodedLines = { read: 0, written: 0, last: Number.NEGATIVE_INFINITY, sorted: true };
+  encodeLinesInto(numbers, start, end, target, targetOffset, lines);
+  return { read: lines.read, written: lines.written };
+}
+
+/** Where {@linkcode encodeLinesInto} stopped, and the order of the numbers it encoded. */
+export interface EncodedLines {
+  /** How many numbers were encoded. */
+  read: number;
+  /** How many bytes they took. */
+  written: number;
+  /** The last number encoded; on entry, the number before the first (−∞ for none). Kept when none is encoded. */
+  last: number;
+  /** Whether every number encoded is at least the one before it (`last` on entry for the first); false stays false. */
+  sorted: boolean;
+}
+
+/**
+ * {@linkcode encodeNumbersInto} that also follows the order of the numbers it encodes, in the same pass, and reports
+ * into `lines` (reused from call to call: nothing is allocated). For a writer that records whether its lines are
+ * non-decreasing without reading them a second time.
+ *
+ * @throws {RangeError} when a number to encode is not a safe integer, or when the indices are out of range.
+ *
+ * @example
+ * ```ts
+ * const lines: EncodedLines = { read: 0, written: 0, last: Number.NEGATIVE_INFINITY, sorted: true };
+ * encodeLinesInto([2, 3, 5], 0, 3, new Uint8Array(16), 0, lines);
+ * encodeLinesInto([4], 0, 1, new Uint8Array(16), 0, lines);
+ * [lines.read, lines.written, lines.last, lines.sorted]; // [1, 2, 4, false]
+ * ```
+ */
+export function encodeLinesInto(
+  numbers: ArrayLike<number>,
+  start: number,
+  end: number,
+  target: Uint8Array,
+  targetOffset: number,
+  lines: EncodedLines,
+): void {
   checkIndex("start", start, 0, numbers.length);
   checkIndex("end", end, start, numbers.length);
   checkIndex("targetOffset", targetOffset, 0, target.length);
@@ -79,15 +119,20 @@ export function encodeNumbersInto(
   // 100, each group as one little-endian store of its table entry (unaligned: a DataView's stores allow that).
   const view = new DataView(target.buffer, target.byteOffset, target.byteLength);
   const limit = target.length;
+  let last = lines.last;
+  let sorted = lines.sorted;
   let pos = targetOffset;
   let i = start;
   for (; i < end; i++) {
     const value = numbers[i]!;
-    if (!Number.isSafeInteger(value)) throw notSafe("encode", value, i);
     const negative = value < 0;
     let rest = negative ? -value : value;
+    // An int32 is its own truncation: one conversion vouches for most numbers, the others get the full check.
+    if ((rest | 0) !== rest && !Number.isSafeInteger(value)) throw notSafe("encode", value, i);
     const newline = pos + (negative ? 1 : 0) + digitCount(rest);
     if (newline >= limit) break;
+    if (value < last) sorted = false;
+    last = value;
     target[newline] = LF;
     let p = newline;
     // In floating point while the rest exceeds int32 (exact: for values below 2^53 the quotient by 10,000 is never
@@ -120,7 +165,10 @@ export function encodeNumbersInto(
     if (negative) target[pos] = MINUS;
     pos = newline + 1;
   }
-  return { read: i - start, written: pos - targetOffset };
+  lines.read = i - start;
+  lines.written = pos - targetOffset;
+  lines.last = last;
+  lines.sorted = sorted;
 }
 
 /**

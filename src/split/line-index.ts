@@ -43,8 +43,9 @@ export function lineIndexEntries(numbers: number, every: number, first: number):
  * ```ts
  * const index = new LineIndexWriter();
  * index.add(4096, 7919);
- * index.numbers([2, 3, 5], 0, 3);
- * [index.entries, index.sorted]; // [1, true]
+ * index.followed(5, true);
+ * index.followed(4, false);
+ * [index.entries, index.sorted]; // [1, false]
  * index.bytes().length; // 12
  * ```
  */
@@ -83,19 +84,19 @@ export class LineIndexWriter {
     this.#entries = Math.min(this.#entries, entries);
   }
 
-  /** Follows the order of `numbers[start..end)`, the next lines written. */
-  numbers(numbers: ArrayLike<number>, start: number, end: number): void {
-    if (!this.#sorted || start >= end) return;
-    let last = this.#last;
-    for (let i = start; i < end; i++) {
-      const value = numbers[i]!;
-      if (value < last) {
-        this.#sorted = false;
-        return;
-      }
-      last = value;
-    }
+  /** The number of the last line followed while the lines were sorted (−∞ before the first). */
+  get last(): number {
+    return this.#last;
+  }
+
+  /**
+   * Takes the order of the next lines written from whoever followed them (an encoder, see `encodeLinesInto`): the
+   * last one's number, and whether they were sorted, each at least the one before it from {@linkcode last} on.
+   */
+  followed(last: number, sorted: boolean): void {
+    if (!this.#sorted) return;
     this.#last = last;
+    this.#sorted = sorted;
   }
 
   /**

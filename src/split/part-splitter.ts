@@ -8,7 +8,7 @@ import {
   NO_MARK,
   scanCanonicalLines,
 } from "../numbers/canonical-lines.ts";
-import { encodedLineLength, encodeNumbersInto } from "../numbers/number-encoder.ts";
+import { type EncodedLines, encodedLineLength, encodeLinesInto } from "../numbers/number-encoder.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { ChunkBuffers } from "./chunk-buffers.ts";
 import { LINE_INDEX_ENTRY_BYTES, LINE_INDEX_EVERY, LineIndexWriter } from "./line-index.ts";
@@ -131,6 +131,8 @@ export class PartSplitter {
   readonly #parts: Promise<PartRecord>[] = [];
   readonly #uploads: PartUpload[] = [];
   readonly #index = new LineIndexWriter();
+  /** What the encoder reports back: reused by every write of numbers. */
+  readonly #encoded: EncodedLines = { read: 0, written: 0, last: Number.NEGATIVE_INFINITY, sorted: true };
   readonly #every: number;
   #part: PartUpload | undefined;
   #partIndexStart = 0;
@@ -299,12 +301,12 @@ export class PartSplitter {
       let window = part.window();
       if (window.length > room) window = window.subarray(0, room);
       // Pieces that end before each indexed line (every lineIndexEvery-th of the attempt), into the same window.
+      // The encoder follows their order as it goes (see #encode).
       let written = 0;
       for (;;) {
         const stop = Math.min(end, i + this.#linesToEntry);
-        const piece = encodeNumbersInto(numbers, i, stop, window, written);
+        const piece = this.#encode(numbers, i, stop, window, written);
         if (piece.read === 0) break;
-        this.#index.numbers(numbers, i, i + piece.read);
         this.#count(numbers[i]!, numbers[i + piece.read - 1]!, piece.read, piece.written, part.bytes + written);
         written += piece.written;
         i += piece.read;
@@ -319,13 +321,26 @@ export class PartSplitter {
         if (wait) return wait.then(() => this.#writeFrom(numbers, i));
         continue;
       }
-      const { written: carried } = encodeNumbersInto(numbers, i, i + 1, this.#carry, 0);
+      const { written: carried } = this.#encode(numbers, i, i + 1, this.#carry, 0);
       this.#carryStart = 0;
       this.#carryEnd = carried;
-      this.#index.numbers(numbers, i, i + 1);
       this.#count(next, next, 1, carried);
       i += 1;
     }
+  }
+
+  /**
+   * Encodes `numbers[start..end)` into `target` from `offset` on, as many as fit (see `encodeLinesInto`), and has the
+   * line index follow their order from the same pass. The report is reused: read it before the next call.
+   */
+  #encode(numbers: ArrayLike<number>, start: number, end: number, target: Uint8Array, offset: number): EncodedLines {
+    const encoded = this.#encoded;
+    const index = this.#index;
+    encoded.last = index.last;
+    encoded.sorted = index.sorted;
+    encodeLinesInto(numbers, start, end, target, offset, encoded);
+    index.followed(encoded.last, encoded.sorted);
+    return encoded;
   }
 
   /**

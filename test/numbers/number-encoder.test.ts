@@ -3,7 +3,9 @@ import { describe, expect, test } from "vitest";
 import {
   DIGIT_PAIRS,
   digitCount,
+  type EncodedLines,
   encodedLineLength,
+  encodeLinesInto,
   encodeNumbers,
   encodeNumbersInto,
 } from "../../src/numbers/number-encoder.ts";
@@ -114,6 +116,69 @@ describe("encodeNumbersInto", () => {
           expect(untouched.every((byte) => byte === 0xee)).toBe(true);
         },
       ),
+    );
+  });
+});
+
+describe("encodeLinesInto", () => {
+  const fresh = (): EncodedLines => ({ read: 0, written: 0, last: Number.NEGATIVE_INFINITY, sorted: true });
+
+  test("follows the order across calls, from the number before the first", () => {
+    const lines = fresh();
+    const target = new Uint8Array(32);
+    encodeLinesInto([-3, -0, 0, 7], 0, 4, target, 0, lines);
+    expect(lines).toEqual({ read: 4, written: 9, last: 7, sorted: true });
+    encodeLinesInto([7, 8], 0, 2, target, 9, lines);
+    expect(lines).toEqual({ read: 2, written: 4, last: 8, sorted: true });
+    encodeLinesInto([5, 9], 0, 2, target, 13, lines);
+    expect(lines).toEqual({ read: 2, written: 4, last: 9, sorted: false });
+    encodeLinesInto([10], 0, 1, target, 17, lines);
+    expect(lines.sorted).toBe(false);
+    expect(text(target.subarray(0, 20))).toBe("-3\n0\n0\n7\n7\n8\n5\n9\n10\n");
+  });
+
+  test("counts only the numbers it encoded: one that does not fit, or none, leaves the order as it was", () => {
+    const lines = fresh();
+    encodeLinesInto([5, 1], 0, 2, new Uint8Array(3), 0, lines);
+    expect(lines).toEqual({ read: 1, written: 2, last: 5, sorted: true });
+    encodeLinesInto([1], 0, 1, new Uint8Array(1), 0, lines);
+    expect(lines).toEqual({ read: 0, written: 0, last: 5, sorted: true });
+  });
+
+  test("property: the same bytes as encodeNumbersInto, and the order of the numbers read, in any pieces", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.maxSafeInteger(), fc.integer({ min: -99, max: 99 }), fc.constant(-0))),
+        fc.boolean(),
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1 }),
+        fc.nat({ max: 300 }),
+        (values, sortFirst, pieces, size) => {
+          const numbers = sortFirst ? [...values].sort((a, b) => a - b) : values;
+          const target = new Uint8Array(size);
+          const lines = fresh();
+          let read = 0;
+          let written = 0;
+          for (let k = 0; read < numbers.length; k++) {
+            const end = Math.min(numbers.length, read + pieces[k % pieces.length]!);
+            encodeLinesInto(numbers, read, end, target, written, lines);
+            read += lines.read;
+            written += lines.written;
+            if (read < end) break;
+          }
+          const expected = new Uint8Array(size);
+          expect(encodeNumbersInto(numbers, 0, numbers.length, expected, 0)).toEqual({ read, written });
+          expect(target).toEqual(expected);
+          const encoded = numbers.slice(0, read);
+          expect(lines.sorted).toBe(encoded.every((n, i) => i === 0 || encoded[i - 1]! <= n));
+          if (lines.sorted && read > 0) expect(lines.last).toBe(encoded[read - 1]);
+        },
+      ),
+    );
+  });
+
+  test.each([1.5, Number.NaN, Number.NEGATIVE_INFINITY, 2 ** 31 + 0.5, 2 ** 53])("rejects %s", (value) => {
+    expect(() => encodeLinesInto([0, value], 0, 2, new Uint8Array(64), 0, fresh())).toThrow(
+      new RangeError(`Cannot encode value ${value} at index 1: not a safe integer`),
     );
   });
 });

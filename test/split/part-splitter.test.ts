@@ -140,6 +140,35 @@ describe("PartSplitter", () => {
     );
   });
 
+  test("property: sorted follows every number written, in any batches, between lines written as they are", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: -50, max: 9_999_999 }), { maxLength: 500 }),
+        fc.boolean(),
+        fc.array(fc.record({ size: fc.integer({ min: 1, max: 40 }), asLines: fc.boolean() }), { minLength: 1 }),
+        fc.integer({ min: 1, max: 9 }),
+        async (values, sortFirst, writes, lineIndexEvery) => {
+          const numbers = sortFirst ? [...values].sort((a, b) => a - b) : values;
+          const splitter = new PartSplitter({ ...options(), maxPartBytes: 1024, lineIndexEvery });
+          for (let at = 0, k = 0; at < numbers.length; k++) {
+            const { size, asLines } = writes[k % writes.length]!;
+            const batch = numbers.slice(at, at + size);
+            at += batch.length;
+            const written = asLines
+              ? splitter.writeLines(encodeNumbers(batch), batch.length)
+              : splitter.write(Float64Array.from(batch));
+            if (written) await written;
+            const soFar = numbers.slice(0, at);
+            expect(splitter.sorted).toBe(soFar.every((n, i) => i === 0 || soFar[i - 1]! <= n));
+          }
+          const parts = await splitter.close();
+          expect(parts.reduce((sum, part) => sum + part.numbers, 0)).toBe(numbers.length);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   test("writeLines refuses lines not in canonical form, and marks that miss indexed lines", () => {
     const splitter = new PartSplitter({ ...options(), lineIndexEvery: 2 });
     const ascii = (text: string) => new TextEncoder().encode(text);
