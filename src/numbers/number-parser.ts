@@ -97,14 +97,18 @@ function readCommonLines(
   let i = from;
   while (i < fastEnd) {
     let j = i;
-    const negative = chunk[j] === MINUS;
-    if (negative) j++;
-    const lead = (chunk[j]! - ONE) >>> 0;
+    let lead = (chunk[j]! - ONE) >>> 0;
+    // A `-` is looked for only where no leading digit is: one test per line for the common line.
+    const negative = lead > 8 && chunk[j] === MINUS;
+    if (negative) lead = (chunk[++j]! - ONE) >>> 0;
     if (lead > 8) break;
     const digits = j;
+    // The SWAR steps stop before the line's 14th digit, the byte steps after its 15th.
+    const quadsEnd = digits + FAST_MAX_DIGITS - 3;
+    const digitsEnd = digits + FAST_MAX_DIGITS;
     let value = lead + 1;
     j++;
-    while (j - digits < FAST_MAX_DIGITS - 3) {
+    while (j < quadsEnd) {
       const word = view.getUint32(j, true);
       // A byte is no digit when it is below 0x30 (subtracting 0x30 sets its top bit) or above 0x39 (adding 0x46
       // sets it); a lane that borrows or carries into the next one is itself no digit, and the lowest such lane
@@ -117,7 +121,7 @@ function readCommonLines(
       j += 4;
     }
     let next = chunk[j]!;
-    for (let digit = (next - ZERO) >>> 0; digit <= 9 && j - digits < FAST_MAX_DIGITS; digit = (next - ZERO) >>> 0) {
+    for (let digit = (next - ZERO) >>> 0; digit <= 9 && j < digitsEnd; digit = (next - ZERO) >>> 0) {
       value = value * 10 + digit;
       next = chunk[++j]!;
     }
