@@ -62,15 +62,16 @@ function unsafeDigitIndex(chunk: Uint8Array, start: number, acc: number): number
   }
 }
 
-/** Where {@linkcode readCommonLines} stopped. */
-interface CommonLines {
-  /** The index just after the last line read (the start index when none was). */
-  end: number;
-  /** The count of numbers in the output array after the lines read. */
-  count: number;
-  /** Whether a line read ended with `\r\n`. */
-  crlf: boolean;
-}
+/**
+ * Where the last {@linkcode readCommonLines} stopped: the index just after the last line it read (its start index
+ * when it read none), and whether a line it read ended with `\r\n`. Module variables rather than fields of an
+ * object passed in, because a store to them needs no type feedback: V8 compiles the function's loop while its first
+ * call still runs (on-stack replacement), before any code after the loop has run, and a field store there, lacking
+ * feedback, deoptimizes that code at the end of the call; V8 then enters the same compiled loop again on the next
+ * call, and seen in Node 24 that repeated once per chunk for hundreds of chunks.
+ */
+let commonEnd = 0;
+let commonCrlf = false;
 
 /**
  * Reads the lines of `chunk` (seen through `view`) from `from` on, a line start, that have the common form, and
@@ -81,6 +82,9 @@ interface CommonLines {
  *
  * The digits after the first are read four at a time while they last: one 32-bit load, one test that all four
  * bytes are digits, and their value in three multiplications (SWAR: the bytes as lanes of one integer).
+ *
+ * Returns the count of numbers in `out` after the lines read; where it stopped is left in `commonEnd` and
+ * `commonCrlf`.
  */
 function readCommonLines(
   chunk: Uint8Array,
@@ -89,8 +93,7 @@ function readCommonLines(
   to: number,
   out: Float64Array,
   count: number,
-  lines: CommonLines,
-): void {
+): number {
   const fastEnd = to - FAST_LINE_BYTES;
   let crlf = false;
   let n = count;
@@ -133,9 +136,9 @@ function readCommonLines(
     out[n++] = negative ? 0 - value : value;
     i = j + 1;
   }
-  lines.end = i;
-  lines.count = n;
-  lines.crlf = crlf;
+  commonEnd = i;
+  commonCrlf = crlf;
+  return n;
 }
 
 type LineState = typeof LINE_EMPTY | typeof AFTER_MINUS | typeof IN_DIGITS;
@@ -178,7 +181,6 @@ export class NumberParser {
   #ended = false;
   #error: NumberParseError | undefined;
   readonly #scan: CanonicalRun = { end: 0, lines: 0, sorted: false };
-  readonly #common: CommonLines = { end: 0, count: 0, crlf: false };
   /** A view of the last chunk {@linkcode readCommonLines} read, for the next call on the same chunk. */
   #view: DataView | undefined;
   readonly #normalized: NormalizedRun = {
@@ -360,14 +362,13 @@ export class NumberParser {
     while (i < to) {
       if (state === LINE_EMPTY && line >= commonFrom && i < to - FAST_LINE_BYTES) {
         // Lines in the common form first, read without the state machine (which then goes on from a line start).
-        const lines = this.#common;
-        readCommonLines(chunk, this.#viewOf(chunk), i, to, out, count, lines);
-        if (lines.count > count) {
-          line += lines.count - count;
-          count = lines.count;
-          i = lines.end;
+        const after = readCommonLines(chunk, this.#viewOf(chunk), i, to, out, count);
+        if (after > count) {
+          line += after - count;
+          count = after;
+          i = commonEnd;
           lineStart = base + i;
-          if (lines.crlf) canonical = false;
+          if (commonCrlf) canonical = false;
         } else {
           // Not one: input where such lines are rare pays for one failed attempt per COMMON_RETRY_LINES lines.
           commonFrom = line + COMMON_RETRY_LINES;
