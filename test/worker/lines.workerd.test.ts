@@ -1,22 +1,14 @@
-import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeEach, describe, expect, test } from "vitest";
 import type { Manifest } from "../../src/files/manifest.ts";
 import { primeBatches } from "../../src/numbers/prime-batches.ts";
-import { meteredBucket } from "../../src/store/metered-bucket.ts";
 import { RequestBudget } from "../../src/store/request-budget.ts";
-import type { DrainpipeEnv } from "../../src/worker/env.ts";
-import { meteredNamespace } from "../../src/worker/metered-namespace.ts";
-import { callWorkerToEnd } from "../support/call-worker.ts";
+import { callMetered } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
-import { recordingGets } from "../support/recording-gets.ts";
 
 // Reading lines and searching by value over HTTP, inside workerd over real (miniflare) R2 and Durable Objects:
 // answers checked against the source numbers, for files from both upload paths and from upload sessions, and what a
 // read costs (R2 calls and bytes, coordinator calls).
-
-const origin = "http://drainpipe.test";
-const auth = { Authorization: "Bearer test-token" };
 
 /** What one request cost: R2 calls, the bytes each R2 `get` delivered, and coordinator calls. */
 interface Cost {
@@ -34,19 +26,15 @@ async function call(
   const r2 = new RequestBudget(100_000);
   const coordinator = new RequestBudget(100_000);
   const gets: number[] = [];
-  const metered = {
-    ...env,
-    READ_GRACE_SECONDS: undefined,
-    PLAN: "paid",
-    BUCKET: meteredBucket(recordingGets(env.BUCKET, gets), r2),
-    COORDINATOR: meteredNamespace(env.COORDINATOR, coordinator),
-  } as DrainpipeEnv;
-  const request = new Request(`${origin}${path}`, {
+  const response = await callMetered({
     method,
-    headers: { ...auth, ...options.headers },
-    ...(options.body === undefined ? {} : { body: options.body }),
+    path,
+    ...options,
+    vars: { PLAN: "paid" },
+    bucket: r2,
+    coordinator,
+    reads: gets,
   });
-  const response = await callWorkerToEnd(request, metered);
   return { response, cost: { r2: r2.used, gets, coordinator: coordinator.used } };
 }
 

@@ -4,15 +4,11 @@ import { beforeEach, describe, expect, test } from "vitest";
 import type { Manifest } from "../../src/files/manifest.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { listAll } from "../../src/store/list-all.ts";
-import { meteredBucket } from "../../src/store/metered-bucket.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
 import { PLAN_SUBREQUESTS, RequestBudget } from "../../src/store/request-budget.ts";
-import type { DrainpipeEnv } from "../../src/worker/env.ts";
 import worker from "../../src/worker/index.ts";
-import { meteredNamespace } from "../../src/worker/metered-namespace.ts";
-import { callWorkerToEnd } from "../support/call-worker.ts";
+import { callMetered } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
-import { recordingGets } from "../support/recording-gets.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 
 // Local workerd enforces no per-request limit, so these tests do: every request runs with its bindings behind a
@@ -40,21 +36,16 @@ async function call(
 ): Promise<{ response: Response; calls: () => number }> {
   const plan = options.plan ?? "free";
   const budget = new RequestBudget(options.meter ?? PLAN_SUBREQUESTS[plan]);
-  const metered = {
-    ...env,
-    // The default read grace period (the tests' deployment has none): reads take no lease.
-    READ_GRACE_SECONDS: undefined,
-    PLAN: plan,
-    ...options.vars,
-    BUCKET: meteredBucket(options.reads ? recordingGets(env.BUCKET, options.reads) : env.BUCKET, budget),
-    COORDINATOR: meteredNamespace(env.COORDINATOR, budget),
-  } as DrainpipeEnv;
-  const request = new Request(`${origin}${path}`, {
+  const response = await callMetered({
     method,
-    headers: { ...auth, ...options.headers },
-    ...(options.body === undefined ? {} : { body: options.body }),
+    path,
+    headers: options.headers,
+    body: options.body,
+    vars: { PLAN: plan, ...options.vars },
+    bucket: budget,
+    coordinator: budget,
+    reads: options.reads,
   });
-  const response = await callWorkerToEnd(request, metered);
   return { response, calls: () => budget.used };
 }
 
