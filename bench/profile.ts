@@ -59,9 +59,9 @@ function check(tally: { count: number; sum: number }): void {
 let profile: CpuProfile;
 if (args.worker) {
   const port = Number(args["inspector-port"]);
-  const worker = await startChunkPipeWorker(port);
+  const worker = await startChunkPipeWorker(implementation.name, port);
   try {
-    const query = new URLSearchParams({ implementation: implementation.name, shape: shape.name, count: String(count) });
+    const query = new URLSearchParams({ shape: shape.name, count: String(count) });
     const round = async (): Promise<void> => check(await (await fetch(`${worker.url}/run?${query}`)).json());
     await round();
     profile = await profileOverInspector(port, async () => {

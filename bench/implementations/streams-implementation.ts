@@ -67,6 +67,9 @@ export function classesOf(module: {
 /** The name of the runtime's own streams in every report. */
 export const NATIVE = "native";
 
+/** The name of drainpipe's standard row; its extension row's name starts with it too. */
+export const DRAINPIPE = "drainpipe";
+
 /**
  * drainpipe's two rows on `streams` (drainpipe's streams module: `src/streams/index.ts`, its esbuild bundle or the
  * built `dist/`): the standard path, which runs the same code as every other implementation, and the extension
@@ -82,9 +85,9 @@ export function drainpipeImplementations(
   runtimes: readonly Runtime[],
 ): StreamsImplementation[] {
   return [
-    { name: "drainpipe", runtimes, ...classesOf(streams) },
+    { name: DRAINPIPE, runtimes, ...classesOf(streams) },
     {
-      name: "drainpipe readMany/writev",
+      name: `${DRAINPIPE} readMany/writev`,
       runtimes,
       ...classesOf(streams),
       extension: {
