@@ -48,7 +48,10 @@ export default defineConfig({
         test: {
           name: "bench-node",
           include: [],
-          provide: { benchQuick: process.env.BENCH_QUICK === "1" },
+          provide: {
+            benchQuick: process.env.BENCH_QUICK === "1",
+            benchImplementation: process.env.BENCH_IMPLEMENTATION ?? "",
+          },
           benchmark: { include: ["bench/**/*.bench.ts"] },
           environment: "node",
         },
@@ -61,7 +64,10 @@ export default defineConfig({
         test: {
           name: "bench-workerd",
           include: [],
-          provide: { benchQuick: process.env.BENCH_QUICK === "1" },
+          provide: {
+            benchQuick: process.env.BENCH_QUICK === "1",
+            benchImplementation: process.env.BENCH_IMPLEMENTATION ?? "",
+          },
           benchmark: { include: ["bench/**/*.bench.ts"] },
         },
       },

@@ -45,5 +45,10 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** Whether to run tiny sizes (`BENCH_QUICK=1`, set by `npm run bench:quick`). */
     benchQuick: boolean;
+    /**
+     * The one implementation a benchmark file that honours it runs (`BENCH_IMPLEMENTATION`, set by
+     * `runVitestBench`), so that no call site is shared with another implementation; empty for all of them.
+     */
+    benchImplementation: string;
   }
 }

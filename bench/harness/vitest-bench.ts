@@ -33,25 +33,42 @@ export const PROJECTS: Record<VitestRuntime, string> = { node: "bench-node", wor
 /**
  * Runs one benchmark file (`file`, relative to the project root) with `vitest bench` in both bench projects,
  * after deleting what an earlier run of the same scenario (`scenario`: its results folder, the first argument of
- * `resultPath`) left. Returns whether vitest passed: its tests check every variant's output before benching.
+ * `resultPath`) left. With `implementations`, runs it once per implementation instead, each in a vitest run (and
+ * so a process) of its own with `benchImplementation` set to its name, in the projects of the runtimes it runs
+ * in, for files that honour it. Returns whether every vitest run passed: their tests check every variant's output
+ * before benching.
  *
  * @example
  * ```ts
- * const passed = runVitestBench("bench/scenarios/01-chunk-pipes.bench.ts", "chunk-pipes", true);
+ * const passed = runVitestBench("bench/scenarios/01-chunk-pipes.bench.ts", "chunk-pipes", true, IMPLEMENTATIONS);
  * ```
  */
-export function runVitestBench(file: string, scenario: string, quick: boolean): boolean {
+export function runVitestBench(
+  file: string,
+  scenario: string,
+  quick: boolean,
+  implementations: readonly Pick<StreamsImplementation, "name" | "runtimes">[] | undefined = undefined,
+): boolean {
   for (const runtime of RUNTIMES) {
     rmSync(resolve(PROJECT_ROOT, VITEST_RESULTS_DIR, PROJECTS[runtime], scenario), { recursive: true, force: true });
   }
   const vitest = resolve(PROJECT_ROOT, "node_modules/vitest/vitest.mjs");
-  const projects = RUNTIMES.flatMap((runtime) => ["--project", `${PROJECTS[runtime]} (bench)`]);
-  const result = spawnSync(process.execPath, [vitest, "bench", ...projects, file], {
-    cwd: PROJECT_ROOT,
-    stdio: "inherit",
-    env: { ...process.env, BENCH_QUICK: quick ? "1" : "0" },
-  });
-  return result.status === 0;
+  const runs = implementations?.map(({ name, runtimes }) => ({
+    name,
+    runtimes: RUNTIMES.filter((runtime) => runtimes.includes(runtime)),
+  })) ?? [{ name: "", runtimes: RUNTIMES }];
+  let passed = true;
+  for (const { name, runtimes } of runs) {
+    if (runtimes.length === 0) continue;
+    const projects = runtimes.flatMap((runtime) => ["--project", `${PROJECTS[runtime]} (bench)`]);
+    const result = spawnSync(process.execPath, [vitest, "bench", ...projects, file], {
+      cwd: PROJECT_ROOT,
+      stdio: "inherit",
+      env: { ...process.env, BENCH_QUICK: quick ? "1" : "0", BENCH_IMPLEMENTATION: name },
+    });
+    passed &&= result.status === 0;
+  }
+  return passed;
 }
 
 /** The runtime column of the reports: the Node version, or workerd's and how it was run. */

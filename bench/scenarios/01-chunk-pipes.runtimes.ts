@@ -3,13 +3,15 @@
  * `chunk-pipe-shapes.ts` with the runtime's own streams and drainpipe's two rows, drainpipe loaded from the esbuild
  * bundle the vitest benchmarks use (`tools/bundled-drainpipe.ts`), checks the count and sum of every run (warm-ups
  * included) and prints one {@linkcode RuntimeReport} as JSON. `01-chunk-pipes.ts` builds the bundle, starts this
- * file with the project's Bun and Deno and makes their tables.
+ * file with the project's Bun and Deno once per implementation (`--implementation`, so no call site of the shapes
+ * is shared between implementations) and makes their tables.
  *
  * Run alone (`bench/scenarios/01-chunk-pipes.ts` writes the bundle to `bench/.cache/drainpipe-streams.js`), with
  * scenario 1's sizes (`chunkCount`, `sampling`; `--quick` for the quick ones):
- * `node_modules/.bin/bun bench/scenarios/01-chunk-pipes.runtimes.ts --bundle <bundle> [--quick]`, or
- * `node_modules/.bin/deno run --allow-read=<bundle> bench/scenarios/01-chunk-pipes.runtimes.ts --bundle <bundle>
- * [--quick]` (reading the bundle is the only permission Deno needs). Exits with 1 when a run failed.
+ * `node_modules/.bin/bun bench/scenarios/01-chunk-pipes.runtimes.ts --bundle <bundle> [--implementation <name>]
+ * [--quick]`, or `node_modules/.bin/deno run --allow-read=<bundle> bench/scenarios/01-chunk-pipes.runtimes.ts
+ * --bundle <bundle> [--implementation <name>] [--quick]` (reading the bundle is the only permission Deno needs;
+ * without `--implementation`, every implementation runs in this one process). Exits with 1 when a run failed.
  *
  * @module
  */
@@ -80,23 +82,25 @@ async function samplesOf(entry: ShapeEntry, count: number, { samples, warmups }:
 
 /**
  * Runs every shape's comparison with `implementations` (native first) in this runtime, as
- * `01-chunk-pipes.bench.ts` does under vitest.
+ * `01-chunk-pipes.bench.ts` does under vitest; with `only`, only that implementation's part of each comparison.
  *
  * @example
  * ```ts
- * const report = await runChunkPipes(implementations, 20_000, { samples: 1, warmups: 1 });
+ * const report = await runChunkPipes(implementations, 20_000, { samples: 1, warmups: 1 }, "drainpipe");
  * ```
  */
 export async function runChunkPipes(
   implementations: readonly StreamsImplementation[],
   count: number,
   sampling: Sampling,
+  only: string | undefined = undefined,
 ): Promise<RuntimeReport> {
   const report: RuntimeReport = { userAgent: navigator.userAgent, count, benchmarks: [], failures: [] };
   for (const shape of PIPE_SHAPES) {
     const entries = shapeEntries(shape, implementations, NATIVE);
     if (entries.length < 2) continue;
     for (const entry of entries) {
+      if (only !== undefined && entry.implementation.name !== only) continue;
       const benchmark = { shape: shape.name, implementation: entry.implementation.name, samplesMs: [] as number[] };
       try {
         benchmark.samplesMs = await samplesOf(entry, count, sampling);
@@ -110,7 +114,13 @@ export async function runChunkPipes(
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { bundle: { type: "string" }, quick: { type: "boolean", default: false } } });
+  const { values } = parseArgs({
+    options: {
+      bundle: { type: "string" },
+      implementation: { type: "string" },
+      quick: { type: "boolean", default: false },
+    },
+  });
   if (values.bundle === undefined)
     throw new Error("Cannot run the chunk pipes: --bundle <drainpipe bundle> is missing");
   const streams = (await import(pathToFileURL(resolve(values.bundle)).href)) as typeof drainpipe;
@@ -119,7 +129,10 @@ if (import.meta.main) {
     { name: NATIVE, runtimes: [runtime], ...classesOf(globalThis) },
     ...drainpipeImplementations(streams, [runtime]),
   ];
-  const report = await runChunkPipes(implementations, chunkCount(runtime, values.quick), sampling(values.quick));
+  if (values.implementation !== undefined && !implementations.some(({ name }) => name === values.implementation))
+    throw new Error(`Cannot run the chunk pipes: no implementation "${values.implementation}" in ${runtime}`);
+  const count = chunkCount(runtime, values.quick);
+  const report = await runChunkPipes(implementations, count, sampling(values.quick), values.implementation);
   console.log(JSON.stringify(report));
   process.exitCode = report.failures.length > 0 ? 1 : 0;
 }

@@ -29,7 +29,7 @@ import {
   runVitestBench,
   type VitestRuntime,
 } from "../harness/vitest-bench.ts";
-import { implementationsFor } from "../implementations/registry.ts";
+import { IMPLEMENTATIONS, implementationsFor } from "../implementations/registry.ts";
 import type { Runtime } from "../implementations/streams-implementation.ts";
 import { chunkCount, expectedTally, type Sampling, sampling, shapesFor } from "../workloads/chunk-pipe-shapes.ts";
 import { chunkPipeTable, shapeComparisons } from "../workloads/chunk-pipe-table.ts";
@@ -131,7 +131,9 @@ function vitestRun(runtime: VitestRuntime, quick: boolean, passed: boolean): Chu
     label: runtimeLabel(runtime),
     count,
     medianMs: (shape, implementation) => medianMs(runtime, "chunk-pipes", shape, implementation),
-    method: `vitest bench fixture (project ${PROJECTS[runtime]}): ${sampleNote(count, sampling(quick))}`,
+    method:
+      `vitest bench fixture (project ${PROJECTS[runtime]}), each implementation in a vitest run and process of its ` +
+      `own: ${sampleNote(count, sampling(quick))}`,
     notes: [BUNDLE_NOTE],
     checks: [
       {
@@ -151,12 +153,36 @@ function binaryOf(runtime: StandaloneRuntime): string {
 }
 
 /**
- * Runs the standalone runner on `runtime` with drainpipe from `bundle` (scenario 1's quick sizes when `quick`).
+ * Runs the standalone runner on `runtime` with drainpipe from `bundle` (scenario 1's quick sizes when `quick`),
+ * once per implementation, each in a process of its own, and joins their reports.
  *
- * @throws {Error} when the runner printed no report (it did not start, or failed before the end).
+ * @throws {Error} when a run printed no report (it did not start, or failed before the end).
  */
-function runStandalone(runtime: StandaloneRuntime, bundle: string, quick: boolean): Promise<RuntimeReport> {
-  const args = [...RUNNER_ARGS[runtime](bundle), ...(quick ? ["--quick"] : [])];
+async function runStandalone(runtime: StandaloneRuntime, bundle: string, quick: boolean): Promise<RuntimeReport> {
+  const reports: RuntimeReport[] = [];
+  for (const { name } of implementationsFor(runtime)) {
+    reports.push(await runStandaloneProcess(runtime, bundle, quick, name));
+  }
+  return {
+    userAgent: reports[0]!.userAgent,
+    count: reports[0]!.count,
+    benchmarks: reports.flatMap(({ benchmarks }) => benchmarks),
+    failures: reports.flatMap(({ failures }) => failures),
+  };
+}
+
+/**
+ * Runs the standalone runner on `runtime` for `implementation` alone.
+ *
+ * @throws {Error} when the runner printed no report.
+ */
+function runStandaloneProcess(
+  runtime: StandaloneRuntime,
+  bundle: string,
+  quick: boolean,
+  implementation: string,
+): Promise<RuntimeReport> {
+  const args = [...RUNNER_ARGS[runtime](bundle), "--implementation", implementation, ...(quick ? ["--quick"] : [])];
   const env = { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
   return new Promise((resolve, reject) => {
     execFile(binaryOf(runtime), args, { cwd: ROOT, env, timeout: RUNNER_TIMEOUT_MS }, (error, stdout, stderr) => {
@@ -164,7 +190,7 @@ function runStandalone(runtime: StandaloneRuntime, bundle: string, quick: boolea
         resolve(JSON.parse(stdout) as RuntimeReport);
       } catch {
         const reason = (stderr.trim() || error?.message || "it printed no report").replace(/\s+/g, " ");
-        reject(new Error(`Cannot run scenario 1 on ${runtime}: ${reason.slice(0, 2000)}`));
+        reject(new Error(`Cannot run scenario 1 on ${runtime} (${implementation}): ${reason.slice(0, 2000)}`));
       }
     });
   });
@@ -191,7 +217,8 @@ function standaloneCheck(runtime: StandaloneRuntime, report: RuntimeReport): Out
 async function standaloneRun(runtime: StandaloneRuntime, bundle: string, quick: boolean): Promise<ChunkPipesRun> {
   const count = chunkCount(runtime, quick);
   const method =
-    `standalone runner (bench/scenarios/01-chunk-pipes.runtimes.ts) run by node_modules/.bin/${runtime}: ` +
+    `standalone runner (bench/scenarios/01-chunk-pipes.runtimes.ts) run by node_modules/.bin/${runtime}, once ` +
+    "per implementation, each in a process of its own: " +
     sampleNote(count, sampling(quick));
   const unmeasured = { runtime, count, medianMs: () => undefined, method };
   if (!existsSync(binaryOf(runtime))) {
@@ -238,7 +265,7 @@ export const scenario = defineScenario({
   options: {},
   quick: {},
   async run(_options, { quick }) {
-    const passed = runVitestBench("bench/scenarios/01-chunk-pipes.bench.ts", "chunk-pipes", quick);
+    const passed = runVitestBench("bench/scenarios/01-chunk-pipes.bench.ts", "chunk-pipes", quick, IMPLEMENTATIONS);
     const results = RUNTIMES.map((runtime) => chunkPipesResult(vitestRun(runtime, quick, passed)));
     const bundle = await bundleDrainpipeStreams();
     for (const runtime of STANDALONE_RUNTIMES) {
