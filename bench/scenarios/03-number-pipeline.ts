@@ -10,145 +10,83 @@
  *   (highWaterMark 4096) writing through the same `PartSplitter`;
  * - fused: parse, re-encode and rotate in one loop, the floor.
  *
- * Every variant reads the same chunks of one in-memory copy of the file (no disk I/O is timed), and every run's
- * parts are joined and compared byte for byte with the input, which is canonical.
+ * Each variant runs in processes of its own (`03-number-pipeline.variant.ts`), so no call site, heap or collector
+ * state is shared between variants. Every variant reads the same chunks of an in-memory copy of the file (no disk
+ * I/O is timed), and every run's parts are joined and compared byte for byte with the input, which is canonical.
  *
- * Run alone: `npx node bench/scenarios/03-number-pipeline.ts [--count N] [--runs N] [--maxPartBytes N]`
+ * Run alone: `npx node bench/scenarios/03-number-pipeline.ts [--count N] [--rounds N] [--runs N] [--maxPartBytes N]`
  * (`--quick` for the quick run's sizes, `--help` for the options).
  *
  * @module
  */
-import { pipeline } from "node:stream/promises";
+import { execFile } from "node:child_process";
+import { resolve } from "node:path";
+import { promisify } from "node:util";
 import { median } from "simple-statistics";
-import { NumberParser } from "../../src/numbers/number-parser.ts";
-import { PartSplitter } from "../../src/split/part-splitter.ts";
-import { MemoryStore } from "../../src/store/memory-store.ts";
 import { runAlone } from "../harness/run-alone.ts";
 import { defineScenario } from "../harness/scenario.ts";
 import type { OutputCheck, ScenarioResult } from "../harness/scenario-result.ts";
-import { significant, timed } from "../harness/stats.ts";
-import { chunksOf, readObjects, sameBytes, streamOf } from "../workloads/byte-chunks.ts";
-import { fusedSplit } from "../workloads/fused-split.ts";
-import { splitBatch, splitPerNumber } from "../workloads/number-pipelines.ts";
+import { significant } from "../harness/stats.ts";
 import { primesText } from "../workloads/primes-file.ts";
-import { collectGarbage } from "./03-number-pipeline.collect-garbage.ts";
-import { LineToNumber, NumberWriter, nodeReadableOf } from "./03-number-pipeline.node-stream.ts";
+import { BATCH, FUSED, NODE_STREAM, PER_NUMBER, VARIANTS, type VariantReport } from "./03-number-pipeline.variant.ts";
 
 /** Options of {@linkcode runNumberPipeline}. */
 export interface NumberPipelineOptions {
   /** How many primes the input holds (default 10,000,000). */
   count?: number;
-  /** Timed runs per variant, interleaved round by round, each after a full garbage collection (default 7). */
+  /** Processes per variant, variants interleaved round by round (default 3). */
+  rounds?: number;
+  /** Timed runs in each process, after one untimed, each after a full garbage collection (default 3). */
   runs?: number;
   /** Part size limit (default 10 MiB, the worker's default). */
   maxPartBytes?: number;
 }
 
-/** One variant: splits `chunks` into `store` and resolves the part keys in order. */
-interface Variant {
-  name: string;
-  description: string;
-  split: (chunks: readonly Uint8Array[], store: MemoryStore, maxPartBytes: number) => Promise<string[]>;
+/** The process that runs one variant. */
+const VARIANT_SCRIPT = resolve(import.meta.dirname, "03-number-pipeline.variant.ts");
+
+/** Runs `name` in a process of its own (this process's Node and flags). */
+async function runVariantProcess(
+  name: string,
+  count: number,
+  maxPartBytes: number,
+  runs: number,
+): Promise<VariantReport> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...process.execArgv, VARIANT_SCRIPT, name, String(count), String(maxPartBytes), String(runs)],
+    { maxBuffer: 16 << 20 },
+  );
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as VariantReport;
 }
-
-function splitterFor(store: MemoryStore, uploadId: string, maxPartBytes: number): PartSplitter {
-  return new PartSplitter({ store, name: "bench", uploadId, maxPartBytes });
-}
-
-/** The per-number contract on drainpipe's streams, which issue #3 wants within 1.25× of {@link BATCH}. */
-const PER_NUMBER = "per-number, drainpipe streams (LineToNumberStream)";
-/** The batch contract on drainpipe's streams. */
-const BATCH = "batch, drainpipe streams (LineToNumberBatchStream)";
-
-/** The node:stream pipeline of the Node `_writev` splitting article: the baseline of the speedups. */
-const NODE_STREAM = "node:stream (_writev splitting article)";
-
-/** The fused loop: the floor the per-number and batch contracts are compared with, here and in workerd (scenario 7). */
-const FUSED = "fused loop (floor)";
-
-/** The variants, in table order. */
-const VARIANTS: Variant[] = [
-  {
-    name: "per-number, native streams",
-    description:
-      "the same per-number pipeline built on the runtime's own WHATWG streams (a native TransformStream around " +
-      "NumberParser, a native WritableStream around PartSplitter), as src/ was before drainpipe's streams",
-    async split(chunks, store, maxPartBytes) {
-      const splitter = splitterFor(store, "native", maxPartBytes);
-      const parser = new NumberParser();
-      const one = new Float64Array(1);
-      const toNumbers = new globalThis.TransformStream<Uint8Array, number>({
-        transform(chunk, controller) {
-          for (const value of parser.push(chunk)) controller.enqueue(value);
-        },
-        flush(controller) {
-          for (const value of parser.end()) controller.enqueue(value);
-        },
-      });
-      const sink = new globalThis.WritableStream<number>({
-        write(value) {
-          one[0] = value;
-          return splitter.write(one);
-        },
-      });
-      await streamOf(chunks, globalThis.ReadableStream<Uint8Array>)
-        .pipeThrough(toNumbers)
-        .pipeTo(sink);
-      return (await splitter.close()).map((part) => part.key);
-    },
-  },
-  {
-    name: PER_NUMBER,
-    description: "file chunks → LineToNumberStream → SplitWritableStream (drainpipe's streams, as src/ uses them)",
-    split: (chunks, store, maxPartBytes) => splitPerNumber(chunks, splitterFor(store, "per-number", maxPartBytes)),
-  },
-  {
-    name: BATCH,
-    description: "file chunks → LineToNumberBatchStream → SplitWritableStream (drainpipe's streams, as src/ uses them)",
-    split: (chunks, store, maxPartBytes) => splitBatch(chunks, splitterFor(store, "batch", maxPartBytes)),
-  },
-  {
-    name: NODE_STREAM,
-    description: "Readable → accumulator LineToNumber Transform → _writev NumberWriter (hwm 4096) → PartSplitter",
-    async split(chunks, store, maxPartBytes) {
-      const writer = new NumberWriter(splitterFor(store, "node-stream", maxPartBytes));
-      await pipeline(nodeReadableOf(chunks), new LineToNumber(), writer);
-      return writer.parts.map((part) => part.key);
-    },
-  },
-  {
-    name: FUSED,
-    description: "one loop over the bytes: parse, re-encode into the part buffer, rotate",
-    split: (chunks, store, maxPartBytes) => fusedSplit(chunks, store, "bench/fused/", maxPartBytes),
-  },
-];
 
 /** Runs scenario 3 and checks every variant's output against the input. */
 async function runNumberPipeline(options: NumberPipelineOptions = {}): Promise<ScenarioResult> {
   const count = options.count ?? 10_000_000;
-  const runs = options.runs ?? 7;
+  const rounds = options.rounds ?? 3;
+  const runs = options.runs ?? 3;
   const maxPartBytes = options.maxPartBytes ?? 10 * 1024 * 1024;
   const input = await primesText(count);
-  const chunks = chunksOf(input);
   const samples = new Map<string, number[]>(VARIANTS.map((variant) => [variant.name, []]));
-  const checks: OutputCheck[] = [];
-  for (let run = 0; run < runs; run++) {
+  const reports = new Map<string, VariantReport[]>(VARIANTS.map((variant) => [variant.name, []]));
+  for (let round = 0; round < rounds; round++) {
     for (const variant of VARIANTS) {
-      const store = new MemoryStore();
-      collectGarbage();
-      const { ms, value: keys } = await timed(() => variant.split(chunks, store, maxPartBytes));
-      samples.get(variant.name)!.push(ms);
-      const output = await readObjects(store, keys);
-      const ok = sameBytes(output, input);
-      if (run === 0 || !ok) {
-        checks.push({
-          variant: variant.name,
-          ok,
-          detail: `${keys.length} parts joined = input (${input.length} bytes): ${ok}`,
-        });
-      }
+      const report = await runVariantProcess(variant.name, count, maxPartBytes, runs);
+      samples.get(variant.name)!.push(...report.ms);
+      reports.get(variant.name)!.push(report);
     }
   }
+  const checks: OutputCheck[] = VARIANTS.map(({ name }) => {
+    const all = reports.get(name)!;
+    const ok = all.every((report) => report.identical && report.inputBytes === input.length);
+    return {
+      variant: name,
+      ok,
+      detail:
+        `${all[0]!.parts} parts joined = input (${input.length} bytes) in all ${all.length * (runs + 1)} runs: ` +
+        String(ok),
+    };
+  });
   const baseline = median(samples.get(NODE_STREAM)!);
   const perNumber = samples.get(PER_NUMBER)!;
   const batch = samples.get(BATCH)!;
@@ -180,11 +118,13 @@ async function runNumberPipeline(options: NumberPipelineOptions = {}): Promise<S
     notes: [
       `Input: the first ${count.toLocaleString("en")} primes (${input.length.toLocaleString("en")} bytes, ` +
         `canonical), read once into memory and fed in 64 KiB chunks; parts of at most ${maxPartBytes} bytes in ` +
-        `a MemoryStore. Medians of ${runs} runs, variants interleaved, a full garbage collection before each ` +
-        "timed run.",
+        `a MemoryStore. Each variant runs in processes of its own (03-number-pipeline.variant.ts), ${rounds} ` +
+        `per variant, variants interleaved round by round; each process runs once untimed, then ${runs} timed ` +
+        `run${runs === 1 ? "" : "s"}, a full garbage collection before each; medians of the ${rounds * runs} ` +
+        "timed runs.",
       ...VARIANTS.map((variant) => `${variant.name}: ${variant.description}.`),
       `Per-number ÷ batch on drainpipe's streams: ${significant(median(perNumber) / median(batch), 3)} (ratio ` +
-        `of the medians); ${significant(median(perRunRatios), 3)} (median of the ratios within each run: ` +
+        `of the medians); ${significant(median(perRunRatios), 3)} (median of the ratios of the n-th timed runs: ` +
         `${perRunRatios.map((ratio) => significant(ratio, 3)).join(", ")}).`,
       `Against the fused loop (ratios of the medians): per-number ${significant(median(perNumber) / fused, 3)}, ` +
         `batch ${significant(median(batch) / fused, 3)}; scenario 7 measures the same inside workerd.`,
@@ -215,10 +155,11 @@ export const scenario = defineScenario<NumberPipelineOptions>({
     "of the batch one (issue #3).",
   options: {
     count: "how many primes the input holds (default 10,000,000)",
-    runs: "timed runs per variant, interleaved, each after a full garbage collection (default 7)",
+    rounds: "processes per variant, variants interleaved round by round (default 3)",
+    runs: "timed runs in each process, after one untimed, each after a full garbage collection (default 3)",
     maxPartBytes: "part size limit in bytes (default 10 MiB, the worker's default)",
   },
-  quick: { count: 20_000, runs: 1, maxPartBytes: 16 * 1024 },
+  quick: { count: 20_000, rounds: 1, runs: 1, maxPartBytes: 16 * 1024 },
   run: async (options) => [await runNumberPipeline(options)],
 });
 
