@@ -67,8 +67,11 @@ export function classesOf(module: {
 /** The name of the runtime's own streams in every report. */
 export const NATIVE = "native";
 
-/** The name of drainpipe's standard row; its extension row's name starts with it too. */
+/** The name of drainpipe's standard row: the same code as every other implementation. */
 export const DRAINPIPE = "drainpipe";
+
+/** The name of drainpipe's extension row: the shapes that have a `readMany`/`writev` variant. */
+export const DRAINPIPE_BATCH = `${DRAINPIPE} readMany/writev`;
 
 /**
  * drainpipe's two rows on `streams` (drainpipe's streams module: `src/streams/index.ts`, its esbuild bundle or the
@@ -87,7 +90,7 @@ export function drainpipeImplementations(
   return [
     { name: DRAINPIPE, runtimes, ...classesOf(streams) },
     {
-      name: `${DRAINPIPE} readMany/writev`,
+      name: DRAINPIPE_BATCH,
       runtimes,
       ...classesOf(streams),
       extension: {

@@ -24,7 +24,12 @@ import { defineScenario } from "../harness/scenario.ts";
 import type { OutputCheck, ScenarioResult } from "../harness/scenario-result.ts";
 import { significant, timed } from "../harness/stats.ts";
 import { implementationsFor } from "../implementations/registry.ts";
-import { DRAINPIPE, NATIVE, type StreamsImplementation } from "../implementations/streams-implementation.ts";
+import {
+  DRAINPIPE,
+  DRAINPIPE_BATCH,
+  NATIVE,
+  type StreamsImplementation,
+} from "../implementations/streams-implementation.ts";
 import type { ChunkPipeAnswer } from "../workers/chunk-pipe-worker.ts";
 import { expectedTally, type PipeShape, type ShapeEntry } from "../workloads/chunk-pipe-shapes.ts";
 import { chunkPipeTable, shapeComparisons } from "../workloads/chunk-pipe-table.ts";
@@ -171,7 +176,7 @@ function measurementsFor(comparisons: readonly { entries: readonly ShapeEntry[] 
     const chunks =
       implementation.name === NATIVE
         ? counts.nativeCount
-        : implementation.name.startsWith(DRAINPIPE)
+        : [DRAINPIPE, DRAINPIPE_BATCH].includes(implementation.name)
           ? counts.count
           : counts.peerCount;
     measurements.push({ implementation, shape, count: chunks, baseMs: [], fullMs: [], clockMs: 0, wrong: [] });

@@ -4,22 +4,19 @@
  *
  * @module
  */
-import { NATIVE } from "../implementations/streams-implementation.ts";
+import { DRAINPIPE, DRAINPIPE_BATCH, NATIVE } from "../implementations/streams-implementation.ts";
 import type { Tally } from "../workloads/matrix-chunks.ts";
 
 /** The experimental-fast-webstreams row. */
 export const FAST = "experimental-fast-webstreams";
 /** The web-streams-polyfill row. */
 export const POLYFILL = "web-streams-polyfill";
-/** drainpipe's standard row: the same code as every other implementation. */
-export const DRAINPIPE = "drainpipe";
-/** drainpipe's batch row: the shapes that have a `readMany`/`writev` variant. */
-export const BATCH = "drainpipe readMany/writev";
+export { DRAINPIPE, DRAINPIPE_BATCH as BATCH };
 /** Node 26's `node:stream/iter` row: the shapes it can express. */
 export const STREAM_ITER = "node:stream/iter";
 
 /** Every row, in table order. */
-export const ROWS = [NATIVE, POLYFILL, FAST, DRAINPIPE, BATCH, STREAM_ITER] as const;
+export const ROWS = [NATIVE, POLYFILL, FAST, DRAINPIPE, DRAINPIPE_BATCH, STREAM_ITER] as const;
 
 /** What one shape did in one process (or one worker). */
 export interface ShapeReport {

@@ -13,6 +13,7 @@
  * @module
  */
 import { implementationsFor } from "../implementations/registry.ts";
+import { DRAINPIPE_BATCH } from "../implementations/streams-implementation.ts";
 import type { Tally } from "../workloads/matrix-chunks.ts";
 import { MATRIX_SHAPES } from "../workloads/matrix-shapes.ts";
 
@@ -40,7 +41,7 @@ interface Env {
  * @throws {Error} when the row, the shape or the count is unknown or wrong, or the row has no variant of the shape.
  */
 async function run(row: string, url: URL): Promise<MatrixAnswer> {
-  const batch = row === "drainpipe readMany/writev";
+  const batch = row === DRAINPIPE_BATCH;
   const implementation = implementationsFor("workerd").find((candidate) => candidate.name === row);
   if (!implementation) throw new Error(`Cannot run a shape: no workerd implementation "${row}"`);
   const shape = MATRIX_SHAPES.find((candidate) => candidate.name === url.searchParams.get("shape"));
