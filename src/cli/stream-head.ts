@@ -16,6 +16,12 @@ export interface StreamHead {
    * signal's reason once the signal aborts.
    */
   stream: ReadableStream<Uint8Array>;
+  /**
+   * When the stream ended within the limit: all of it again, as a new stream of the same chunks, for sending it a
+   * second time (the chunks stay held while the caller keeps this function). Absent otherwise: chunks passed on
+   * through `stream` are let go.
+   */
+  again?: () => ReadableStream<Uint8Array>;
 }
 
 /**
@@ -71,7 +77,8 @@ export async function readHead(
         signal?.throwIfAborted();
         if (next < chunks.length) {
           controller.enqueue(chunks[next]!);
-          chunks[next++] = EMPTY; // passed on: let it go
+          if (!ended) chunks[next] = EMPTY; // passed on: let it go (all of a stream that ended is kept for `again`)
+          next += 1;
           return;
         }
         const result = ended ? undefined : await read();
@@ -89,7 +96,15 @@ export async function readHead(
     },
     { highWaterMark: 0 },
   );
-  return { bytes, ended, stream };
+  if (!ended) return { bytes, ended, stream };
+  const again = () =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+  return { bytes, ended, stream, again };
 }
 
 /** What a chunk already passed on is replaced with. */

@@ -32,6 +32,9 @@ describe("readHead", () => {
     const head = await readHead(stream, 7);
     expect(head).toMatchObject({ bytes: 7, ended: true });
     expect(await text(head.stream)).toBe("12\n345\n");
+    expect(head.again).toBeDefined();
+    expect(await text(head.again!())).toBe("12\n345\n");
+    expect(await text(head.again!())).toBe("12\n345\n");
   });
 
   test("stops reading once past the limit; the whole stream is the head, then the rest", async () => {
@@ -40,6 +43,7 @@ describe("readHead", () => {
     expect(head).toMatchObject({ bytes: 7, ended: false });
     expect(seen.pulled).toBe(2);
     expect(await text(head.stream)).toBe("12\n345\n6789\n0\n");
+    expect(head.again).toBeUndefined();
   });
 
   test("an abort while the source stays open cancels it and rejects with the reason", async () => {

@@ -373,9 +373,10 @@ async function sendWhole(
 }
 
 /**
- * Sends a regular file again as an upload session when its single POST was refused up front as over the worker's
- * budget (`422 over-budget`: too many parts for one request on the worker's plan), in segments of the size the
- * session answers; rethrows any other error.
+ * Sends an input again as an upload session when its single POST was refused up front as over the worker's budget
+ * (`422 over-budget`: too many parts for one request on the worker's plan), in segments of the size the session
+ * answers: a regular file opened anew, a stream that ended within the limit from the bytes held (`again`);
+ * rethrows any other error.
  */
 async function sendOverBudgetAsSession(
   error: unknown,
@@ -383,14 +384,21 @@ async function sendOverBudgetAsSession(
   input: PlannedInput,
   command: Command,
   interruption: Interruption,
+  again: (() => ReadableStream<Uint8Array>) | undefined = undefined,
 ): Promise<UploadOutcome> {
   const overBudget = error instanceof WorkerError && error.body.error === "over-budget";
-  if (!overBudget || input.source.size === undefined || interruption.signal.aborted) throw error;
+  const resendable = input.source.size !== undefined || again !== undefined;
+  if (!overBudget || !resendable || interruption.signal.aborted) throw error;
   process.stderr.write(
-    `drainpipe: the worker cannot store "${input.source.path}" in one request (${error.body.detail}); ` +
+    `drainpipe: the worker cannot store ${input.source.path === "-" ? "standard input" : `"${input.source.path}"`} ` +
+      `in one request (${error.body.detail}); ` +
       "sending it as an upload session instead\n",
   );
-  return sendSession(client, await openFileStream(input.source.path), input.name, command, interruption);
+  const source =
+    again === undefined
+      ? await openFileStream(input.source.path)
+      : { ...input.source, size: undefined, stream: again() };
+  return sendSession(client, source, input.name, command, interruption);
 }
 
 /**
@@ -416,7 +424,9 @@ async function sendStream(
   const source = { ...input.source, stream: head.stream };
   if (!head.ended) return sendSession(client, source, input.name, command, interruption);
   const options = command.opts<UploadCommandOptions>();
-  return sendWhole(client, { ...source, size: head.bytes }, input.name, options, interruption);
+  return sendWhole(client, { ...source, size: head.bytes }, input.name, options, interruption).catch((error: unknown) =>
+    sendOverBudgetAsSession(error, client, input, command, interruption, head.again),
+  );
 }
 
 /**

@@ -94,6 +94,29 @@ async function largeFile(name: string): Promise<{ path: string; bytes: Uint8Arra
   return { path, bytes };
 }
 
+/** The requests' methods and routes, with upload ids blanked. */
+function routesOf(requests: readonly Sent[]): string[] {
+  return requests.map(({ method, path: route }) => `${method} ${route.replace(/\/uploads\/[^/]+/, "/uploads/ID")}`);
+}
+
+/** 30,000 numbers (~200 parts of 1 KiB): more parts than one request may store on the Free plan. */
+const SMALL_PARTS_TEXT = Array.from({ length: 30_000 }, (_, i) => `${i * 7919}\n`).join("");
+
+/**
+ * Checks that `upload` (the CLI's `--json` run with `--max-part-bytes 1024`) stored {@link SMALL_PARTS_TEXT} as
+ * `name` in a session whose segments each fit 50 subrequests, and that it reads back whole.
+ */
+async function expectSmallPartsSession(upload: { stdout: string }, name: string): Promise<void> {
+  const result = JSON.parse(upload.stdout) as { manifest: Manifest; segments: number };
+  expect(result.manifest.parts.length).toBeGreaterThan(150);
+  // Every segment fits 50 subrequests: about 41 parts of 1 KiB each.
+  expect(result.segments).toBeGreaterThanOrEqual(Math.ceil(result.manifest.parts.length / 42));
+  const out = join(fixture.directory, `${name}.out`);
+  const get = await remote("get", name, "-o", out);
+  expect(get.code, get.stderr).toBe(0);
+  expect(await readFile(out, "utf8")).toBe(SMALL_PARTS_TEXT);
+}
+
 describe("uploads on the Free plan", () => {
   test("a file over MAX_SEGMENT_BYTES goes, with no flags, as segments each within it", {
     timeout: 180_000,
@@ -104,9 +127,7 @@ describe("uploads on the Free plan", () => {
     const result = JSON.parse(upload.stdout) as { manifest: Manifest; segments: number; bytes: number };
     expect(result.manifest.totals.bytes).toBe(bytes.byteLength);
 
-    const requests = upload.requests.map(
-      ({ method, path: route }) => `${method} ${route.replace(/\/uploads\/[^/]+/, "/uploads/ID")}`,
-    );
+    const requests = routesOf(upload.requests);
     const segments = upload.requests.filter((request) => request.method === "PUT");
     // One look at the limits, one session, its segments, the completion: no single POST of the file.
     expect(requests).toEqual([
@@ -135,9 +156,7 @@ describe("uploads on the Free plan", () => {
     const result = JSON.parse(upload.stdout) as { manifest: Manifest; segments: number; bytes: number };
     expect(result.manifest.totals.bytes).toBe(bytes.byteLength);
     const segments = upload.requests.filter((request) => request.method === "PUT");
-    expect(
-      upload.requests.map(({ method, path: route }) => `${method} ${route.replace(/\/uploads\/[^/]+/, "/uploads/ID")}`),
-    ).toEqual([
+    expect(routesOf(upload.requests)).toEqual([
       "GET /limits",
       "POST /files/piped-large/uploads",
       ...segments.map(() => expect.stringMatching(/^PUT \/files\/piped-large\/uploads\/ID\/segments\/\d+$/)),
@@ -193,19 +212,30 @@ describe("uploads on the Free plan", () => {
   test("a file of ~200 parts goes as a session sized by the worker and reads back whole", {
     timeout: 180_000,
   }, async () => {
-    const text = Array.from({ length: 30_000 }, (_, i) => `${i * 7919}\n`).join("");
     const file = join(fixture.directory, "small-parts.txt");
-    await writeFile(file, text);
+    await writeFile(file, SMALL_PARTS_TEXT);
     const upload = await remote("upload", file, "--max-part-bytes", "1024", "--json");
     expect(upload.code, upload.stderr).toBe(0);
     expect(upload.stderr).toContain("sending it as an upload session instead");
-    const result = JSON.parse(upload.stdout) as { manifest: Manifest; segments: number };
-    expect(result.manifest.parts.length).toBeGreaterThan(150);
-    // Every segment fits 50 subrequests: about 41 parts of 1 KiB each.
-    expect(result.segments).toBeGreaterThanOrEqual(Math.ceil(result.manifest.parts.length / 42));
-    const out = join(fixture.directory, "small-parts.out");
-    const get = await remote("get", "small-parts.txt", "-o", out);
-    expect(get.code, get.stderr).toBe(0);
-    expect(await readFile(out, "utf8")).toBe(text);
+    await expectSmallPartsSession(upload, "small-parts.txt");
+  });
+
+  test("standard input of ~200 parts, refused as one POST, goes again as a session and reads back whole", {
+    timeout: 180_000,
+  }, async () => {
+    const file = join(fixture.directory, "small-parts-piped.txt");
+    await writeFile(file, SMALL_PARTS_TEXT);
+    const upload = await pipedThroughProxy(file, ["--name", "piped-parts.txt", "--max-part-bytes", "1024", "--json"]);
+    expect(upload.code, upload.stderr).toBe(0);
+    expect(upload.stderr).toContain("cannot store standard input in one request");
+    expect(upload.stderr).toContain("sending it as an upload session instead");
+    const routes = routesOf(upload.requests);
+    expect(routes.slice(0, 3)).toEqual([
+      "GET /limits",
+      "POST /files/piped-parts.txt?maxPartBytes=1024",
+      "POST /files/piped-parts.txt/uploads?maxPartBytes=1024",
+    ]);
+    expect(routes.at(-1)).toBe("POST /files/piped-parts.txt/uploads/ID/complete");
+    await expectSmallPartsSession(upload, "piped-parts.txt");
   });
 });
