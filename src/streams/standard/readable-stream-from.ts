@@ -5,6 +5,7 @@
  */
 
 import {
+  PromiseCtor,
   promiseRejectedWith,
   promiseResolvedWith,
   resolvedUndefined,
@@ -34,10 +35,25 @@ function iteratorFromMethod(
   return { iterator, next: (iterator as { next?: unknown }).next };
 }
 
-function asyncFromSyncContinuation(result: unknown, iterator: object, closeOnRejection: boolean): Promise<unknown> {
+/** IteratorComplete and IteratorValue of a sync iterator's result, which must be an object. */
+function completeAndValue(result: unknown): { done: boolean; value: unknown } {
   if (!isObject(result)) throw new TypeError("Cannot iterate: the iterator result is not an object");
   const done = Boolean((result as IteratorResult<unknown>).done);
-  const value = (result as IteratorResult<unknown>).value;
+  return { done, value: (result as IteratorResult<unknown>).value };
+}
+
+function asyncFromSyncContinuation(result: unknown, iterator: object, closeOnRejection: boolean): Promise<unknown> {
+  const { done, value } = completeAndValue(result);
+  return awaitedIterResult(done, value, iterator, closeOnRejection);
+}
+
+/** The async-from-sync iterator's result for `done` and `value`: `value` awaited, as a promise. */
+function awaitedIterResult(
+  done: boolean,
+  value: unknown,
+  iterator: object,
+  closeOnRejection: boolean,
+): Promise<unknown> {
   let valueWrapper: Promise<unknown>;
   try {
     valueWrapper = promiseResolvedWith(value);
@@ -74,7 +90,7 @@ class AsyncIteratorRecord {
   private readonly iterator: object;
   private readonly nextMethod: unknown;
   /** The iterator is a sync one, adapted. */
-  private readonly sync: boolean;
+  readonly sync: boolean;
 
   constructor(iterator: object, nextMethod: unknown, sync: boolean) {
     this.iterator = iterator;
@@ -92,6 +108,18 @@ class AsyncIteratorRecord {
     } catch (error) {
       return promiseRejectedWith(error);
     }
+  }
+
+  /**
+   * For a sync iterator: its next result's `done` and `value` when `value` is not an object, which awaiting could
+   * not observe (no `then` to look up), so the result is known at once; otherwise the promise IteratorNext gives.
+   * Throws where IteratorNext would.
+   */
+  nextAtOnce(): { done: boolean; value: unknown } | Promise<unknown> {
+    const iterator = this.iterator;
+    const { done, value } = completeAndValue(Reflect.apply(this.nextMethod as () => unknown, iterator, []));
+    if (!isObject(value)) return { done, value };
+    return awaitedIterResult(done, value, iterator, true);
   }
 
   /** The iterator's `return(reason)`, as a promise; `undefined` when an async iterator has none. */
@@ -135,11 +163,30 @@ function startNothing(): undefined {
   return undefined;
 }
 
-/** The pull algorithm: the next iterator result, enqueued, or the stream closed when the iterator is done. */
-function pullFromIterator<R>(iteratorRecord: AsyncIteratorRecord, stream: ReadableStream<R>): Promise<unknown> {
+/**
+ * The pull algorithm: the next iterator result, enqueued, or the stream closed when the iterator is done. A sync
+ * iterator's result whose value is not an object is handled within the pull, which then completes at once: awaiting
+ * such a value can neither fail nor call anything, so only the number of promise jobs differs from the
+ * async-from-sync iterator's path, and a chunk is ready for the read that pulled it without a promise per item.
+ */
+function pullFromIterator<R>(
+  iteratorRecord: AsyncIteratorRecord,
+  stream: ReadableStream<R>,
+): Promise<unknown> | undefined {
   let nextPromise: Promise<unknown>;
   try {
-    nextPromise = iteratorRecord.next();
+    if (iteratorRecord.sync) {
+      const next = iteratorRecord.nextAtOnce();
+      if (!(next instanceof PromiseCtor)) {
+        const controller = stream._readableStreamController as ReadableStreamDefaultController<R>;
+        if (next.done) ReadableStreamDefaultControllerClose(controller);
+        else ReadableStreamDefaultControllerEnqueue(controller, next.value as R);
+        return undefined;
+      }
+      nextPromise = next;
+    } else {
+      nextPromise = iteratorRecord.next();
+    }
   } catch (error) {
     return promiseRejectedWith(error);
   }
