@@ -71,14 +71,25 @@ class NumberRuns {
     if (this.#values.length < length - from)
       this.#values = new Float64Array(Math.max(length - from, this.#values.length * 2));
     const values = this.#values;
-    let end = from;
-    for (; end < length; end++) {
-      const chunk = chunks[end];
-      if (typeof chunk !== "number") break;
-      values[end - from] = chunk;
-    }
-    return values.subarray(0, end - from);
+    return values.subarray(0, copyNumbers(chunks, from, values) - from);
   }
+}
+
+/**
+ * Copies the numbers of `chunks` from `from` on into `values`, up to the first chunk that is not a number, and returns
+ * that chunk's index. A function of its own so that nothing but the return follows its loop: V8 may compile the loop
+ * while a call runs (on-stack replacement), and a property access after it, lacking type feedback, would deoptimize
+ * that code at the end of every call that enters it.
+ */
+function copyNumbers(chunks: readonly NumberChunk[], from: number, values: Float64Array): number {
+  const length = chunks.length;
+  let end = from;
+  for (; end < length; end++) {
+    const chunk = chunks[end];
+    if (typeof chunk !== "number") break;
+    values[end - from] = chunk;
+  }
+  return end;
 }
 
 /** Writes `chunks[from..]` into `splitter`, each run of single numbers in one call; waits where it asks. */

@@ -226,12 +226,15 @@ export class QueueWithSizes<T> {
     const capacity = this.capacity;
     let slot = this.head + this.count;
     if (slot >= capacity) slot -= capacity;
+    // The counts first: no field is touched after the copy loop. V8 may compile that loop while a call runs (on-stack
+    // replacement), before code after it has run; a field access there, lacking type feedback, would then deoptimize
+    // the compiled loop at the end of every call that enters it (seen in Node 24: hundreds of times per process).
+    this.count += added;
+    this.totalSize += added;
     for (let i = start; i < end; i++) {
       queued[slot] = values[i] as T;
       slot = slot + 1 === capacity ? 0 : slot + 1;
     }
-    this.count += added;
-    this.totalSize += added;
   }
 
   /** Empties the queue (ResetQueue). */
