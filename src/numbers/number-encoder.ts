@@ -125,25 +125,35 @@ export function encodeLinesInto(
   let i = start;
   for (; i < end; i++) {
     const value = numbers[i]!;
-    const negative = value < 0;
-    let rest = negative ? -value : value;
-    // An int32 is its own truncation: one conversion vouches for most numbers, the others get the full check.
-    if ((rest | 0) !== rest && !Number.isSafeInteger(value)) throw notSafe("encode", value, i);
-    const newline = pos + (negative ? 1 : 0) + digitCount(rest);
-    if (newline >= limit) break;
+    let small = value | 0;
+    let p: number;
+    let newline: number;
+    if (small === value && small >= 0) {
+      // The common number, a non-negative int32 (or -0, written as 0): no sign and no check beyond that comparison.
+      newline = pos + digitCount(small);
+      if (newline >= limit) break;
+      p = newline;
+    } else {
+      const negative = value < 0;
+      let rest = negative ? -value : value;
+      if (!Number.isSafeInteger(rest)) throw notSafe("encode", value, i);
+      newline = pos + (negative ? 1 : 0) + digitCount(rest);
+      if (newline >= limit) break;
+      if (negative) target[pos] = MINUS;
+      p = newline;
+      // In floating point while the rest exceeds int32 (exact: for values below 2^53 the quotient by 10,000 is never
+      // within rounding distance of the next integer), then in faster int32 arithmetic.
+      while (rest > INT32_MAX) {
+        const high = Math.floor(rest / 10_000);
+        p -= 4;
+        view.setUint32(p, QUADS[rest - high * 10_000]!, true);
+        rest = high;
+      }
+      small = rest | 0;
+    }
     if (value < last) sorted = false;
     last = value;
     target[newline] = LF;
-    let p = newline;
-    // In floating point while the rest exceeds int32 (exact: for values below 2^53 the quotient by 10,000 is never
-    // within rounding distance of the next integer), then in faster int32 arithmetic.
-    while (rest > INT32_MAX) {
-      const high = Math.floor(rest / 10_000);
-      p -= 4;
-      view.setUint32(p, QUADS[rest - high * 10_000]!, true);
-      rest = high;
-    }
-    let small = rest | 0;
     while (small >= 10_000) {
       const high = (small / 10_000) | 0;
       p -= 4;
@@ -162,7 +172,6 @@ export function encodeLinesInto(
     } else {
       target[--p] = ZERO + small;
     }
-    if (negative) target[pos] = MINUS;
     pos = newline + 1;
   }
   lines.read = i - start;

@@ -91,6 +91,42 @@ describe("encodeNumbersInto", () => {
     );
   });
 
+  test("property: either side of the int32 range, from a Float64Array, lines as String(n) or the same error", () => {
+    // Non-negative int32 values take a shorter path than the rest (negative, larger, or no safe integer at all).
+    const edge = fc.oneof(
+      ...[0, 2 ** 31, -(2 ** 31), 2 ** 32, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER].map((base) =>
+        fc.integer({ min: -3, max: 3 }).map((delta) => base + delta),
+      ),
+      fc.constantFrom(-0, 2 ** 31 - 0.5, -(2 ** 31) - 0.5, 0.5, -0.5),
+    );
+    fc.assert(
+      fc.property(fc.array(edge, { maxLength: 12 }), fc.nat({ max: 120 }), (values, size) => {
+        const numbers = Float64Array.from(values);
+        const target = new Uint8Array(size);
+        const bad = values.findIndex((n) => !Number.isSafeInteger(n));
+        let result: { read: number; written: number } | undefined;
+        let error: unknown;
+        try {
+          result = encodeNumbersInto(numbers, 0, numbers.length, target, 0);
+        } catch (caught) {
+          error = caught;
+        }
+        const lines = values.map((n) => `${Object.is(n, -0) ? 0 : n}\n`);
+        const fits = lines.findIndex((_, k) => lines.slice(0, k + 1).join("").length > size);
+        const stop = fits === -1 ? values.length : fits;
+        // A number is checked before its room: the first that does not fit still throws when it is no safe integer.
+        if (bad !== -1 && bad <= stop) {
+          expect(error).toEqual(
+            new RangeError(`Cannot encode value ${values[bad]} at index ${bad}: not a safe integer`),
+          );
+          return;
+        }
+        expect(result).toEqual({ read: stop, written: lines.slice(0, stop).join("").length });
+        expect(text(target.subarray(0, result!.written))).toBe(lines.slice(0, stop).join(""));
+      }),
+    );
+  });
+
   test("property: writes inside a view of a larger buffer only, from any offset", () => {
     // Digits are stored two and four at a time through a view of the target's buffer: the view must start at the
     // target, and no store may reach past the line's bytes.
