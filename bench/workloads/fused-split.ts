@@ -107,11 +107,67 @@ interface FusedState {
 /** Room after a line's start to read it four digits at a time: 15 digits, its `\n` and a load's overreach. */
 const WHOLE_LINE_BYTES = 20;
 
+/** The value of the line {@link readWholeLine} read last (a second result, kept out of an object). */
+let wholeLineValue = 0;
+
+/**
+ * Reads the line starting at `i`, which lies whole in `chunk` with {@link WHOLE_LINE_BYTES} to spare, four digits
+ * at a time (one 32-bit load, a SWAR digit test, three multiplications), then a byte at a time; leaves its value in
+ * {@link wholeLineValue} and returns where the next line starts. Its own function, so that the chunk's loop holds no
+ * inner loop: V8 compiled that loop on stack replacement at an inner loop and left the compiled code at every line
+ * (thousands of deoptimizations per run, the floor's time varying by half between processes).
+ */
+function readWholeLine(chunk: Uint8Array, input: DataView, i: number): number {
+  let value = chunk[i++]! - ZERO;
+  for (;;) {
+    const word = input.getUint32(i, true);
+    const lanes = word - 0x30303030;
+    if (((lanes | (word + 0x46464646)) & 0x80808080) !== 0) break;
+    const pairs = (lanes & 0x00ff00ff) * 10 + ((lanes >>> 8) & 0x00ff00ff);
+    value = value * 10_000 + ((pairs & 0xffff) * 100 + (pairs >>> 16));
+    i += 4;
+  }
+  for (let byte = chunk[i]!; byte !== LF; byte = chunk[++i]!) value = value * 10 + (byte - ZERO);
+  wholeLineValue = value;
+  return i + 1;
+}
+
+/**
+ * Writes `value` and a line break into `part` (viewed by `out`) ending at `end` (where the line break goes), four
+ * digits per store, then two (`QUADS`, `PAIRS16`), from the last digit back.
+ */
+function writeLine(part: Uint8Array, out: DataView, end: number, value: number): void {
+  let p = end;
+  part[p] = LF;
+  let rest = value;
+  while (rest > 0x7fffffff) {
+    const high = Math.floor(rest / 10_000);
+    p -= 4;
+    out.setUint32(p, QUADS[rest - high * 10_000]!, true);
+    rest = high;
+  }
+  let small = rest | 0;
+  while (small >= 10_000) {
+    const high = (small / 10_000) | 0;
+    p -= 4;
+    out.setUint32(p, QUADS[small - high * 10_000]!, true);
+    small = high;
+  }
+  if (small >= 100) {
+    const high = (small / 100) | 0;
+    p -= 2;
+    out.setUint16(p, PAIRS16[small - high * 100]!, true);
+    small = high;
+  }
+  if (small >= 10) out.setUint16(p - 2, PAIRS16[small]!, true);
+  else part[p - 1] = ZERO + small;
+}
+
 /**
  * The loop itself, synchronous and over locals so that it compiles to tight code, with the upload path's own tricks
- * (so that it stays a floor for it): a line that lies whole in the chunk is read four digits at a time (one 32-bit
- * load, a SWAR digit test, three multiplications), and each number is written four digits per store, then two
- * (`QUADS`, `PAIRS16`). A line cut by the chunk's end is read a byte at a time, carried to the next chunk.
+ * (so that it stays a floor for it): a line that lies whole in the chunk is read four digits at a time
+ * ({@link readWholeLine}), and each number is written four digits per store, then two ({@link writeLine}). A line
+ * cut by the chunk's end is read a byte at a time, carried to the next chunk.
  */
 function fuseChunk(state: FusedState, chunk: Uint8Array, maxPartBytes: number): void {
   let part = state.part;
@@ -124,18 +180,8 @@ function fuseChunk(state: FusedState, chunk: Uint8Array, maxPartBytes: number): 
   let i = 0;
   while (i < chunk.length) {
     if (!inNumber && i < wholeEnd) {
-      let value = chunk[i++]! - ZERO;
-      for (;;) {
-        const word = input.getUint32(i, true);
-        const lanes = word - 0x30303030;
-        if (((lanes | (word + 0x46464646)) & 0x80808080) !== 0) break;
-        const pairs = (lanes & 0x00ff00ff) * 10 + ((lanes >>> 8) & 0x00ff00ff);
-        value = value * 10_000 + ((pairs & 0xffff) * 100 + (pairs >>> 16));
-        i += 4;
-      }
-      for (let byte = chunk[i]!; byte !== LF; byte = chunk[++i]!) value = value * 10 + (byte - ZERO);
-      i++;
-      acc = value;
+      i = readWholeLine(chunk, input, i);
+      acc = wholeLineValue;
     } else {
       const byte = chunk[i++]!;
       if (byte !== LF) {
@@ -152,31 +198,8 @@ function fuseChunk(state: FusedState, chunk: Uint8Array, maxPartBytes: number): 
       out = new DataView(part.buffer, part.byteOffset, part.byteLength);
       pos = 0;
     }
-    let p = pos + digits;
-    part[p] = LF;
-    pos = p + 1;
-    let rest = acc;
-    while (rest > 0x7fffffff) {
-      const high = Math.floor(rest / 10_000);
-      p -= 4;
-      out.setUint32(p, QUADS[rest - high * 10_000]!, true);
-      rest = high;
-    }
-    let small = rest | 0;
-    while (small >= 10_000) {
-      const high = (small / 10_000) | 0;
-      p -= 4;
-      out.setUint32(p, QUADS[small - high * 10_000]!, true);
-      small = high;
-    }
-    if (small >= 100) {
-      const high = (small / 100) | 0;
-      p -= 2;
-      out.setUint16(p, PAIRS16[small - high * 100]!, true);
-      small = high;
-    }
-    if (small >= 10) out.setUint16(p - 2, PAIRS16[small]!, true);
-    else part[p - 1] = ZERO + small;
+    writeLine(part, out, pos + digits, acc);
+    pos += digits + 1;
     acc = 0;
     inNumber = false;
   }
