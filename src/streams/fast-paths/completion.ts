@@ -7,6 +7,7 @@
  */
 
 import {
+  callWith,
   noop,
   PromiseCtor,
   promiseReject,
@@ -205,7 +206,7 @@ export function completionToPromise(completion: Completion): Promise<unknown> {
  */
 export function callForCompletion(fn: (...args: never[]) => unknown, thisArg: unknown, arg: unknown): Completion {
   try {
-    const result = Reflect.apply(fn, thisArg, [arg]);
+    const result = callWith(fn, thisArg, arg);
     return result === undefined ? undefined : promiseResolvedWith(result);
   } catch (error) {
     return promiseReject(error);
@@ -223,7 +224,7 @@ export function callWithChunkForCompletion(
   controller: unknown,
 ): Completion {
   try {
-    const result = Reflect.apply(fn, thisArg, [chunk, controller]);
+    const result = callWith(fn, thisArg, chunk, controller);
     return result === undefined ? undefined : promiseResolvedWith(result);
   } catch (error) {
     return promiseReject(error);

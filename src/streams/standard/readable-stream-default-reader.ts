@@ -9,7 +9,7 @@ import {
   type ReadManyResult,
   readableStreamDefaultReaderReadMany,
 } from "../fast-paths/read-many.ts";
-import { Deferred, promiseRejectedWith, promiseResolvedWith } from "./promise-helpers.ts";
+import { type Deferred, PromiseCtor, promiseRejectedWith, promiseResolvedWith } from "./promise-helpers.ts";
 import { IsReadableStreamLocked, isReadableStream, type ReadableStream } from "./readable-stream.ts";
 import { PullSteps } from "./readable-stream-controller-steps.ts";
 import {
@@ -33,20 +33,32 @@ export interface ReadRequest<R> {
   errorSteps(error: unknown): void;
 }
 
-/** Read request behind `reader.read()`: settles a promise with a read result. */
+/**
+ * Read request behind `reader.read()`: holds the read's promise and its resolving functions itself (one object per
+ * waiting read besides the promise; a {@link Deferred} would add a second, and a closure for its executor).
+ */
 class PromiseReadRequest<R> implements ReadRequest<R> {
-  readonly deferred = new Deferred<ReadableStreamReadResult<R>>();
+  readonly promise: Promise<ReadableStreamReadResult<R>>;
+  declare resolve: (result: ReadableStreamReadResult<R>) => void;
+  declare reject: (reason: unknown) => void;
+
+  constructor() {
+    this.promise = new PromiseCtor<ReadableStreamReadResult<R>>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
 
   chunkSteps(chunk: R): void {
-    this.deferred.resolve({ value: chunk, done: false });
+    this.resolve({ value: chunk, done: false });
   }
 
   closeSteps(): void {
-    this.deferred.resolve({ value: undefined, done: true });
+    this.resolve({ value: undefined, done: true });
   }
 
   errorSteps(error: unknown): void {
-    this.deferred.reject(error);
+    this.reject(error);
   }
 }
 
@@ -93,14 +105,20 @@ export class ReadableStreamDefaultReader<R = unknown> {
     if (!isReadableStreamDefaultReader(this)) return promiseRejectedWith(readerBrandCheckError("read"));
     const stream = this._ownerReadableStream;
     if (stream === undefined) return promiseRejectedWith(releasedError("read from"));
-    const fast = stream._state === "readable" ? stream._readableStreamController[tryDequeue]() : NO_CHUNK;
-    if (fast !== NO_CHUNK) {
+    if (stream._state === "readable") {
+      // ReadableStreamDefaultReaderRead for a readable stream, its [[PullSteps]] served at once when a chunk is
+      // queued (then no read request is made, and no promise waits to be settled).
       stream._disturbed = true;
-      return promiseResolvedWith({ value: fast as R, done: false });
+      const controller = stream._readableStreamController;
+      const fast = controller[tryDequeue]();
+      if (fast !== NO_CHUNK) return promiseResolvedWith({ value: fast as R, done: false });
+      const readRequest = new PromiseReadRequest<R>();
+      controller[PullSteps](readRequest as ReadRequest<never>);
+      return readRequest.promise;
     }
     const readRequest = new PromiseReadRequest<R>();
     ReadableStreamDefaultReaderRead(this, readRequest);
-    return readRequest.deferred.promise;
+    return readRequest.promise;
   }
 
   /** Releases the reader's lock; pending reads reject with a `TypeError`. */
