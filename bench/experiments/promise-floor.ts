@@ -5,6 +5,13 @@
  * the standard adds when the source's `pull` completes synchronously: ReadableStreamDefaultControllerCallPullIfNeeded
  * reacts to the pull's promise, and only that reaction (a microtask later) lets the next pull start.
  *
+ * A third loop, `awaitPendingAndReaction`, is the floor of scenario 1's reader loop as the standard runs it.
+ * There the loop's first `read()` comes before the stream has started, so it waits; from then on every chunk is
+ * enqueued by a pull that runs in the reaction to the previous pull, after the loop has already asked for the chunk,
+ * and every `read()` returns a pending promise that the pull settles. So the loop costs a new pending promise (with
+ * its resolving functions) per item, settled from the reaction, where the first two loops await a promise that is
+ * already fulfilled.
+ *
  * Run: `npx node bench/experiments/promise-floor.ts`, `node_modules/.bin/bun bench/experiments/promise-floor.ts`,
  * `node_modules/.bin/deno run bench/experiments/promise-floor.ts`. Prints items/s (median and best of 7 runs of
  * 1,000,000 items) for each loop, to set beside scenario 1's reader loop rows.
@@ -39,7 +46,30 @@ async function awaitAndReaction(): Promise<number> {
   return sum;
 }
 
-for (const loop of [awaitOnly, awaitAndReaction]) {
+/**
+ * A pending promise per item, fulfilled with a fresh `{ value, done }` by the reaction, as a `read()` that waits for
+ * the next pull is.
+ */
+async function awaitPendingAndReaction(): Promise<number> {
+  const settled = Promise.resolve();
+  let resolveRead: (result: { value: number; done: boolean }) => void = () => {};
+  let i = 0;
+  const reaction = (): void => {
+    resolveRead({ value: i, done: false });
+  };
+  let sum = 0;
+  for (; i < ITEMS; i++) {
+    const read = new Promise<{ value: number; done: boolean }>((resolve) => {
+      resolveRead = resolve;
+    });
+    settled.then(reaction);
+    const result = await read;
+    sum += result.value;
+  }
+  return sum;
+}
+
+for (const loop of [awaitOnly, awaitAndReaction, awaitPendingAndReaction]) {
   const times: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const start = performance.now();
