@@ -3,7 +3,8 @@
  * draining-read PR (four chunk sizes × value/byte streams × highWaterMark 0 and 16 KiB, and byte streams with
  * autoAllocateChunkSize 64 KiB), each stream pumped with `pipeTo` into a discarding sink, for every
  * implementation of `bench/implementations/registry.ts`, in Node and inside workerd. A sample pumps the case's stream
- * `repsPerSample` times, so it lasts tens of milliseconds even where the timer has 1 ms steps.
+ * `repsPerSample` times, so it lasts tens of milliseconds even where the timer has 1 ms steps. `02-draining-matrix.ts`
+ * runs this file once per implementation (`benchImplementation`), so no call site is shared between implementations.
  *
  * @module
  */
@@ -14,7 +15,10 @@ import { currentRuntime } from "../implementations/streams-implementation.ts";
 import { CHUNK_SIZES, pumpCase, repsPerSample, STREAM_CONFIGS } from "./02-draining-matrix.cases.ts";
 
 const quick = inject("benchQuick");
-const implementations = implementationsFor(currentRuntime());
+const only = inject("benchImplementation");
+const implementations = implementationsFor(currentRuntime()).filter(
+  (implementation) => only === "" || implementation.name === only,
+);
 
 for (const config of STREAM_CONFIGS) {
   for (const size of CHUNK_SIZES) {
@@ -27,18 +31,12 @@ for (const config of STREAM_CONFIGS) {
         const count = await pumpCase(implementation, size, config);
         expect(count.bytes, implementation.name).toBe(size.bytes * size.chunks);
       }
-      await bench.compare(
-        ...implementations.map((implementation) =>
-          bench(
-            implementation.name,
-            { writeResult: resultPath("draining-matrix", group, implementation.name) },
-            async () => {
-              for (let rep = 0; rep < reps; rep++) await pumpCase(implementation, size, config);
-            },
-          ),
-        ),
-        { iterations: quick ? 1 : 5, time: 0, warmupIterations: 1, warmupTime: 0 },
-      );
+      for (const implementation of implementations) {
+        const options = { writeResult: resultPath("draining-matrix", group, implementation.name) };
+        await bench(implementation.name, options, async () => {
+          for (let rep = 0; rep < reps; rep++) await pumpCase(implementation, size, config);
+        }).run({ iterations: quick ? 1 : 5, time: 0, warmupIterations: 1, warmupTime: 0 });
+      }
     });
   }
 }

@@ -24,7 +24,7 @@ import {
   runVitestBench,
   type VitestRuntime,
 } from "../harness/vitest-bench.ts";
-import { implementationsFor } from "../implementations/registry.ts";
+import { IMPLEMENTATIONS, implementationsFor } from "../implementations/registry.ts";
 import { NATIVE, type StreamsImplementation } from "../implementations/streams-implementation.ts";
 import {
   CHUNK_SIZES,
@@ -116,7 +116,8 @@ async function drainingMatrixResult(
     ],
     rows,
     notes: [
-      `vitest bench fixture (project ${PROJECTS[runtime]}): each stream pumped with pipeTo into a discarding ` +
+      `vitest bench fixture (project ${PROJECTS[runtime]}), each implementation in a vitest run and process of its ` +
+        "own: each stream pumped with pipeTo into a discarding " +
         "WritableStream that counts bytes and write calls; a sample pumps " +
         `${quick ? "1 stream" : "20 (Tiny, Medium) or 40 (Small, Large) streams"}; µs per stream from the ` +
         "median of 5 samples after 1 warm-up.",
@@ -153,7 +154,12 @@ export const scenario = defineScenario({
   options: {},
   quick: {},
   async run(_options, { quick }) {
-    const passed = runVitestBench("bench/scenarios/02-draining-matrix.bench.ts", "draining-matrix", quick);
+    const passed = runVitestBench(
+      "bench/scenarios/02-draining-matrix.bench.ts",
+      "draining-matrix",
+      quick,
+      IMPLEMENTATIONS,
+    );
     const results: ScenarioResult[] = [];
     for (const runtime of RUNTIMES) {
       results.push(await drainingMatrixResult(runtime, runtimeLabel(runtime), quick, passed));
