@@ -90,7 +90,7 @@ class AsyncIteratorRecord {
   private readonly iterator: object;
   private readonly nextMethod: unknown;
   /** The iterator is a sync one, adapted. */
-  readonly sync: boolean;
+  private readonly sync: boolean;
 
   constructor(iterator: object, nextMethod: unknown, sync: boolean) {
     this.iterator = iterator;
@@ -98,26 +98,16 @@ class AsyncIteratorRecord {
     this.sync = sync;
   }
 
-  /** IteratorNext: the promise of the next iterator result (throws where IteratorNext would). */
-  next(): Promise<unknown> {
-    const iterator = this.iterator;
-    if (!this.sync) return promiseResolvedWith(Reflect.apply(this.nextMethod as () => unknown, iterator, []));
-    try {
-      const result = Reflect.apply(this.nextMethod as () => unknown, iterator, []);
-      return asyncFromSyncContinuation(result, iterator, true);
-    } catch (error) {
-      return promiseRejectedWith(error);
-    }
-  }
-
   /**
-   * For a sync iterator: its next result's `done` and `value` when `value` is not an object, which awaiting could
-   * not observe (no `then` to look up), so the result is known at once; otherwise the promise IteratorNext gives.
-   * Throws where IteratorNext would.
+   * IteratorNext: the promise of the next iterator result (throws where IteratorNext would). For a sync iterator whose
+   * result's value is not an object, which awaiting could not observe (no `then` to look up), its `done` and `value`
+   * at once instead.
    */
-  nextAtOnce(): { done: boolean; value: unknown } | Promise<unknown> {
+  next(): { done: boolean; value: unknown } | Promise<unknown> {
     const iterator = this.iterator;
-    const { done, value } = completeAndValue(Reflect.apply(this.nextMethod as () => unknown, iterator, []));
+    const result = Reflect.apply(this.nextMethod as () => unknown, iterator, []);
+    if (!this.sync) return promiseResolvedWith(result);
+    const { done, value } = completeAndValue(result);
     if (!isObject(value)) return { done, value };
     return awaitedIterResult(done, value, iterator, true);
   }
@@ -175,18 +165,14 @@ function pullFromIterator<R>(
 ): Promise<unknown> | undefined {
   let nextPromise: Promise<unknown>;
   try {
-    if (iteratorRecord.sync) {
-      const next = iteratorRecord.nextAtOnce();
-      if (!(next instanceof PromiseCtor)) {
-        const controller = stream._readableStreamController as ReadableStreamDefaultController<R>;
-        if (next.done) ReadableStreamDefaultControllerClose(controller);
-        else ReadableStreamDefaultControllerEnqueue(controller, next.value as R);
-        return undefined;
-      }
-      nextPromise = next;
-    } else {
-      nextPromise = iteratorRecord.next();
+    const next = iteratorRecord.next();
+    if (!(next instanceof PromiseCtor)) {
+      const controller = stream._readableStreamController as ReadableStreamDefaultController<R>;
+      if (next.done) ReadableStreamDefaultControllerClose(controller);
+      else ReadableStreamDefaultControllerEnqueue(controller, next.value as R);
+      return undefined;
     }
+    nextPromise = next;
   } catch (error) {
     return promiseRejectedWith(error);
   }

@@ -40,14 +40,15 @@ export function ReadableStreamReaderGenericInitialize<R>(
   }
 }
 
+/** What a released reader's promises reject with. */
+const READER_RELEASED = "Cannot use the reader: its lock on the stream has been released";
+
 /**
  * The TypeError a release rejects an internal reader's promises with (the reader of a pipe or of an async
  * iterator): nobody outside drainpipe holds those promises, and their internal reactions ignore the reason, so one
  * error made once serves every release instead of a new one with a stack trace each time.
  */
-export const internalReaderReleasedError: TypeError = new TypeError(
-  "Cannot use the reader: its lock on the stream has been released",
-);
+export const internalReaderReleasedError: TypeError = new TypeError(READER_RELEASED);
 
 /**
  * Implements {@link https://streams.spec.whatwg.org/#readable-stream-reader-generic-release | ReadableStreamReaderGenericRelease}.
@@ -56,7 +57,7 @@ export const internalReaderReleasedError: TypeError = new TypeError(
  */
 export function ReadableStreamReaderGenericRelease<R>(
   reader: GenericReaderSlots<R>,
-  error: TypeError = new TypeError("Cannot use the reader: its lock on the stream has been released"),
+  error: TypeError = new TypeError(READER_RELEASED),
 ): void {
   const stream = reader._ownerReadableStream as ReadableStream<R>;
   if (stream._state === "readable") {

@@ -208,14 +208,15 @@ export function WritableStreamDefaultWriterGetDesiredSize<W>(writer: WritableStr
   return WritableStreamDefaultControllerGetDesiredSize(stream._writableStreamController);
 }
 
+/** What a released writer's ready and closed promises reject with. */
+const WRITER_RELEASED = "Cannot use the writer: its lock on the stream has been released";
+
 /**
  * The TypeError a release rejects a pipe's writer's promises with: nobody outside drainpipe holds them, and the
  * pipe's reactions ignore the reason, so one error made once serves every pipe instead of a new one with a stack
  * trace each time.
  */
-export const internalWriterReleasedError: TypeError = new TypeError(
-  "Cannot use the writer: its lock on the stream has been released",
-);
+export const internalWriterReleasedError: TypeError = new TypeError(WRITER_RELEASED);
 
 /**
  * Implements {@link https://streams.spec.whatwg.org/#writable-stream-default-writer-release | WritableStreamDefaultWriterRelease}.
@@ -224,7 +225,7 @@ export const internalWriterReleasedError: TypeError = new TypeError(
  */
 export function WritableStreamDefaultWriterRelease<W>(
   writer: WritableStreamDefaultWriter<W>,
-  releasedError: TypeError = new TypeError("Cannot use the writer: its lock on the stream has been released"),
+  releasedError: TypeError = new TypeError(WRITER_RELEASED),
 ): void {
   const stream = writer._ownerWritableStream as WritableStream<W>;
   WritableStreamDefaultWriterEnsureReadyPromiseRejected(writer, releasedError);
