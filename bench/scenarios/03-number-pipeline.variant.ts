@@ -1,9 +1,10 @@
 /**
  * One variant of scenario 3, run in a process of its own so that no call site, heap or garbage collector state is
  * shared with another variant (the native-streams variant alone makes tens of millions of promises per run):
- * `node bench/scenarios/03-number-pipeline.variant.ts <variant> <count> <maxPartBytes> <runs>`. Splits the first
- * `count` primes once untimed, then `runs` times timed, each after a full garbage collection, checks every run's
- * parts against the input byte for byte, and prints one JSON line, {@linkcode VariantReport}.
+ * `node bench/scenarios/03-number-pipeline.variant.ts <variant> <count> <maxPartBytes> <runs> <warmups>`. Splits the
+ * first `count` primes `warmups` times untimed (the first of them still timed apart, as the cold run), then `runs`
+ * times timed, each after a full garbage collection, checks every run's parts against the input byte for byte, and
+ * prints one JSON line, {@linkcode VariantReport}.
  *
  * @module
  */
@@ -23,12 +24,26 @@ import { LineToNumber, NumberWriter, nodeReadableOf } from "./03-number-pipeline
 export interface VariantReport {
   /** The timed runs, ms. */
   ms: number[];
+  /** The first run of the process (untimed for the medians: it includes compiling the code), ms. */
+  coldMs: number;
   /** The number of parts the last run stored. */
   parts: number;
   /** Whether every run's parts, joined, equal the input. */
   identical: boolean;
   /** The input's size in bytes. */
   inputBytes: number;
+}
+
+/** How a variant's process runs it. */
+export interface VariantRun {
+  /** How many primes the input holds. */
+  count: number;
+  /** Part size limit in bytes. */
+  maxPartBytes: number;
+  /** Timed runs. */
+  runs: number;
+  /** Untimed runs before them (the first is the cold run). */
+  warmups: number;
 }
 
 /** One variant: splits `chunks` into `store` and resolves the part keys in order. */
@@ -111,21 +126,22 @@ export const VARIANTS: readonly Variant[] = [
 ];
 
 /**
- * Runs the variant named `name` on the first `count` primes: once untimed, then `runs` times timed.
+ * Runs the variant named `name` on the first `count` primes: `warmups` times untimed, then `runs` times timed.
  *
  * @throws {Error} when no variant has that name.
  */
-async function runVariant(name: string, count: number, maxPartBytes: number, runs: number): Promise<VariantReport> {
+async function runVariant(name: string, { count, maxPartBytes, runs, warmups }: VariantRun): Promise<VariantReport> {
   const variant = VARIANTS.find((candidate) => candidate.name === name);
   if (!variant) throw new Error(`Cannot run scenario 3: no variant "${name}"`);
   const input = await primesText(count);
   const chunks = chunksOf(input);
-  const report: VariantReport = { ms: [], parts: 0, identical: true, inputBytes: input.length };
-  for (let run = 0; run <= runs; run++) {
+  const report: VariantReport = { ms: [], coldMs: 0, parts: 0, identical: true, inputBytes: input.length };
+  for (let run = 0; run < warmups + runs; run++) {
     const store = new MemoryStore();
     collectGarbage();
     const { ms, value: keys } = await timed(() => variant.split(chunks, store, maxPartBytes));
-    if (run > 0) report.ms.push(ms);
+    if (run === 0) report.coldMs = ms;
+    if (run >= warmups) report.ms.push(ms);
     report.parts = keys.length;
     report.identical &&= sameBytes(await readObjects(store, keys), input);
   }
@@ -133,9 +149,14 @@ async function runVariant(name: string, count: number, maxPartBytes: number, run
 }
 
 if (import.meta.main) {
-  const [name = "", count, maxPartBytes, runs] = process.argv.slice(2);
-  const numbers = [count, maxPartBytes, runs].map(Number);
-  if (!numbers.every((value) => Number.isSafeInteger(value) && value >= 1))
-    throw new Error("Cannot run scenario 3: usage: <variant> <count> <maxPartBytes> <runs>, positive integers");
-  console.log(JSON.stringify(await runVariant(name, numbers[0]!, numbers[1]!, numbers[2]!)));
+  const [name = "", count, maxPartBytes, runs, warmups] = process.argv.slice(2);
+  const numbers = [count, maxPartBytes, runs, warmups].map(Number);
+  if (!numbers.every((value) => Number.isSafeInteger(value) && value >= 1)) {
+    throw new Error(
+      "Cannot run scenario 3: usage: <variant> <count> <maxPartBytes> <runs> <warmups>, positive integers",
+    );
+  }
+  const [countValue, maxPartBytesValue, runsValue, warmupsValue] = numbers as [number, number, number, number];
+  const run = { count: countValue, maxPartBytes: maxPartBytesValue, runs: runsValue, warmups: warmupsValue };
+  console.log(JSON.stringify(await runVariant(name, run)));
 }
