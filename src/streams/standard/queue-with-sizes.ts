@@ -13,15 +13,19 @@
  * step per value.
  *
  * Two range operations move arrays instead of copying them. {@link QueueWithSizes.enqueueUnits} with an array
- * the caller hands over makes that array the storage of an empty queue. {@link QueueWithSizes.peekMany} of
- * every value of a queue whose storage holds exactly those values, in order, hands the storage itself out; the
- * storage is then "lent": the queue never reads or writes it again (the next enqueue moves the queue to new
- * storage, and the lent values may only be discarded, which is all a writable stream does with the chunks of
- * the write in flight).
+ * the caller hands over makes that array the storage of an empty queue (and
+ * {@link QueueWithSizes.enqueueUnitsFrom} of many values into a queue holding few copies them into new storage
+ * exactly full of the queued values and those). {@link QueueWithSizes.peekMany} of every value of a queue whose
+ * storage holds exactly those values, in order, hands the storage itself out; the storage is then "lent": the
+ * queue never reads or writes it again (the next enqueue moves the queue to new storage, and the lent values may
+ * only be discarded, which is all a writable stream does with the chunks of the write in flight).
  * @module
  */
 
 const MIN_CAPACITY = 16;
+
+/** The most values {@link QueueWithSizes.enqueueUnitsFrom} gives storage of their own (128 KB of 8-byte slots). */
+const MAX_EXACT_STORAGE = 16_000;
 
 /**
  * What an unused slot of the storage holds. A small integer, not `undefined`: it keeps no value alive either, and
@@ -221,6 +225,20 @@ export class QueueWithSizes<T> {
   enqueueUnitsFrom(values: ArrayLike<T>, start: number, end: number): void {
     const added = end - start;
     if (added <= 0) return;
+    // A range much larger than what is queued (a transformer enqueueing a chunk's worth of values at once) gets
+    // storage of its own, exactly full: a range operation that then takes every value is handed that storage rather
+    // than a copy (see peekMany), and the copy in here costs no more than one into the ring would. Up to a size that
+    // engines allocate among young objects: larger arrays are allocated apart, page by page, at several times the
+    // cost per value (measured in Node 24), where the reused ring is cheaper.
+    if (this.unitSizes === true && added >= MIN_CAPACITY && added <= MAX_EXACT_STORAGE && this.count * 4 <= added) {
+      this.values = this.exactStorageWith(values, start, end);
+      this.count += added;
+      this.capacity = this.count;
+      this.head = 0;
+      this.lent = false;
+      this.totalSize += added;
+      return;
+    }
     if (this.count + added > this.capacity || this.lent === true) this.grow(this.count + added);
     const queued = this.values;
     const capacity = this.capacity;
@@ -231,10 +249,25 @@ export class QueueWithSizes<T> {
     // the compiled loop at the end of every call that enters it (seen in Node 24: hundreds of times per process).
     this.count += added;
     this.totalSize += added;
-    for (let i = start; i < end; i++) {
-      queued[slot] = values[i] as T;
-      slot = slot + 1 === capacity ? 0 : slot + 1;
-    }
+    // Up to the end of the storage, then from its start: two plain copies, no wrap test per value.
+    const straight = Math.min(end, start + capacity - slot);
+    copyInto(queued, slot - start, values, start, straight);
+    copyInto(queued, -straight, values, straight, end);
+  }
+
+  /**
+   * New storage holding exactly the queued values followed by `values[start..end)`. Lent storage is not read: the
+   * slots of its values, which are only ever discarded, are left empty.
+   */
+  private exactStorageWith(values: ArrayLike<T>, start: number, end: number): (T | typeof EMPTY)[] {
+    const count = this.count;
+    const storage = new Array<T | typeof EMPTY>(count + end - start);
+    const queued = this.values;
+    const lent = this.lent;
+    for (let i = 0, slot = this.head; i < count; i++, slot = slot + 1 === this.capacity ? 0 : slot + 1)
+      storage[i] = lent === true ? EMPTY : queued[slot]!;
+    copyInto(storage, count - start, values, start, end);
+    return storage;
   }
 
   /** Empties the queue (ResetQueue). */
@@ -304,6 +337,11 @@ export class QueueWithSizes<T> {
     this.head = 0;
     this.lent = false;
   }
+}
+
+/** Copies `values[from..to)` to `target[from + shift..to + shift)`, one plain loop. */
+function copyInto<T>(target: unknown[], shift: number, values: ArrayLike<T>, from: number, to: number): void {
+  for (let i = from; i < to; i++) target[i + shift] = values[i];
 }
 
 /**

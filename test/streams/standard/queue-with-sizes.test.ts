@@ -92,6 +92,34 @@ describe("QueueWithSizes range operations", () => {
     expect(queue.totalSize).toBe(0);
   });
 
+  test("a large range into a queue holding few values gets storage exactly full, handed out whole", () => {
+    const queue = new QueueWithSizes<number>();
+    queue.enqueueUnit(-1);
+    const source = Float64Array.from({ length: 40 }, (_, i) => i);
+    queue.enqueueUnitsFrom(source, 0, 40);
+    const all = queue.peekMany(41);
+    expect(all).toEqual([-1, ...source]);
+    expect(queue.peekMany(41)).toBe(all);
+    expect(queue.take(41)).toBe(all);
+    expect(queue.totalSize).toBe(0);
+  });
+
+  test("a large range after lending the storage leaves the lent values alone and discards them in order", () => {
+    const queue = new QueueWithSizes<number>();
+    queue.enqueueUnits([1, 2, 3]);
+    const lent = queue.peekMany(3);
+    queue.enqueueUnitsFrom(
+      Float64Array.from({ length: 20 }, (_, i) => 10 + i),
+      0,
+      20,
+    );
+    expect(lent).toEqual([1, 2, 3]);
+    expect(queue.length).toBe(23);
+    queue.discard(3);
+    expect(queue.take(queue.length)).toEqual(Array.from({ length: 20 }, (_, i) => 10 + i));
+    expect(queue.totalSize).toBe(0);
+  });
+
   test("an empty queue adopts a handed-over array, and hands its storage out only when peeking all of it", () => {
     const queue = new QueueWithSizes<string>();
     const batch = ["a", "b", "c"];
