@@ -5,17 +5,25 @@
  */
 
 import { promiseRejectedWith } from "../standard/promise-helpers.ts";
+import { isNonNegativeNumber } from "../standard/queue-with-sizes.ts";
 import {
   type WritableStream,
   WritableStreamAddWriteRequest,
   WritableStreamCloseQueuedOrInFlight,
+  WritableStreamUpdateBackpressure,
   type WriteRequest,
 } from "../standard/writable-stream.ts";
 import {
+  type WritableStreamDefaultController,
+  WritableStreamDefaultControllerAdvanceQueueIfNeeded,
+  WritableStreamDefaultControllerGetBackpressure,
   WritableStreamDefaultControllerGetChunkSize,
   WritableStreamDefaultControllerWrite,
+  writableStreamDefaultControllerAfterSinkWrite,
 } from "../standard/writable-stream-default-controller.ts";
 import type { WritableStreamDefaultWriter } from "../standard/writable-stream-default-writer.ts";
+import { callWithChunkForCompletion, LazyDeferred } from "./completion.ts";
+import { writableStreamDefaultControllerFinishWrite } from "./finish-write.ts";
 
 /**
  * WritableStreamDefaultWriterWrite with the write request supplied by the caller, so internal callers (pipes)
@@ -39,7 +47,51 @@ export function writableStreamDefaultWriterWriteWithRequest<W>(
     return promiseRejectedWith(new TypeError("Cannot write to a stream that is closing or closed"));
   }
   if (state === "erroring") return promiseRejectedWith(stream._storedError);
+  if (
+    controller._synchronousCompletion &&
+    controller._queue.length === 0 &&
+    stream._inFlightWriteRequest === undefined &&
+    controller._started &&
+    !controller._corked &&
+    controller._underlyingWrite !== undefined &&
+    isNonNegativeNumber(chunkSize) &&
+    chunkSize !== Number.POSITIVE_INFINITY
+  ) {
+    writeInPlace(controller, chunk, chunkSize, request);
+    return undefined;
+  }
   WritableStreamAddWriteRequest(stream, request);
   WritableStreamDefaultControllerWrite(controller, chunk, chunkSize);
   return undefined;
+}
+
+/**
+ * A piped write into an idle stream (nothing queued or in flight), made in place: the standard queues the chunk,
+ * updates backpressure, takes it straight back out for the sink, and once the sink is done dequeues it and updates
+ * backpressure again. While a pipe holds the lock nobody but the pipe can observe the queue or backpressure (they
+ * show only through its writer), so the chunk goes to the sink at once, with its write request in flight as the
+ * standard has it there, and joins the queue only if the sink does not complete synchronously.
+ */
+function writeInPlace<W>(
+  controller: WritableStreamDefaultController<W>,
+  chunk: W,
+  chunkSize: number,
+  request: WriteRequest,
+): void {
+  const stream = controller._controlledWritableStream;
+  const underlyingWrite = controller._underlyingWrite as NonNullable<typeof controller._underlyingWrite>;
+  stream._inFlightWriteRequest = request;
+  controller._inFlightCount = 0;
+  const completion = callWithChunkForCompletion(underlyingWrite.fn, underlyingWrite.sink, chunk, controller);
+  if (completion === undefined || (completion instanceof LazyDeferred && completion.state === "fulfilled")) {
+    writableStreamDefaultControllerFinishWrite(controller);
+    WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller);
+    return;
+  }
+  controller._queue.enqueue(chunk, chunkSize);
+  controller._inFlightCount = 1;
+  if (!WritableStreamCloseQueuedOrInFlight(stream) && stream._state === "writable") {
+    WritableStreamUpdateBackpressure(stream, WritableStreamDefaultControllerGetBackpressure(controller));
+  }
+  writableStreamDefaultControllerAfterSinkWrite(controller, completion);
 }
