@@ -45,11 +45,12 @@ export class LazyDeferred<T> {
         promise = promiseReject(this.result) as Promise<T>;
         promiseThen.call(promise, undefined, noop);
       } else {
+        // Marked as handled when it is rejected (see reject), not here: a handler attached now would cost a
+        // promise, and a reaction job when it is fulfilled, for every promise that never is rejected.
         promise = new PromiseCtor<T>((resolve, reject) => {
           this.resolveFn = resolve;
           this.rejectFn = reject;
         });
-        promiseThen.call(promise, undefined, noop);
       }
       this.materialised = promise;
     }
@@ -80,7 +81,11 @@ export class LazyDeferred<T> {
     if (this.state !== "pending") return;
     this.state = "rejected";
     this.result = reason;
-    if (this.rejectFn !== undefined) this.rejectFn(reason);
+    if (this.rejectFn !== undefined) {
+      // Handled in the same turn, before any host could report the rejection as unhandled.
+      this.rejectFn(reason);
+      promiseThen.call(this.materialised, undefined, noop);
+    }
     const callbacks = this.onRejected;
     const rejectionObserver = this.rejectionObserver;
     this.onFulfilled = undefined;
