@@ -5,7 +5,14 @@
  */
 
 import { NO_CHUNK, tryDequeue } from "../fast-paths/dequeue.ts";
-import { Deferred, promiseRejectedWith, promiseResolvedWith, transformPromiseWith } from "./promise-helpers.ts";
+import {
+  Deferred,
+  promiseRejectedWith,
+  promiseResolvedWith,
+  promiseThen,
+  resolvedUndefined,
+  transformPromiseWith,
+} from "./promise-helpers.ts";
 import { AcquireReadableStreamDefaultReader, type ReadableStream } from "./readable-stream.ts";
 import {
   type ReadableStreamDefaultReader,
@@ -44,6 +51,10 @@ interface IteratorSlots<R> {
   _onReadFailure: (reason: unknown) => never;
   /** @internal nextSteps, for chaining onto the ongoing promise (made once per iterator). */
   _nextSteps: () => Promise<IteratorResult<R, undefined>>;
+  /** @internal The chunk a `next()` took from the queue, until the reaction that makes its result. */
+  _queuedChunk: R | undefined;
+  /** @internal That reaction: {@link IteratorSlots._onRead} of the queued chunk (made once per iterator). */
+  _onQueuedRead: () => IteratorResult<R, undefined>;
 }
 
 /** The read request of `next()`: settles its own promise with the chunk, or the end of the iteration. */
@@ -120,10 +131,14 @@ const methods = {
       if (stream !== undefined && stream._state === "readable") {
         const chunk = stream._readableStreamController[tryDequeue]();
         if (chunk !== NO_CHUNK) {
-          // What nextSteps does for a read served from the queue, without the read request: the result is made
-          // in a reaction to the chunk's promise (one job later), and the next call chains onto it.
+          // What nextSteps does for a read served from the queue, without the read request and the promise it
+          // settles at once: the result is made one job later (the reaction to that promise, here to one already
+          // fulfilled), and the next call chains onto it. Until then no other next() takes this path.
           stream._disturbed = true;
-          const promise = transformPromiseWith(promiseResolvedWith(chunk as R), this._onRead);
+          this._queuedChunk = chunk as R;
+          const promise = promiseThen.call(resolvedUndefined, this._onQueuedRead) as Promise<
+            IteratorResult<R, undefined>
+          >;
           this._ongoingPromise = promise;
           return promise;
         }
@@ -194,5 +209,11 @@ export function createReadableStreamAsyncIterator<R>(
     throw reason;
   };
   iterator._nextSteps = () => nextSteps(iterator);
+  iterator._queuedChunk = undefined;
+  iterator._onQueuedRead = () => {
+    const chunk = iterator._queuedChunk as R;
+    iterator._queuedChunk = undefined;
+    return iterator._onRead(chunk);
+  };
   return iterator as unknown as ReadableStreamAsyncIterator<R>;
 }

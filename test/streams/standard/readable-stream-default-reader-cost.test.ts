@@ -25,10 +25,21 @@ async function readerLoop(Stream: typeof ReadableStream, count: number): Promise
   }
 }
 
+/** `for await (const value of stream) …` over {@link numbers}; returns the sum. */
+async function forAwait(Stream: typeof ReadableStream, count: number): Promise<number> {
+  let sum = 0;
+  for await (const value of numbers(Stream, count) as unknown as AsyncIterable<number>) sum += value;
+  return sum;
+}
+
 /** Promises per chunk: the difference between reading `count` and `2 * count` chunks, divided by `count`. */
-async function promisesPerChunk(Stream: typeof ReadableStream, count: number): Promise<number> {
-  const once = await promisesCreatedBy(() => readerLoop(Stream, count));
-  const twice = await promisesCreatedBy(() => readerLoop(Stream, 2 * count));
+async function promisesPerChunk(
+  Stream: typeof ReadableStream,
+  count: number,
+  loop: typeof readerLoop = readerLoop,
+): Promise<number> {
+  const once = await promisesCreatedBy(() => loop(Stream, count));
+  const twice = await promisesCreatedBy(() => loop(Stream, 2 * count));
   return (twice - once) / count;
 }
 
@@ -39,6 +50,17 @@ describe("reader loop cost", () => {
     // lets start), the reaction to the pull's completion, and the one `await` makes.
     expect(await promisesPerChunk(ReadableStream, 1000)).toBeCloseTo(3, 2);
     expect(await promisesPerChunk(globalThis.ReadableStream as typeof ReadableStream, 1000)).toBeCloseTo(3, 2);
+  });
+
+  test("for await over a one-chunk-per-pull source makes 3 promises per chunk, as native streams do", async () => {
+    expect(await forAwait(ReadableStream, 1000)).toBe((1000 * 999) / 2);
+    // next()'s result (made in a reaction, one job after the chunk is taken), the reaction to the pull's
+    // completion, and the one the loop's await makes.
+    expect(await promisesPerChunk(ReadableStream, 1000, forAwait)).toBeCloseTo(3, 2);
+    expect(await promisesPerChunk(globalThis.ReadableStream as typeof ReadableStream, 1000, forAwait)).toBeCloseTo(
+      3,
+      2,
+    );
   });
 
   test("a read that finds nothing queued makes one promise", async () => {
