@@ -40,3 +40,13 @@ export async function perChunk(
   }
   return ((counts[1] as number) - (counts[0] as number)) / CHUNKS;
 }
+
+/**
+ * Promises per chunk of `loop(count)`: the difference between `loop(2 × count)` and `loop(count)`, divided by `count`,
+ * so that what a loop costs once (setting up, closing) cancels out.
+ */
+export async function promisesPerChunkOf(loop: (count: number) => Promise<unknown>, count: number): Promise<number> {
+  const once = await promisesCreatedBy(() => loop(count));
+  const twice = await promisesCreatedBy(() => loop(2 * count));
+  return (twice - once) / count;
+}

@@ -11,6 +11,7 @@ import {
   type Deferred,
   promiseCall,
   promiseRejectedWith,
+  promiseThen,
   resolvedUndefined,
   transformPromiseWith,
 } from "./promise-helpers.ts";
@@ -236,7 +237,11 @@ export function TransformStreamDefaultControllerPerformTransform<I, O>(
   // A write the writable side let through before it learnt that the readable side was cancelled (the standard
   // asserts this cannot happen; it can, see whatwg/streams#1341): the chunk has nowhere to go and is dropped.
   const transformCompletion = transformAlgorithm === undefined ? undefined : transformAlgorithm(chunk);
-  if (transformCompletion === undefined && isWritableSidePiped(controller._controlledTransformStream)) return undefined;
+  if (transformCompletion === undefined) {
+    if (isWritableSidePiped(controller._controlledTransformStream)) return undefined;
+    // The reaction to a promise already fulfilled with undefined, which cannot reject: one promise, not two.
+    return promiseThen.call(resolvedUndefined, undefined) as Promise<unknown>;
+  }
   return transformPromiseWith(completionToPromise(transformCompletion), undefined, controller._onTransformRejected);
 }
 

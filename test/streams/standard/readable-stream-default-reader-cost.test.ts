@@ -1,7 +1,10 @@
 import { promiseHooks } from "node:v8";
 import { describe, expect, test } from "vitest";
 import { ReadableStream, type ReadableStreamDefaultController } from "../../../src/streams/index.ts";
-import { promisesCreatedBy } from "../pipe-cost.ts";
+import { promisesPerChunkOf } from "../pipe-cost.ts";
+
+/** Node's own ReadableStream, typed as drainpipe's. */
+const nativeReadable = globalThis.ReadableStream as typeof ReadableStream;
 
 /** A source that enqueues one number per pull, as the benchmarks' reader loop reads (default high-water mark). */
 function numbers(Stream: typeof ReadableStream, count: number): ReadableStream<number> {
@@ -32,35 +35,21 @@ async function forAwait(Stream: typeof ReadableStream, count: number): Promise<n
   return sum;
 }
 
-/** Promises per chunk: the difference between reading `count` and `2 * count` chunks, divided by `count`. */
-async function promisesPerChunk(
-  Stream: typeof ReadableStream,
-  count: number,
-  loop: typeof readerLoop = readerLoop,
-): Promise<number> {
-  const once = await promisesCreatedBy(() => loop(Stream, count));
-  const twice = await promisesCreatedBy(() => loop(Stream, 2 * count));
-  return (twice - once) / count;
-}
-
 describe("reader loop cost", () => {
   test("a reader loop over a one-chunk-per-pull source makes 3 promises per chunk, as native streams do", async () => {
     expect(await readerLoop(ReadableStream, 1000)).toBe((1000 * 999) / 2);
     // The read's own promise (every read waits: the chunk comes from a pull that only the previous pull's reaction
     // lets start), the reaction to the pull's completion, and the one `await` makes.
-    expect(await promisesPerChunk(ReadableStream, 1000)).toBeCloseTo(3, 2);
-    expect(await promisesPerChunk(globalThis.ReadableStream as typeof ReadableStream, 1000)).toBeCloseTo(3, 2);
+    expect(await promisesPerChunkOf((count) => readerLoop(ReadableStream, count), 1000)).toBeCloseTo(3, 2);
+    expect(await promisesPerChunkOf((count) => readerLoop(nativeReadable, count), 1000)).toBeCloseTo(3, 2);
   });
 
   test("for await over a one-chunk-per-pull source makes 3 promises per chunk, as native streams do", async () => {
     expect(await forAwait(ReadableStream, 1000)).toBe((1000 * 999) / 2);
     // next()'s result (made in a reaction, one job after the chunk is taken), the reaction to the pull's
     // completion, and the one the loop's await makes.
-    expect(await promisesPerChunk(ReadableStream, 1000, forAwait)).toBeCloseTo(3, 2);
-    expect(await promisesPerChunk(globalThis.ReadableStream as typeof ReadableStream, 1000, forAwait)).toBeCloseTo(
-      3,
-      2,
-    );
+    expect(await promisesPerChunkOf((count) => forAwait(ReadableStream, count), 1000)).toBeCloseTo(3, 2);
+    expect(await promisesPerChunkOf((count) => forAwait(nativeReadable, count), 1000)).toBeCloseTo(3, 2);
   });
 
   test("a read that finds nothing queued makes one promise", async () => {
