@@ -3,6 +3,7 @@
  * @module
  */
 
+import type { LazyDeferred } from "../fast-paths/completion.ts";
 import { type ArrayBufferViewLike, assertArrayBufferView, isDetachedBuffer } from "./array-buffer-helpers.ts";
 import { Deferred, promiseRejectedWith } from "./promise-helpers.ts";
 import {
@@ -76,7 +77,7 @@ export class ReadableStreamBYOBReader {
   /** @internal [[stream]] */
   declare _ownerReadableStream: ReadableStream<Uint8Array> | undefined;
   /** @internal [[closedPromise]] */
-  declare _closedPromise: Deferred<undefined>;
+  declare _closedPromise: LazyDeferred<undefined>;
   /** @internal [[readIntoRequests]] */
   declare _readIntoRequests: SimpleQueue<ReadIntoRequest>;
 

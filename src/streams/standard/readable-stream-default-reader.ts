@@ -3,6 +3,7 @@
  * @module
  */
 
+import type { LazyDeferred } from "../fast-paths/completion.ts";
 import { NO_CHUNK, tryDequeue } from "../fast-paths/dequeue.ts";
 import {
   type ReadManyOptions,
@@ -75,7 +76,7 @@ export class ReadableStreamDefaultReader<R = unknown> {
   /** @internal [[stream]] */
   declare _ownerReadableStream: ReadableStream<R> | undefined;
   /** @internal [[closedPromise]] */
-  declare _closedPromise: Deferred<undefined>;
+  declare _closedPromise: LazyDeferred<undefined>;
   /** @internal [[readRequests]] */
   declare _readRequests: SimpleQueue<ReadRequest<R>>;
 

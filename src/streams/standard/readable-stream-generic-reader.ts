@@ -3,7 +3,7 @@
  * @module
  */
 
-import { Deferred, setPromiseIsHandledToTrue } from "./promise-helpers.ts";
+import { LazyDeferred } from "../fast-paths/completion.ts";
 import { type ReadableStream, ReadableStreamCancel, type ReadableStreamReader } from "./readable-stream.ts";
 import { ReleaseSteps } from "./readable-stream-controller-steps.ts";
 
@@ -11,8 +11,11 @@ import { ReleaseSteps } from "./readable-stream-controller-steps.ts";
 export interface GenericReaderSlots<R> {
   /** @internal [[stream]] */
   _ownerReadableStream: ReadableStream<R> | undefined;
-  /** @internal [[closedPromise]] */
-  _closedPromise: Deferred<undefined>;
+  /**
+   * @internal [[closedPromise]]: made only when `closed` is asked for (or by an internal party), as most readers'
+   * never are; every rejection of it is marked as handled, as the standard does each time.
+   */
+  _closedPromise: LazyDeferred<undefined>;
 }
 
 /** Implements {@link https://streams.spec.whatwg.org/#readable-stream-reader-generic-cancel | ReadableStreamReaderGenericCancel}. */
@@ -30,13 +33,12 @@ export function ReadableStreamReaderGenericInitialize<R>(
 ): void {
   reader._ownerReadableStream = stream as never;
   stream._reader = reader;
-  const closed = new Deferred<undefined>();
+  const closed = new LazyDeferred<undefined>();
   reader._closedPromise = closed;
   if (stream._state === "closed") {
     closed.resolve(undefined);
   } else if (stream._state === "errored") {
     closed.reject(stream._storedError);
-    setPromiseIsHandledToTrue(closed.promise);
   }
 }
 
@@ -63,11 +65,8 @@ export function ReadableStreamReaderGenericRelease<R>(
   if (stream._state === "readable") {
     reader._closedPromise.reject(error);
   } else {
-    const closed = new Deferred<undefined>();
-    closed.reject(error);
-    reader._closedPromise = closed;
+    reader._closedPromise = LazyDeferred.rejected(error);
   }
-  setPromiseIsHandledToTrue(reader._closedPromise.promise);
   stream._readableStreamController[ReleaseSteps]();
   stream._reader = undefined;
   reader._ownerReadableStream = undefined;

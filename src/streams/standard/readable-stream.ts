@@ -522,7 +522,6 @@ export function ReadableStreamError<R>(stream: ReadableStream<R>, error: unknown
   const reader = stream._reader;
   if (reader === undefined) return;
   reader._closedPromise.reject(error);
-  setPromiseIsHandledToTrue(reader._closedPromise.promise);
   if (reader instanceof ReadableStreamDefaultReader) {
     ReadableStreamDefaultReaderErrorReadRequests(reader, error);
   } else {

@@ -1,6 +1,7 @@
 import { promiseHooks } from "node:v8";
 import { describe, expect, test } from "vitest";
 import { LazyDeferred } from "../../../src/streams/fast-paths/completion.ts";
+import { unhandledRejectionsOf } from "../unhandled-rejections.ts";
 
 /** Runs `work` and counts the promises created meanwhile. */
 function promisesCreatedBy(work: () => void): number {
@@ -14,23 +15,6 @@ function promisesCreatedBy(work: () => void): number {
     stop();
   }
   return created;
-}
-
-/** Unhandled rejections reported while `work` runs and the microtasks and timers it queues settle. */
-async function unhandledRejectionsOf(work: () => void): Promise<unknown[]> {
-  const reported: unknown[] = [];
-  const listeners = process.listeners("unhandledRejection");
-  process.removeAllListeners("unhandledRejection");
-  const record = (reason: unknown) => reported.push(reason);
-  process.on("unhandledRejection", record);
-  try {
-    work();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  } finally {
-    process.off("unhandledRejection", record);
-    for (const listener of listeners) process.on("unhandledRejection", listener);
-  }
-  return reported;
 }
 
 describe("LazyDeferred", () => {

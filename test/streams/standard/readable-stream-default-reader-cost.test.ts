@@ -1,7 +1,8 @@
 import { promiseHooks } from "node:v8";
 import { describe, expect, test } from "vitest";
 import { ReadableStream, type ReadableStreamDefaultController } from "../../../src/streams/index.ts";
-import { promisesPerChunkOf } from "../pipe-cost.ts";
+import { promisesCreatedBy, promisesPerChunkOf } from "../pipe-cost.ts";
+import { unhandledRejectionsOf } from "../unhandled-rejections.ts";
 
 /** Node's own ReadableStream, typed as drainpipe's. */
 const nativeReadable = globalThis.ReadableStream as typeof ReadableStream;
@@ -100,5 +101,29 @@ describe("reader loop cost", () => {
       expect(self).toBe(source);
       expect(args).toHaveLength(1);
     }
+  });
+
+  test("a reader makes its closed promise only when asked for, and its rejections are handled", async () => {
+    const streams = Array.from({ length: 100 }, () => new ReadableStream());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await promisesCreatedBy(async () => void streams.map((stream) => stream.getReader()))).toBe(
+      await promisesCreatedBy(async () => undefined),
+    );
+    let fail: (reason: unknown) => void = () => {};
+    const errored = new ReadableStream({
+      start(controller) {
+        fail = (reason) => controller.error(reason);
+      },
+    });
+    const askedBefore = errored.getReader();
+    const closedBefore = askedBefore.closed;
+    const released = new ReadableStream().getReader();
+    const reported = await unhandledRejectionsOf(() => {
+      fail(new Error("failed"));
+      released.releaseLock();
+    });
+    expect(reported).toEqual([]);
+    await expect(closedBefore).rejects.toThrow("failed");
+    await expect(released.closed).rejects.toBeInstanceOf(TypeError);
   });
 });
