@@ -9,18 +9,34 @@ import { expect } from "vitest";
 /** Chunks of the shorter of the two runs {@link perChunk} compares. */
 export const CHUNKS = 10_000;
 
+/** Counts the promises created from its construction until {@link PromiseCount.stop}. */
+class PromiseCount {
+  created = 0;
+  readonly stop = promiseHooks.onInit(() => {
+    this.created += 1;
+  });
+}
+
 /** Runs `work` and counts the promises created meanwhile (each one a microtask or an allocation the pipe paid). */
 export async function promisesCreatedBy(work: () => Promise<unknown>): Promise<number> {
-  let created = 0;
-  const stop = promiseHooks.onInit(() => {
-    created += 1;
-  });
+  const count = new PromiseCount();
   try {
     await work();
   } finally {
-    stop();
+    count.stop();
   }
-  return created;
+  return count.created;
+}
+
+/** Runs synchronous `work` and counts the promises it created; returns the count and `work`'s result. */
+export function promisesMadeBy<T>(work: () => T): { made: number; result: T } {
+  const count = new PromiseCount();
+  try {
+    const result = work();
+    return { made: count.created, result };
+  } finally {
+    count.stop();
+  }
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
- * drainpipe's test for the shortcut taken while a pipe writes into a transform stream (not in the standard).
+ * drainpipe's tests for the shortcuts taken while a pipe writes into a stream (not in the standard).
  * @module
  */
 
 import type { TransformStream } from "../standard/transform-stream.ts";
+import { type WritableStream, WritableStreamCloseQueuedOrInFlight } from "../standard/writable-stream.ts";
 
 /**
  * Whether a pipe writes into `stream`'s writable side: nobody else can then observe when its writes settle, so a
@@ -11,4 +12,22 @@ import type { TransformStream } from "../standard/transform-stream.ts";
  */
 export function isWritableSidePiped<I, O>(stream: TransformStream<I, O>): boolean {
   return stream._writable._writableStreamController._synchronousCompletion;
+}
+
+/**
+ * Whether a pipe writes into `stream` and it is idle: writable, started, not corked, nothing queued or in flight, no
+ * close requested. A write made then reaches the sink at once in the standard, and nobody but the pipe can observe
+ * the steps between; the shortcuts that skip them start from here.
+ */
+export function isPipedAndIdle<W>(stream: WritableStream<W>): boolean {
+  const controller = stream._writableStreamController;
+  return (
+    stream._state === "writable" &&
+    controller._synchronousCompletion &&
+    controller._started &&
+    !controller._corked &&
+    stream._inFlightWriteRequest === undefined &&
+    controller._queue.length === 0 &&
+    !WritableStreamCloseQueuedOrInFlight(stream)
+  );
 }

@@ -24,6 +24,7 @@ import {
 import type { WritableStreamDefaultWriter } from "../standard/writable-stream-default-writer.ts";
 import { callWithChunkForCompletion, LazyDeferred } from "./completion.ts";
 import { writableStreamDefaultControllerFinishWrite } from "./finish-write.ts";
+import { isPipedAndIdle } from "./piped-writes.ts";
 
 /**
  * WritableStreamDefaultWriterWrite with the write request supplied by the caller, so internal callers (pipes)
@@ -48,11 +49,7 @@ export function writableStreamDefaultWriterWriteWithRequest<W>(
   }
   if (state === "erroring") return promiseRejectedWith(stream._storedError);
   if (
-    controller._synchronousCompletion &&
-    controller._queue.length === 0 &&
-    stream._inFlightWriteRequest === undefined &&
-    controller._started &&
-    !controller._corked &&
+    isPipedAndIdle(stream) &&
     controller._underlyingWrite !== undefined &&
     isNonNegativeNumber(chunkSize) &&
     chunkSize !== Number.POSITIVE_INFINITY

@@ -40,6 +40,7 @@
  */
 
 import { type LazyDeferred, reactTo } from "../fast-paths/completion.ts";
+import { isPipedAndIdle } from "../fast-paths/piped-writes.ts";
 import { isCountOne } from "../standard/queuing-strategy.ts";
 import type { ReadableStream } from "../standard/readable-stream.ts";
 import {
@@ -55,7 +56,6 @@ import {
 } from "../standard/transform-stream-default-controller.ts";
 import {
   type WritableStream,
-  WritableStreamCloseQueuedOrInFlight,
   WritableStreamUpdateBackpressure,
   type WriteRequest,
 } from "../standard/writable-stream.ts";
@@ -175,18 +175,11 @@ export function resumesForFusedRead<I, O>(stream: TransformStream<I, O>): boolea
  */
 function canTransformInPlace<I, O>(stream: TransformStream<I, O>): boolean {
   const writable = stream._writable;
-  const controller = writable._writableStreamController;
   const hop = stream._fusedHop;
   return (
     stream._backpressure === false &&
-    writable._state === "writable" &&
-    controller._synchronousCompletion &&
-    controller._started &&
-    !controller._corked &&
-    writable._inFlightWriteRequest === undefined &&
-    controller._queue.length === 0 &&
-    !WritableStreamCloseQueuedOrInFlight(writable) &&
-    isCountOne(controller._strategySizeAlgorithm) &&
+    isPipedAndIdle(writable) &&
+    isCountOne(writable._writableStreamController._strategySizeAlgorithm) &&
     stream._transformStreamController._transformAlgorithm !== undefined &&
     (hop === undefined || (hop.writeRequest === undefined && hop.reader === undefined))
   );

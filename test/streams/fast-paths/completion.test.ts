@@ -1,27 +1,13 @@
-import { promiseHooks } from "node:v8";
 import { describe, expect, test } from "vitest";
 import { LazyDeferred } from "../../../src/streams/fast-paths/completion.ts";
+import { promisesMadeBy } from "../pipe-cost.ts";
 import { unhandledRejectionsOf } from "../unhandled-rejections.ts";
-
-/** Runs `work` and counts the promises created meanwhile. */
-function promisesCreatedBy(work: () => void): number {
-  let created = 0;
-  const stop = promiseHooks.onInit(() => {
-    created += 1;
-  });
-  try {
-    work();
-  } finally {
-    stop();
-  }
-  return created;
-}
 
 describe("LazyDeferred", () => {
   test("a pending promise asked for costs one promise, however it settles", () => {
     const deferred = new LazyDeferred<undefined>();
-    expect(promisesCreatedBy(() => deferred.promise)).toBe(1);
-    expect(promisesCreatedBy(() => deferred.promise)).toBe(0);
+    expect(promisesMadeBy(() => deferred.promise).made).toBe(1);
+    expect(promisesMadeBy(() => deferred.promise).made).toBe(0);
   });
 
   test("its promise fulfils with the value for those awaiting it", async () => {

@@ -1,15 +1,7 @@
 import { describe, expect, test } from "vitest";
 import * as drainpipe from "../../../src/streams/index.ts";
 import { QueueWithSizes } from "../../../src/streams/standard/queue-with-sizes.ts";
-
-/** The classes a scenario runs on: drainpipe's, or Node's own. */
-interface Streams {
-  ReadableStream: typeof globalThis.ReadableStream;
-  WritableStream: typeof globalThis.WritableStream;
-}
-
-const ours = drainpipe as unknown as Streams;
-const native: Streams = globalThis;
+import { native, ours, reasonOf, type Streams } from "../against-node.ts";
 
 /** What a sink does with chunk `at`: the chunks before and after it are written synchronously. */
 type Act = (
@@ -17,12 +9,6 @@ type Act = (
   controller: WritableStreamDefaultController,
   abort: AbortController,
 ) => undefined | Promise<undefined>;
-
-/** A reason as logged: the messages of the scenario's own errors, the names of the streams' (their wording differs). */
-function reasonOf(reason: unknown): string {
-  if (reason instanceof TypeError) return "TypeError";
-  return reason instanceof Error ? reason.message : String(reason);
-}
 
 interface Options {
   /** The sink's strategy. */

@@ -1,17 +1,8 @@
 import { describe, expect, test } from "vitest";
 import * as drainpipe from "../../../src/streams/index.ts";
 import { QueueWithSizes } from "../../../src/streams/standard/queue-with-sizes.ts";
+import { native, ours, reasonOf, type Streams } from "../against-node.ts";
 import { perChunk, promisesCreatedBy } from "../pipe-cost.ts";
-
-/** The classes a scenario runs on: drainpipe's, or Node's own. */
-interface Streams {
-  ReadableStream: typeof globalThis.ReadableStream;
-  WritableStream: typeof globalThis.WritableStream;
-  TransformStream: typeof globalThis.TransformStream;
-}
-
-const ours = drainpipe as unknown as Streams;
-const native: Streams = globalThis;
 
 /** A source of 0 … `count` − 1, one number per pull. */
 function numbers(streams: Streams, count: number): ReadableStream<number> {
@@ -148,12 +139,6 @@ async function outcome(streams: Streams, scenario: Scenario): Promise<string[]> 
   await scenario(streams, log);
   await new Promise((resolve) => setImmediate(resolve));
   return log;
-}
-
-/** A reason as logged: the messages of the scenario's own errors, the names of the streams' (their wording differs). */
-function reasonOf(reason: unknown): string {
-  if (reason instanceof TypeError) return "TypeError";
-  return reason instanceof Error ? reason.message : String(reason);
 }
 
 async function settle(log: string[], name: string, promise: Promise<unknown>): Promise<void> {

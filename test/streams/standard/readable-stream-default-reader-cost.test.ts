@@ -1,7 +1,6 @@
-import { promiseHooks } from "node:v8";
 import { describe, expect, test } from "vitest";
 import { ReadableStream, type ReadableStreamDefaultController } from "../../../src/streams/index.ts";
-import { promisesCreatedBy, promisesPerChunkOf } from "../pipe-cost.ts";
+import { promisesCreatedBy, promisesMadeBy, promisesPerChunkOf } from "../pipe-cost.ts";
 import { unhandledRejectionsOf } from "../unhandled-rejections.ts";
 
 /** Node's own ReadableStream, typed as drainpipe's. */
@@ -64,12 +63,7 @@ describe("reader loop cost", () => {
     const reader = stream.getReader();
     await reader.read();
     await reader.read();
-    let made = 0;
-    const stop = promiseHooks.onInit(() => {
-      made += 1;
-    });
-    const pending = reader.read();
-    stop();
+    const { made, result: pending } = promisesMadeBy(() => reader.read());
     expect(made).toBe(1);
     expect(await pending).toEqual({ value: 3, done: false });
   });
