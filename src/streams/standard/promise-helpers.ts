@@ -129,5 +129,13 @@ export function promiseCall<A extends unknown[]>(
  * cheaper on Node, whose `queueMicrotask` wraps every callback in an async resource.
  */
 export function queueMicrotaskInternal(callback: () => void): void {
-  promiseThen.call(resolvedUndefined, callback);
+  reactionToResolved(callback);
+}
+
+/**
+ * The promise of a reaction to a promise already fulfilled with `undefined`: one promise, settled one job from now
+ * with what `onFulfilled` returns (with `undefined` when there is none), never rejected unless `onFulfilled` throws.
+ */
+export function reactionToResolved<R = undefined>(onFulfilled?: () => R): Promise<R> {
+  return promiseThen.call(resolvedUndefined, onFulfilled) as Promise<R>;
 }

@@ -9,8 +9,7 @@ import {
   Deferred,
   promiseRejectedWith,
   promiseResolvedWith,
-  promiseThen,
-  resolvedUndefined,
+  reactionToResolved,
   transformPromiseWith,
 } from "./promise-helpers.ts";
 import { AcquireReadableStreamDefaultReader, type ReadableStream } from "./readable-stream.ts";
@@ -136,9 +135,7 @@ const methods = {
           // fulfilled), and the next call chains onto it. Until then no other next() takes this path.
           stream._disturbed = true;
           this._queuedChunk = chunk as R;
-          const promise = promiseThen.call(resolvedUndefined, this._onQueuedRead) as Promise<
-            IteratorResult<R, undefined>
-          >;
+          const promise = reactionToResolved(this._onQueuedRead);
           this._ongoingPromise = promise;
           return promise;
         }

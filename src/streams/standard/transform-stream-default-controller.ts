@@ -11,7 +11,7 @@ import {
   type Deferred,
   promiseCall,
   promiseRejectedWith,
-  promiseThen,
+  reactionToResolved,
   resolvedUndefined,
   transformPromiseWith,
 } from "./promise-helpers.ts";
@@ -240,7 +240,7 @@ export function TransformStreamDefaultControllerPerformTransform<I, O>(
   if (transformCompletion === undefined) {
     if (isWritableSidePiped(controller._controlledTransformStream)) return undefined;
     // The reaction to a promise already fulfilled with undefined, which cannot reject: one promise, not two.
-    return promiseThen.call(resolvedUndefined, undefined) as Promise<unknown>;
+    return reactionToResolved();
   }
   return transformPromiseWith(completionToPromise(transformCompletion), undefined, controller._onTransformRejected);
 }
