@@ -10,7 +10,12 @@
  * enqueued by a pull that runs in the reaction to the previous pull, after the loop has already asked for the chunk,
  * and every `read()` returns a pending promise that the pull settles. So the loop costs a new pending promise (with
  * its resolving functions) per item, settled from the reaction, where the first two loops await a promise that is
- * already fulfilled.
+ * already fulfilled. It is also the floor of a writer loop that awaits every write into a synchronous sink
+ * (`await writer.write(chunk)`): each write's promise is pending until the reaction to the sink's completion
+ * (WritableStreamDefaultControllerProcessWrite) settles it.
+ *
+ * A fourth, `reactionChain`, awaits nothing: one reaction per item, the floor of a pipe whose source enqueues one
+ * chunk per pull.
  *
  * Run: `npx node bench/experiments/promise-floor.ts`, `node_modules/.bin/bun bench/experiments/promise-floor.ts`,
  * `node_modules/.bin/deno run bench/experiments/promise-floor.ts`. Prints items/s (median and best of 7 runs of
@@ -69,7 +74,25 @@ async function awaitPendingAndReaction(): Promise<number> {
   return sum;
 }
 
-for (const loop of [awaitOnly, awaitAndReaction, awaitPendingAndReaction]) {
+/**
+ * One promise reaction per item and nothing awaited: the floor of a pipe (`pipeTo`, fused or not) from a source
+ * that enqueues one chunk per `pull`, where each pull may start only in the reaction to the one before.
+ */
+function reactionChain(): Promise<number> {
+  const settled = Promise.resolve();
+  return new Promise((done) => {
+    let i = 0;
+    let sum = 0;
+    const pull = (): void => {
+      sum += i;
+      if (++i < ITEMS) settled.then(pull);
+      else done(sum);
+    };
+    pull();
+  });
+}
+
+for (const loop of [awaitOnly, awaitAndReaction, awaitPendingAndReaction, reactionChain]) {
   const times: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const start = performance.now();
