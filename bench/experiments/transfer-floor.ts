@@ -2,7 +2,8 @@
  * The floor under enqueueing fresh small chunks into a byte stream (`controller.enqueue(new Uint8Array(100))`) on
  * this runtime: what the standard makes every conformant implementation do per chunk beyond allocating it.
  * ReadableByteStreamControllerEnqueue takes the chunk's buffer, detaches it by TransferArrayBuffer, and a read then
- * gets a new `Uint8Array` over the transferred buffer. Each loop adds one of those steps to the one before:
+ * gets a new `Uint8Array` over the transferred buffer. Each loop (a function of its own, so no call site is shared
+ * between them) adds one of those steps to the one before:
  *
  * - `allocate`: `new Uint8Array(100)` alone, what a source pays anyway;
  * - `reachBuffer`: plus `view.buffer` (JavaScriptCore makes the `ArrayBuffer` of a small typed array only when asked
@@ -32,45 +33,67 @@ interface WithTransfer {
 /** `buffer.transfer()` where the runtime has it. */
 const transfer = (ArrayBuffer.prototype as WithTransfer).transfer;
 
-/** One loop: a name, and the per-chunk work that returns a number summed so nothing is optimised away. */
-interface Loop {
-  name: string;
-  step(): number;
+/** One loop over `CHUNKS` chunks, each with its own call sites, returning the sum of the lengths it saw. */
+type Loop = () => number;
+
+function allocate(): number {
+  let sum = 0;
+  for (let chunk = 0; chunk < CHUNKS; chunk++) sum += new Uint8Array(SIZE).length;
+  return sum;
 }
 
-const LOOPS: Loop[] = [
-  { name: "allocate", step: () => new Uint8Array(SIZE).length },
-  { name: "reachBuffer", step: () => new Uint8Array(SIZE).buffer.byteLength },
+function reachBuffer(): number {
+  let sum = 0;
+  for (let chunk = 0; chunk < CHUNKS; chunk++) sum += new Uint8Array(SIZE).buffer.byteLength;
+  return sum;
+}
+
+function transferOnly(detach: (this: ArrayBuffer) => ArrayBuffer): number {
+  let sum = 0;
+  for (let chunk = 0; chunk < CHUNKS; chunk++) sum += detach.call(new Uint8Array(SIZE).buffer).byteLength;
+  return sum;
+}
+
+function transferAndView(detach: (this: ArrayBuffer) => ArrayBuffer): number {
+  let sum = 0;
+  for (let chunk = 0; chunk < CHUNKS; chunk++) {
+    sum += new Uint8Array(detach.call(new Uint8Array(SIZE).buffer), 0, SIZE).length;
+  }
+  return sum;
+}
+
+function structuredCloneTransfer(): number {
+  let sum = 0;
+  for (let chunk = 0; chunk < CHUNKS; chunk++) {
+    const buffer = new Uint8Array(SIZE).buffer;
+    sum += new Uint8Array(structuredClone(buffer, { transfer: [buffer] }), 0, SIZE).length;
+  }
+  return sum;
+}
+
+const LOOPS: [string, Loop][] = [
+  ["allocate", allocate],
+  ["reachBuffer", reachBuffer],
   ...(transfer === undefined
     ? []
-    : [
-        { name: "transfer", step: () => transfer.call(new Uint8Array(SIZE).buffer).byteLength },
-        {
-          name: "transferAndView",
-          step: () => new Uint8Array(transfer.call(new Uint8Array(SIZE).buffer), 0, SIZE).length,
-        },
-      ]),
-  {
-    name: "structuredCloneTransfer",
-    step: () => {
-      const buffer = new Uint8Array(SIZE).buffer;
-      return new Uint8Array(structuredClone(buffer, { transfer: [buffer] }), 0, SIZE).length;
-    },
-  },
+    : ([
+        ["transfer", () => transferOnly(transfer)],
+        ["transferAndView", () => transferAndView(transfer)],
+      ] as [string, Loop][])),
+  ["structuredCloneTransfer", structuredCloneTransfer],
 ];
 
-for (const loop of LOOPS) {
+for (const [name, loop] of LOOPS) {
   const times: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const start = performance.now();
-    let sum = 0;
-    for (let chunk = 0; chunk < CHUNKS; chunk++) sum += loop.step();
+    const sum = loop();
     times.push(performance.now() - start);
-    if (sum !== CHUNKS * SIZE) throw new Error(`Cannot trust ${loop.name}: wrong sum ${sum}`);
+    if (sum !== CHUNKS * SIZE) throw new Error(`Cannot trust ${name}: wrong sum ${sum}`);
   }
   times.sort((a, b) => a - b);
   const perChunk = (ms: number): string => `${((ms / CHUNKS) * 1e6).toFixed(0)} ns`;
   console.log(
-    `${loop.name}: best ${perChunk(times[0] as number)}, median ${perChunk(times[RUNS >> 1] as number)} per chunk`,
+    `${name}: best ${perChunk(times[0] as number)}, median ${perChunk(times[RUNS >> 1] as number)} per chunk`,
   );
 }
