@@ -1,11 +1,11 @@
 import { basename } from "node:path";
-import { assertValidName, MAX_NAME_LENGTH } from "../files/file-name.ts";
+import { sanitizeName } from "../files/file-name.ts";
 import { UsageError } from "./cli-error.ts";
 
 /**
- * The name a file is stored under when `upload` is given no `--name`: its base name with every run of
- * characters outside `A–Z a–z 0–9 . _ -` replaced by `-`, runs of dots shortened to one, leading characters
- * other than letters and digits dropped, cut to 128 characters.
+ * The name a file is stored under when `upload` is given no `--name`: its base name made valid by `sanitizeName`
+ * (every run of characters outside `A–Z a–z 0–9 . _ -` replaced by `-`, runs of dots shortened to one, leading
+ * characters other than letters and digits dropped, cut to 128 characters).
  *
  * @throws {UsageError} when nothing usable is left (say, for `...`).
  *
@@ -16,11 +16,7 @@ import { UsageError } from "./cli-error.ts";
  * ```
  */
 export function defaultName(path: string): string {
-  const name = basename(path)
-    .replace(/[^A-Za-z0-9._-]+/g, "-")
-    .replace(/\.{2,}/g, ".")
-    .replace(/^[^A-Za-z0-9]+/, "")
-    .slice(0, MAX_NAME_LENGTH);
-  if (name === "") throw new UsageError(`Cannot derive a file name from "${path}": pass one with --name`);
-  return assertValidName(name);
+  const name = sanitizeName(basename(path));
+  if (name === null) throw new UsageError(`Cannot derive a file name from "${path}": pass one with --name`);
+  return name;
 }

@@ -36,6 +36,8 @@ import { type NoSuchPart, type PartReadLease, type ReadLease, Reads } from "./re
 import { removeRemnants } from "./remnants.ts";
 import { SerialQueue } from "./serial-queue.ts";
 import { type AcceptResult, type CompleteResult, type FileLimits, Sessions, type SessionView } from "./sessions.ts";
+import type { TusPiece, TusRecord } from "./tus-record.ts";
+import { type TusAccept, type TusBegin, type TusCreation, type TusPatchResult, TusUploads } from "./tus-uploads.ts";
 import { type PublishResult, type UploadLease, Uploads } from "./uploads.ts";
 import { Versions } from "./versions.ts";
 import { type ConditionFailed, conditionHolds, type WriteCondition } from "./write-condition.ts";
@@ -73,6 +75,7 @@ interface CoordinatorParts {
   uploads: Uploads;
   reads: Reads;
   sessions: Sessions;
+  tus: TusUploads;
 }
 
 /** The coordinator was reached without a name (not through `getByName` or `idFromName`), so it has no file. */
@@ -122,7 +125,9 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
     const file = { name, ledger: new FileLedger(ctx.storage), store: fileStore };
     const versions = new Versions(file);
     const uploads = new Uploads(file, versions);
-    this.#parts = { file, versions, uploads, reads: new Reads(file), sessions: new Sessions(file, uploads, versions) };
+    const sessions = new Sessions(file, uploads, versions);
+    const tus = new TusUploads(file, sessions, uploads);
+    this.#parts = { file, versions, uploads, reads: new Reads(file), sessions, tus };
     ctx.blockConcurrencyWhile(async () => {
       meter?.begin();
       await versions.takeOver();
@@ -323,6 +328,68 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   }
 
   /**
+   * Creates a tus upload (see `tus-uploads.ts`); `null` when the name has as many open sessions as it may, a
+   * `ConditionFailed` when its `If-Match` / `If-None-Match` does not hold of the current version.
+   */
+  tusCreate(creation: TusCreation): Promise<TusRecord | ConditionFailed | null> {
+    return this.#thenAlarm(this.#named.tus.create(creation));
+  }
+
+  /** Records a final tus upload that was published, to answer `HEAD` until it expires. */
+  tusRecordFinal(record: TusRecord): Promise<void> {
+    return this.#thenAlarm(this.#named.tus.recordFinal(record));
+  }
+
+  /** The tus upload `id`, or `null` when it is unknown or expired. */
+  tusGet(id: string): TusRecord | null {
+    return this.#named.tus.get(id);
+  }
+
+  /**
+   * Begins a PATCH of tus upload `id` at `offset` with a lease of `leaseMs` (and the upload's length, when it was
+   * deferred and this PATCH gives it). The PATCH begun last is the one that may finish.
+   */
+  tusBegin(id: string, offset: number, leaseMs: number, length: number | null): Promise<TusBegin> {
+    return this.#serial.run(() => {
+      this.#meter?.begin();
+      return this.#thenAlarm(this.#named.tus.begin(id, offset, leaseMs, length));
+    });
+  }
+
+  /**
+   * Accepts a finished PATCH of a file's tus upload; the one that completes it publishes the file, within `limits`,
+   * retiring the version it replaces with a grace period of `graceMs`.
+   */
+  tusAcceptPatch(
+    id: string,
+    attemptId: string,
+    result: TusPatchResult,
+    limits: FileLimits,
+    graceMs: number,
+  ): Promise<TusAccept> {
+    return this.#change(() => this.#named.tus.acceptPatch(id, attemptId, result, limits, graceMs));
+  }
+
+  /** Accepts a finished PATCH of a partial tus upload: the piece it stored, from offset `from`. */
+  tusAcceptPiece(
+    id: string,
+    attemptId: string,
+    from: number,
+    piece: TusPiece,
+    length: number | null,
+  ): Promise<TusAccept> {
+    return this.#serial.run(() => {
+      this.#meter?.begin();
+      return this.#thenAlarm(this.#named.tus.acceptPiece(id, attemptId, from, piece, length));
+    });
+  }
+
+  /** Ends tus upload `id` and removes what it stored (a published file stays); `false` when there is none. */
+  tusRemove(id: string): Promise<boolean> {
+    return this.#change(() => this.#named.tus.remove(id));
+  }
+
+  /**
    * The bytes of `slices` (of parts of one of the file's versions), one after another: a slice of a content read
    * that does not fit the reading request's subrequests. This call is an invocation of its own, with its own
    * subrequests: the reading request spends one on the call, this object one R2 read per part slice. The parts
@@ -393,6 +460,7 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
   /** Ends the leases and sessions that expired; resolves how many objects their uploads had left. */
   async #expire(): Promise<number> {
     const now = Date.now();
+    this.#named.tus.expire(now);
     return (await this.#named.uploads.expire(now)) + (await this.#named.sessions.expire(now));
   }
 

@@ -349,6 +349,7 @@ export class FileLedger {
     const [row] = this.#rows<{ next: number | null }>(
       `SELECT MIN(ends) AS next FROM (SELECT lease_until AS ends FROM attempts UNION ALL
        SELECT lease_until FROM reads UNION ALL SELECT expires_at FROM sessions UNION ALL
+       SELECT expires_at FROM tus_uploads UNION ALL
        SELECT keep_until FROM versions WHERE state = 'retired' AND upload_id NOT IN (SELECT upload_id FROM reads))`,
     );
     return row?.next ?? null;
@@ -437,6 +438,31 @@ export class FileLedger {
   /** Forgets segment `index` of a session. */
   dropSegment(sessionId: string, index: number): void {
     this.#sql.exec("DELETE FROM segments WHERE session_id = ? AND idx = ?", sessionId, index);
+  }
+
+  /** The record (JSON) of tus upload `id`, or `null` when there is none. */
+  tusUpload(id: string): string | null {
+    return this.#rows<{ record: string }>("SELECT record FROM tus_uploads WHERE id = ?", id)[0]?.record ?? null;
+  }
+
+  /** Records tus upload `id` (its record as JSON), replacing an earlier record of it. */
+  putTusUpload(id: string, expiresAt: number, record: string): void {
+    this.#sql.exec(
+      "INSERT OR REPLACE INTO tus_uploads (id, expires_at, record) VALUES (?, ?, ?)",
+      id,
+      expiresAt,
+      record,
+    );
+  }
+
+  /** Forgets tus upload `id`. */
+  dropTusUpload(id: string): void {
+    this.#sql.exec("DELETE FROM tus_uploads WHERE id = ?", id);
+  }
+
+  /** The ids of the tus uploads that expired by `now`. */
+  expiredTusUploads(now: number): string[] {
+    return this.#rows<{ id: string }>("SELECT id FROM tus_uploads WHERE expires_at <= ?", now).map((row) => row.id);
   }
 
   /** Whether any retired version still waits for deletion. */

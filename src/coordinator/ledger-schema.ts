@@ -61,6 +61,15 @@ export const LEDGER_MIGRATIONS: readonly LedgerMigration[] = [
     statements: `
       ALTER TABLE versions ADD COLUMN keep_until INTEGER NOT NULL DEFAULT 0;`,
   },
+  {
+    version: 4,
+    change:
+      "tus uploads (`/tus/<id>`): each one's record as versioned JSON (`tus-record.ts`), with its expiry in a column " +
+      "of its own for the alarm",
+    statements: `
+      CREATE TABLE tus_uploads (
+        id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL, record TEXT NOT NULL);`,
+  },
 ];
 
 /** The version a database is at once {@linkcode migrateLedger} ran: the last migration's. */

@@ -39,3 +39,25 @@ export function assertValidName(name: string): string {
   if (name.includes("..")) throw new InvalidNameError(name, "it contains '..'");
   return name;
 }
+
+/**
+ * A valid file name made from any text (a file's base name, a tus upload's `name` metadata): every run of characters
+ * outside `A–Z a–z 0–9 . _ -` replaced by `-`, runs of dots shortened to one, leading characters other than letters
+ * and digits dropped, cut to {@linkcode MAX_NAME_LENGTH} characters; `null` when nothing usable is left (say, for
+ * `...`).
+ *
+ * @example
+ * ```ts
+ * sanitizeName("first 1e6 primes.txt"); // "first-1e6-primes.txt"
+ * sanitizeName(".hidden..txt");         // "hidden.txt"
+ * sanitizeName("...");                  // null
+ * ```
+ */
+export function sanitizeName(text: string): string | null {
+  const name = text
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/\.{2,}/g, ".")
+    .replace(/^[^A-Za-z0-9]+/, "")
+    .slice(0, MAX_NAME_LENGTH);
+  return name === "" ? null : assertValidName(name);
+}

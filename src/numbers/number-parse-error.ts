@@ -54,6 +54,8 @@ export class NumberParseError extends Error {
   readonly offset: number;
   /** The byte that revealed the problem, or `undefined` when the input ended instead. */
   readonly byte: number | undefined;
+  /** For `"unexpected-byte"`: what the grammar allowed at that position. */
+  readonly expected: string | undefined;
 
   /** Builds the error; the message names the position and describes the problem. */
   constructor(init: NumberParseErrorInit) {
@@ -63,6 +65,7 @@ export class NumberParseError extends Error {
     this.column = init.column;
     this.offset = init.offset;
     this.byte = init.byte;
+    this.expected = init.expected;
   }
 }
 

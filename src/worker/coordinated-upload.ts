@@ -104,10 +104,10 @@ export function wholeFile(
  * );
  * ```
  */
-export async function coordinatedUpload(
+export async function coordinatedUpload<T = Manifest>(
   options: CoordinatedUploadOptions,
-  upload: (admitted: AdmittedUpload) => Promise<Manifest>,
-): Promise<Manifest | null> {
+  upload: (admitted: AdmittedUpload) => Promise<T>,
+): Promise<T | null> {
   const { coordinator, leaseMs, admission } = options;
   const uploadId = await admission.admit();
   if (uploadId === null) return null;

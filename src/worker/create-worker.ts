@@ -1,5 +1,6 @@
 import { type CoordinatorEnv, FileCoordinator } from "../coordinator/file-coordinator.ts";
 import { type Access, authorize } from "./authorize.ts";
+import { preflight, withCors } from "./cors.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { fileRoutes } from "./file-routes.ts";
 import { errorResponse, HttpError } from "./http-error.ts";
@@ -96,7 +97,7 @@ export function createWorker(options: WorkerOptions = {}): DrainpipeWorker {
       const mapped = drainpipeEnv(env);
       const settings = readSettings(mapped);
       const bindings = { BUCKET: mapped.BUCKET, COORDINATOR: mapped.COORDINATOR };
-      found = { settings, bindings, handle: createRouter(fileRoutes(settings)) };
+      found = { settings, bindings, handle: createRouter(fileRoutes(settings, { prefix })) };
       configured.set(env, found);
     }
     return found;
@@ -105,13 +106,24 @@ export function createWorker(options: WorkerOptions = {}): DrainpipeWorker {
   const matches = (request: Request): boolean => underPrefix(new URL(request.url).pathname, prefix);
 
   const fetch = async (request: Request, env: MountedEnv, ctx: ExecutionContext): Promise<Response> => {
+    let settings: Settings | undefined;
     try {
       const inner = prefix === "" ? request : withoutPrefix(request, prefix);
-      const { settings, bindings, handle } = configure(env);
-      await authorize(inner, settings, access(inner));
-      return await handle(inner, ctx, requestScope(bindings, settings.subrequests));
+      const configuration = configure(env);
+      settings = configuration.settings;
+      const preflightAnswer = preflight(inner, settings);
+      if (preflightAnswer !== null) return preflightAnswer;
+      const needed = access(inner);
+      if (needed !== "none") await authorize(inner, settings, needed);
+      const response = await configuration.handle(
+        inner,
+        ctx,
+        requestScope(configuration.bindings, settings.subrequests),
+      );
+      return withCors(response, request, settings);
     } catch (error) {
-      return errorResponse(error);
+      const response = errorResponse(error);
+      return settings === undefined ? response : withCors(response, request, settings);
     }
   };
 
@@ -129,11 +141,13 @@ export function createWorker(options: WorkerOptions = {}): DrainpipeWorker {
 
 /**
  * What `request` does: reading files, or writing. The listing of uploads in flight shows attempt and session ids,
- * which a client can act on, so it needs the token even when reads are public.
+ * which a client can act on, so it needs the token even when reads are public; so do tus uploads (`/tus…`). An
+ * `OPTIONS` request (the tus capabilities, a CORS preflight) reveals nothing and needs none (`"none"`).
  */
-function access(request: Request): Access {
+function access(request: Request): Access | "none" {
+  if (request.method === "OPTIONS") return "none";
   if (request.method !== "GET" && request.method !== "HEAD") return "write";
-  return /^\/files\/[^/]+\/uploads(\/|$)/.test(new URL(request.url).pathname) ? "write" : "read";
+  return /^\/(files\/[^/]+\/uploads|tus)(\/|$)/.test(new URL(request.url).pathname) ? "write" : "read";
 }
 
 /** `"/numbers/"` and `"numbers"` become `"/numbers"`; `"/"` becomes `""`. */

@@ -41,4 +41,6 @@ export interface DrainpipeEnv {
   BODY_IDLE_SECONDS?: string;
   /** Bytes per second below which a request body counts as stalled. */
   BODY_MIN_RATE?: string;
+  /** Origins (comma-separated, or `*`) whose pages may call the API across origins; empty: none. */
+  CORS_ORIGINS?: string;
 }

@@ -24,6 +24,7 @@ import type { Settings } from "./settings.ts";
 import { pipeSlicedContent } from "./sliced-content.ts";
 import { storeRequestBody } from "./store-request-body.ts";
 import { sweepBucket } from "./sweep-bucket.ts";
+import { tusRoutes } from "./tus-routes.ts";
 import { declaredLength } from "./upload-limits.ts";
 import { validatorHeaders } from "./validators.ts";
 import { preconditionFailed, writeCondition } from "./write-preconditions.ts";
@@ -54,8 +55,9 @@ export const MAX_ATTEMPT_LENGTH = 128;
  * `POST` and `DELETE` take `If-Match` and `If-None-Match`, decided by the coordinator (`write-preconditions.ts`).
  * | `POST /sweep?cursor=C` | removes objects nothing refers to, one bounded step; `{ names, removed, cursor }` |
  *
- * and the upload-session routes of {@linkcode sessionRoutes} (`/files/:name/uploads…`), and `GET /limits`
- * ({@linkcode limitsRoute}).
+ * and the upload-session routes of {@linkcode sessionRoutes} (`/files/:name/uploads…`), the tus routes of
+ * {@linkcode tusRoutes} (`/tus…`, whose upload URLs start with `prefix`, the path the API is mounted under), and
+ * `GET /limits` ({@linkcode limitsRoute}).
  *
  * @example
  * ```ts
@@ -70,7 +72,7 @@ export const MAX_ATTEMPT_LENGTH = 128;
  * const response = await handle(new Request("https://example.com/files"), ctx, requestScope(env, settings.subrequests));
  * ```
  */
-export function fileRoutes(settings: Settings): Route<RequestScope>[] {
+export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: string } = {}): Route<RequestScope>[] {
   const { defaultMaxPartBytes, maxUploadBytes, maxUploadNumbers, leaseMs, readGraceMs, bodyPace } = settings;
   const readTerms = { leaseMs, graceMs: readGraceMs };
 
@@ -284,14 +286,20 @@ export function fileRoutes(settings: Settings): Route<RequestScope>[] {
     {
       method: "POST",
       pattern: "/sweep",
-      handler: async (_request, _params, url, _ctx, { store, coordinatorOf, budget }) => {
+      handler: async (_request, _params, url, _ctx, { store, ownerOf, budget }) => {
         const limit = planSweep(budget);
         const cursor = url.searchParams.get("cursor") ?? undefined;
-        return Response.json(await sweepBucket(store, (name) => coordinatorOf(name).sweep(), { cursor, limit }));
+        return Response.json(await sweepBucket(store, (name) => ownerOf(name).sweep(), { cursor, limit }));
       },
     },
   ];
-  return [...routes, ...lineRoutes(openRead), ...sessionRoutes({ maxPartBytes, settings }), limitsRoute(settings)];
+  return [
+    ...routes,
+    ...lineRoutes(openRead),
+    ...sessionRoutes({ maxPartBytes, settings }),
+    ...tusRoutes({ settings, prefix }),
+    limitsRoute(settings),
+  ];
 }
 
 /**

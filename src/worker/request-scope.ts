@@ -13,6 +13,7 @@ import { R2Store } from "../store/r2-store.ts";
 import { RequestBudget } from "../store/request-budget.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { meteredNamespace } from "./metered-namespace.ts";
+import { isPartialOwner } from "./tus-id.ts";
 
 /** One request's view of the worker's bindings. */
 export interface RequestScope {
@@ -24,6 +25,10 @@ export interface RequestScope {
   catalog: FileCatalog;
   /** The coordinator of a file name (validated first: an invalid name throws `InvalidNameError`). */
   coordinatorOf(name: string): DurableObjectStub<FileCoordinator>;
+  /**
+   * The coordinator that owns a tus upload: a file name's (validated), or a partial upload's own (see `tus-id.ts`).
+   */
+  ownerOf(owner: string): DurableObjectStub<FileCoordinator>;
 }
 
 /**
@@ -47,5 +52,6 @@ export function requestScope(env: Pick<DrainpipeEnv, "BUCKET" | "COORDINATOR">, 
     store,
     catalog: new FileCatalog(store),
     coordinatorOf: (name) => coordinators.getByName(assertValidName(name)),
+    ownerOf: (owner) => coordinators.getByName(isPartialOwner(owner) ? owner : assertValidName(owner)),
   };
 }

@@ -57,6 +57,11 @@ export interface Settings {
   subrequests: number;
   /** The slowest accepted request body (`BODY_IDLE_SECONDS`, `BODY_MIN_RATE`). */
   bodyPace: ReadPace;
+  /**
+   * The origins whose pages may call the API across origins (`CORS_ORIGINS`: a comma-separated list of origins such
+   * as `https://app.example`, or `*` for any); empty by default: no cross-origin access.
+   */
+  corsOrigins: readonly string[];
 }
 
 /**
@@ -92,6 +97,7 @@ export function readSettings(env: Omit<DrainpipeEnv, "BUCKET" | "COORDINATOR">):
       idleMs: 1000 * positive("BODY_IDLE_SECONDS", env.BODY_IDLE_SECONDS, DEFAULT_BODY_IDLE_SECONDS),
       bytesPerSecond: positive("BODY_MIN_RATE", env.BODY_MIN_RATE, DEFAULT_BODY_MIN_RATE),
     },
+    corsOrigins: originsOf(env.CORS_ORIGINS),
     leaseMs: 1000 * leaseSeconds,
     readGraceMs:
       1000 *
@@ -101,6 +107,30 @@ export function readSettings(env: Omit<DrainpipeEnv, "BUCKET" | "COORDINATOR">):
         MAX_READ_GRACE_SECONDS,
       ),
   };
+}
+
+/** The origins of `CORS_ORIGINS`: each `scheme://host[:port]` without a path, or `*` alone. */
+function originsOf(value: string | undefined): string[] {
+  const origins = (value ?? "")
+    .split(",")
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== "");
+  for (const origin of origins) {
+    if (origin === "*") continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || parsed.origin !== origin) {
+      throw misconfigured(
+        "CORS_ORIGINS",
+        `"${origin}" is not an origin (expected scheme://host[:port], comma-separated, or *)`,
+      );
+    }
+  }
+  return origins;
 }
 
 function misconfigured(variable: string, detail: string, cause?: unknown): HttpError {

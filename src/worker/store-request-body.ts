@@ -5,9 +5,33 @@ import { fromNativeStream } from "../streams/adapters/from-native.ts";
 import { type ReadPace, ReadTimeoutError } from "../streams/adapters/read-pace.ts";
 import { DEFAULT_CHUNK_SIZE } from "../streams/adapters/sized-byte-stream.ts";
 import { ReadableStream } from "../streams/standard/readable-stream.ts";
-import type { TransformStream } from "../streams/standard/transform-stream.ts";
+import type { WritableStream } from "../streams/standard/writable-stream.ts";
 import { HttpError } from "./http-error.ts";
 import { declaredLength, limitBytes } from "./upload-limits.ts";
+
+/** A stage bytes pass through: a `TransformStream`, or stages joined by {@linkcode joinStages}. */
+export interface ByteStage {
+  /** Where the bytes go in. */
+  writable: WritableStream<Uint8Array>;
+  /** Where they come out. */
+  readable: ReadableStream<Uint8Array>;
+}
+
+/**
+ * `stages` as one stage: what goes into the first comes out of the last.
+ *
+ * @example
+ * ```ts
+ * import { TransformStream } from "../streams/standard/transform-stream.ts";
+ * const stage = joinStages([new TransformStream<Uint8Array, Uint8Array>(), new TransformStream<Uint8Array, Uint8Array>()]);
+ * ```
+ */
+export function joinStages(stages: readonly [ByteStage, ...ByteStage[]]): ByteStage {
+  const [first, ...rest] = stages;
+  let readable = first.readable;
+  for (const stage of rest) readable = readable.pipeThrough(stage);
+  return { writable: first.writable, readable };
+}
 
 /**
  * Options of {@linkcode storeRequestBody}: those of `storeNumbers` that a request may set, and the body's
@@ -23,8 +47,11 @@ export interface StoreRequestBodyOptions
    * `Settings.bodyPace`).
    */
   pace?: ReadPace | undefined;
-  /** A stage the checked body passes through before parsing (a `BodyDigest` stage, say). */
-  through?: TransformStream<Uint8Array, Uint8Array> | undefined;
+  /**
+   * A stage the checked body passes through before parsing (a `BodyDigest` stage, say, or several stages joined by
+   * `joinStages`).
+   */
+  through?: ByteStage | undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The repair tool after any crash: every object in the bucket that no live version, upload in flight or read
  * refers to is removed. Objects under a valid file name are swept by that name's coordinator (which knows what
- * is live and ends expired leases first); anything else in the bucket is not drainpipe's layout and goes.
+ * is live and ends expired leases first), and so are those of a partial tus upload, by its own coordinator
+ * (`_tus.<token>/`, see `tus-id.ts`); anything else in the bucket is not drainpipe's layout and goes.
  *
  * @module
  */
@@ -9,6 +10,7 @@ import { assertValidName, InvalidNameError } from "../files/file-name.ts";
 import { deleteAll } from "../store/list-all.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import type { SweepResult } from "./api-types.ts";
+import { isPartialOwner } from "./tus-id.ts";
 
 /** Options of {@linkcode sweepBucket}. */
 export interface SweepOptions {
@@ -20,8 +22,8 @@ export interface SweepOptions {
 
 /**
  * Sweeps the bucket behind `store`, or the `limit` top-level entries after `cursor` (a bounded step, for a
- * request with a subrequest budget), asking `sweepName` to sweep each file name (it resolves with the objects it
- * removed).
+ * request with a subrequest budget), asking `sweepName` to sweep each file name and partial upload's folder (it
+ * resolves with the objects it removed).
  *
  * @example
  * ```ts
@@ -54,7 +56,7 @@ export async function sweepBucket(
     }
     for (const prefix of page.prefixes) {
       const name = prefix.slice(0, -1);
-      if (isValidName(name)) {
+      if (isValidName(name) || isPartialOwner(name)) {
         names += 1;
         removed += await sweepName(name);
       } else {

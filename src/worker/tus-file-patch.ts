@@ -1,0 +1,206 @@
+/**
+ * One PATCH of a tus upload of a named file: its bytes, wherever they begin and end, stored as the lines they
+ * complete, in a segment of the upload's session; the incomplete line they end in kept in the upload's record for
+ * the next PATCH; the PATCH that reaches `Upload-Length` publishes the file. A bad line is answered with its line,
+ * column and offset in the whole file, and the upload is removed.
+ *
+ * @module
+ */
+import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
+import type { TusRecord } from "../coordinator/tus-record.ts";
+import type { TusAccept } from "../coordinator/tus-uploads.ts";
+import { summarizeSegment } from "../files/segment-summary.ts";
+import { CompleteLinesStream, type HeldLine } from "../numbers/complete-lines-stream.ts";
+import { NumberParseError } from "../numbers/number-parse-error.ts";
+import { causedBy } from "../store/caused-by.ts";
+import { BodyChecksum } from "./body-checksum.ts";
+import { BodyDigest } from "./body-digest.ts";
+import { type Admission, coordinatedUpload } from "./coordinated-upload.ts";
+import { HttpError } from "./http-error.ts";
+import { planUpload } from "./request-plans.ts";
+import type { RequestScope } from "./request-scope.ts";
+import { MAX_SEGMENTS } from "./session-routes.ts";
+import type { Settings } from "./settings.ts";
+import { type ByteStage, joinStages, storeRequestBody } from "./store-request-body.ts";
+import type { UploadChecksum } from "./tus-protocol.ts";
+import { preconditionFailed } from "./write-preconditions.ts";
+
+/** What a PATCH of a file's upload needs besides the request. */
+export interface FilePatch {
+  /** The upload's id. */
+  id: string;
+  /** The coordinator that owns it (the file's). */
+  coordinator: DurableObjectStub<FileCoordinator>;
+  /** The upload's record as the PATCH began it. */
+  record: TusRecord;
+  /** The attempt the coordinator admitted for this PATCH. */
+  attemptId: string;
+  /** The upload's length, when known (from the record, or from this PATCH's `Upload-Length`). */
+  length: number | null;
+  /** The most bytes this PATCH may carry. */
+  maxBytes: number;
+  /** The body's `Content-Length`, when it has one. */
+  declared: number | undefined;
+  /** The PATCH's `Upload-Checksum`, if any. */
+  checksum: UploadChecksum | undefined;
+}
+
+/**
+ * Stores the body of `request` as PATCH `patch` of a file's upload; resolves with what the coordinator accepted (the
+ * new offset, and the manifest when the PATCH published the file).
+ *
+ * @throws {HttpError} `400 invalid-number` with the file's `line`, `column` and `offset` (the upload is then removed),
+ * `460 checksum-mismatch`, `409 patch-superseded` when a later PATCH of the upload began meanwhile, the completion's
+ * refusals (`412`, `413`, `502`), and the body's (`400 length-mismatch`, `408`, `413`).
+ */
+export async function storeFilePatch(
+  request: Request,
+  scope: RequestScope,
+  settings: Settings,
+  patch: FilePatch,
+): Promise<Extract<TusAccept, { accepted: true }>> {
+  const { id, coordinator, record, attemptId, length } = patch;
+  const held: HeldLine = { bytes: base64Bytes(record.held), skipped: record.heldSkipped };
+  const cut = new CompleteLinesStream({
+    held,
+    complete: () => length !== null && record.offset + cut.inputBytes === length,
+  });
+  const digest = new BodyDigest();
+  const checksum = patch.checksum === undefined ? undefined : new BodyChecksum(patch.checksum);
+  const stages: [ByteStage, ...ByteStage[]] = checksum ? [checksum.stage, cut, digest.stage] : [cut, digest.stage];
+  let accepted: Extract<TusAccept, { accepted: true }> | undefined;
+  const admission: Admission = {
+    admit: async () => attemptId,
+    finish: async (writeId, manifest) => {
+      await checksum?.check();
+      const received = cut.inputBytes;
+      const next = cut.held;
+      const segment =
+        manifest.source.kind === "upload" && manifest.source.bytes > 0
+          ? { ...summarizeSegment(record.segments, manifest, await digest.value(), digest.endsWithLineBreak) }
+          : null;
+      if (segment !== null) segment.bytes = cut.originalBytes;
+      const completes = length !== null && record.offset + received === length;
+      const result = await coordinator.tusAcceptPatch(
+        id,
+        writeId,
+        {
+          from: record.offset,
+          offset: record.offset + received,
+          length,
+          held: bytesBase64(next.bytes),
+          heldSkipped: next.skipped,
+          segment,
+          completes,
+        },
+        { maxBytes: settings.maxUploadBytes, maxNumbers: settings.maxUploadNumbers },
+        settings.readGraceMs,
+      );
+      if (!result.accepted) throw refusal(record, result);
+      accepted = result;
+    },
+  };
+  try {
+    planUpload(scope.budget, patch.declared, record.maxPartBytes);
+    if (record.segments >= MAX_SEGMENTS) {
+      throw new HttpError(
+        413,
+        "too-many-patches",
+        `Cannot take another PATCH: the upload has ${MAX_SEGMENTS} already; send the rest in larger chunks`,
+      );
+    }
+    const options = {
+      coordinator,
+      name: record.name ?? "",
+      leaseMs: settings.leaseMs,
+      store: scope.store,
+      budget: scope.budget,
+      admission,
+    };
+    await coordinatedUpload(options, (admitted) =>
+      storeRequestBody(request, {
+        ...admitted,
+        name: record.name ?? "",
+        maxPartBytes: record.maxPartBytes,
+        maxUploadBytes: patch.maxBytes,
+        maxNumbers: settings.maxUploadNumbers,
+        pace: settings.bodyPace,
+        through: joinStages(stages),
+      }),
+    );
+  } catch (error) {
+    const bad = causedBy(error, NumberParseError);
+    if (bad === undefined) throw error;
+    await coordinator.tusRemove(id).catch(() => undefined);
+    throw badLine(record, held, cut, bad, error);
+  }
+  if (accepted === undefined) throw new HttpError(500, "internal", "Cannot finish the PATCH: it was never accepted");
+  return accepted;
+}
+
+/** The error a refused acceptance answers. */
+function refusal(record: TusRecord, result: Exclude<TusAccept, { accepted: true }>): HttpError {
+  const what = `Cannot store "${record.name}"`;
+  if (result.reason === "superseded") {
+    return new HttpError(
+      409,
+      "patch-superseded",
+      `${what}: a later PATCH of this upload began meanwhile (ask HEAD for the offset and go on from there)`,
+    );
+  }
+  const { completion } = result;
+  switch (completion.reason) {
+    case "precondition-failed": {
+      const name = record.name ?? "";
+      const refused = preconditionFailed(`store "${name}"`, name, completion.current);
+      return new HttpError(412, refused.code, `${refused.message}; the upload was removed`, { extra: refused.extra });
+    }
+    case "too-large":
+      return new HttpError(413, "file-too-large", `${what}: ${completion.detail}`);
+    case "storage-failed":
+      return new HttpError(502, "storage-failed", `${what}: ${completion.detail}; send the last PATCH again`);
+    case "not-found":
+      return new HttpError(404, "no-such-upload", `${what}: the upload is gone`);
+    case "incomplete":
+      return new HttpError(500, "internal", `${what}: segments ${completion.indexes} are missing`);
+  }
+}
+
+/**
+ * The `400 invalid-number` of a bad line found in a PATCH: its position in the PATCH's lines (the held line first)
+ * told in the whole file.
+ */
+function badLine(
+  record: TusRecord,
+  held: HeldLine,
+  cut: CompleteLinesStream,
+  bad: NumberParseError,
+  cause: unknown,
+): HttpError {
+  const start = record.offset - held.bytes.byteLength - held.skipped;
+  const position = cut.originalPosition(bad);
+  const error = new NumberParseError({
+    reason: bad.reason,
+    line: record.lines + bad.line,
+    column: position.column,
+    offset: start + position.offset,
+    byte: bad.byte,
+    expected: bad.expected,
+  });
+  return new HttpError(400, "invalid-number", `${error.message}; the upload was removed`, {
+    cause,
+    extra: { line: error.line, column: error.column, offset: error.offset, reason: error.reason },
+  });
+}
+
+/** Bytes from base64. */
+function base64Bytes(text: string): Uint8Array {
+  return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+}
+
+/** Base64 of bytes. */
+function bytesBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}

@@ -1,0 +1,111 @@
+/**
+ * One PATCH of a partial tus upload (`Upload-Concat: partial`): a slice of a file whose lines cannot be told apart
+ * until the slices before it are known, so its bytes are kept as they came, one object per PATCH (a piece), until a
+ * final upload reads the pieces of all its partial uploads in order as one body (`tus-final.ts`).
+ *
+ * @module
+ */
+import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
+import type { TusRecord } from "../coordinator/tus-record.ts";
+import type { TusAccept } from "../coordinator/tus-uploads.ts";
+import { uploadPrefix } from "../split/object-keys.ts";
+import { putStream } from "../store/put-stream.ts";
+import { fromNativeStream } from "../streams/adapters/from-native.ts";
+import { ReadableStream } from "../streams/standard/readable-stream.ts";
+import { BodyChecksum } from "./body-checksum.ts";
+import { type Admission, coordinatedUpload } from "./coordinated-upload.ts";
+import { HttpError } from "./http-error.ts";
+import type { RequestScope } from "./request-scope.ts";
+import type { Settings } from "./settings.ts";
+import type { UploadChecksum } from "./tus-protocol.ts";
+import { limitBytes } from "./upload-limits.ts";
+
+/** What a PATCH of a partial upload needs besides the request. */
+export interface PiecePatch {
+  /** The upload's id. */
+  id: string;
+  /** The coordinator that owns it (its own). */
+  coordinator: DurableObjectStub<FileCoordinator>;
+  /** Its coordinator's name: the folder of its pieces. */
+  owner: string;
+  /** The upload's record as the PATCH began it. */
+  record: TusRecord;
+  /** The attempt the coordinator admitted for this PATCH. */
+  attemptId: string;
+  /** The upload's length, when known (from the record, or from this PATCH's `Upload-Length`). */
+  length: number | null;
+  /** The most bytes this PATCH may carry. */
+  maxBytes: number;
+  /** The body's `Content-Length`, when it has one. */
+  declared: number | undefined;
+  /** The PATCH's `Upload-Checksum`, if any. */
+  checksum: UploadChecksum | undefined;
+}
+
+/** Subrequests a piece may take besides its writes: the PATCH's acceptance, and the clean-up kept in hand. */
+const PIECE_CALLS = 2;
+
+/**
+ * Stores the body of `request` as a piece of a partial upload; resolves with what the coordinator accepted.
+ *
+ * @throws {HttpError} `460 checksum-mismatch`, `409 patch-superseded` when a later PATCH of the upload began
+ * meanwhile, `422 over-budget`, and the body's refusals (`400 length-mismatch`, `408`, `413`).
+ */
+export async function storePiecePatch(
+  request: Request,
+  scope: RequestScope,
+  settings: Settings,
+  patch: PiecePatch,
+): Promise<Extract<TusAccept, { accepted: true }>> {
+  const { id, coordinator, record, attemptId, length } = patch;
+  const writes = Math.max(1, Math.ceil((patch.declared ?? patch.maxBytes) / (10 * 1024 * 1024)) + 2);
+  scope.budget.plan(
+    writes + PIECE_CALLS,
+    `store a PATCH of ${patch.declared ?? "up to"} bytes`,
+    "send smaller chunks (tus-js-client and Uppy: chunkSize)",
+  );
+  const checksum = patch.checksum === undefined ? undefined : new BodyChecksum(patch.checksum);
+  const admission: Admission = {
+    admit: async () => attemptId,
+    finish: async () => undefined,
+  };
+  const options = {
+    coordinator,
+    name: patch.owner,
+    leaseMs: settings.leaseMs,
+    store: scope.store,
+    admission,
+  };
+  const accepted = await coordinatedUpload(options, async ({ store }) => {
+    const limited = bodyOf(request, settings, patch).pipeThrough(limitBytes(patch.maxBytes, patch.declared));
+    const checked = checksum ? limited.pipeThrough(checksum.stage) : limited;
+    const stored = await putStream(store, `${uploadPrefix(patch.owner, attemptId)}piece`, checked);
+    await checksum?.check();
+    const result = await coordinator.tusAcceptPiece(
+      id,
+      attemptId,
+      record.offset,
+      { key: stored.key, bytes: stored.size },
+      length,
+    );
+    if (!result.accepted) {
+      throw new HttpError(
+        409,
+        "patch-superseded",
+        "Cannot store the PATCH: a later PATCH of this upload began meanwhile (ask HEAD for the offset)",
+      );
+    }
+    return result;
+  });
+  if (accepted === null) throw new HttpError(500, "internal", "Cannot finish the PATCH: it was never accepted");
+  return accepted;
+}
+
+/** The request's body as drainpipe bytes, read at the worker's pace (an empty stream when it has none). */
+function bodyOf(request: Request, settings: Settings, patch: PiecePatch): ReadableStream<Uint8Array> {
+  if (request.body === null) return new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+  return fromNativeStream(request.body, {
+    pace: settings.bodyPace,
+    drainOnCancel: Math.min(patch.declared ?? patch.maxBytes, patch.maxBytes),
+  });
+}

@@ -1,0 +1,407 @@
+/**
+ * The tus resumable upload protocol 1.0.0 (tus.io), so that the clients people upload with (tus-js-client, Uppy, the
+ * tus clients for other languages) can send drainpipe a file of any size:
+ *
+ * | route | does |
+ * | --- | --- |
+ * | `OPTIONS /tus` | the server's tus capabilities (no authentication: also the CORS preflight) |
+ * | `POST /tus` | creates an upload (`201`, `Location: /tus/<id>`); with a body, stores it too; `Upload-Concat: final;…` publishes partial uploads as one file |
+ * | `HEAD /tus/:id` | `Upload-Offset`, `Upload-Length` and the rest of the upload's state |
+ * | `PATCH /tus/:id` | stores the bytes at `Upload-Offset` (`204` with the new offset); the one that completes the upload publishes the file |
+ * | `DELETE /tus/:id` | ends the upload and removes what it stored (`204`) |
+ *
+ * Extensions: creation, creation-with-upload, creation-defer-length, termination, checksum (`sha1`, `sha256`),
+ * expiration (`UPLOAD_TTL`) and concatenation. A PATCH may end anywhere, inside a line too: what a file's upload
+ * stores is exactly what one `POST /files/:name` of the same bytes stores.
+ *
+ * @module
+ */
+
+import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
+import type { TusRecord } from "../coordinator/tus-record.ts";
+import { sanitizeName } from "../files/file-name.ts";
+import { parseMaxPartBytes } from "../split/part-size.ts";
+import { errorResponse, HttpError } from "./http-error.ts";
+import { largestUpload } from "./request-plans.ts";
+import type { RequestScope } from "./request-scope.ts";
+import type { Route, RouteHandler } from "./router.ts";
+import type { Settings } from "./settings.ts";
+import { storeFilePatch } from "./tus-file-patch.ts";
+import { storeFinalUpload } from "./tus-final.ts";
+import { newTusId, parseTusId, type TusId } from "./tus-id.ts";
+import { storePiecePatch } from "./tus-piece-patch.ts";
+import {
+  byteCountHeader,
+  httpDate,
+  requireOffsetOctetStream,
+  requireTusResumable,
+  TUS_CHECKSUM_ALGORITHMS,
+  TUS_EXTENSIONS,
+  TUS_RESUMABLE_HEADER,
+  TUS_VERSION,
+  type UploadConcat,
+  uploadChecksum,
+  uploadConcat,
+  uploadMetadata,
+} from "./tus-protocol.ts";
+import { declaredLength } from "./upload-limits.ts";
+import { validatorHeaders } from "./validators.ts";
+import { writeCondition } from "./write-preconditions.ts";
+
+/** What the tus routes need. */
+export interface TusRouteContext {
+  /** The worker's settings. */
+  settings: Settings;
+  /** The path the API is mounted under (`""` at the root): upload URLs are `<prefix>/tus/<id>`. */
+  prefix: string;
+}
+
+/**
+ * The tus routes.
+ *
+ * @example
+ * ```ts
+ * import { createRouter } from "./router.ts";
+ * declare const settings: Settings;
+ * const handle = createRouter(tusRoutes({ settings, prefix: "" }));
+ * ```
+ */
+export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
+  const { settings, prefix } = context;
+
+  const capabilities: Record<string, string> = {
+    ...TUS_RESUMABLE_HEADER,
+    "Tus-Version": TUS_VERSION,
+    "Tus-Extension": TUS_EXTENSIONS.join(","),
+    "Tus-Max-Size": String(settings.maxUploadBytes),
+    "Tus-Checksum-Algorithm": TUS_CHECKSUM_ALGORITHMS.join(","),
+  };
+  const options: RouteHandler<RequestScope> = async () => new Response(null, { status: 204, headers: capabilities });
+
+  /** The most bytes one PATCH may carry for an upload in parts of `maxPartBytes`. */
+  const patchLimit = (maxPartBytes: number): number =>
+    Math.min(settings.maxSegmentBytes, largestUpload(settings.subrequests - 1, maxPartBytes));
+
+  const create: RouteHandler<RequestScope> = async (request, _params, _url, _ctx, scope) => {
+    requireTusResumable(request);
+    const concat = uploadConcat(request);
+    const metadata = uploadMetadata(request);
+    const maxPartBytes = parseMaxPartBytes(metadata.get("maxPartBytes") ?? null, settings.defaultMaxPartBytes);
+    if (concat?.kind === "final") return createFinal(request, scope, concat, metadata, maxPartBytes);
+    const length = creationLength(request, settings.maxUploadBytes);
+    const name = concat?.kind === "partial" ? null : fileName(metadata);
+    const tusId = newTusId(name);
+    const coordinator = scope.ownerOf(tusId.owner);
+    const created = await coordinator.tusCreate({
+      id: tusId.id,
+      kind: name === null ? "partial" : "file",
+      name,
+      length,
+      metadata: request.headers.get("Upload-Metadata") ?? "",
+      concat: null,
+      condition: name === null ? null : (writeCondition(request) ?? null),
+      maxPartBytes,
+      ttlMs: settings.uploadTtlMs,
+    });
+    if (created === null) {
+      throw new HttpError(
+        429,
+        "too-many-sessions",
+        `Cannot create a tus upload of "${name}": it has too many uploads open; finish or end one first`,
+      );
+    }
+    if ("reason" in created) {
+      throw new HttpError(
+        412,
+        "precondition-failed",
+        `Cannot upload "${name}": If-Match / If-None-Match rules it out`,
+        {
+          extra: { etag: created.current === null ? null : `"${created.current}"` },
+        },
+      );
+    }
+    const location = `${prefix}/tus/${encodeURIComponent(tusId.id)}`;
+    const headers: Record<string, string> = {
+      ...TUS_RESUMABLE_HEADER,
+      Location: location,
+      "Upload-Expires": httpDate(created.expiresAt),
+    };
+    const carriesData = request.body !== null && request.headers.get("Content-Length") !== "0";
+    if (carriesData || created.length === 0) {
+      if (carriesData) requireOffsetOctetStream(request);
+      const stored = await patch(request, scope, tusId, coordinator, created, 0);
+      Object.assign(headers, stored);
+    }
+    return new Response(null, { status: 201, headers });
+  };
+
+  const createFinal = async (
+    request: Request,
+    scope: RequestScope,
+    concat: Extract<UploadConcat, { kind: "final" }>,
+    metadata: Map<string, string>,
+    maxPartBytes: number,
+  ): Promise<Response> => {
+    if (request.headers.has("Upload-Length")) {
+      throw new HttpError(
+        400,
+        "invalid-header",
+        "Cannot create a final upload with Upload-Length: its partial uploads give it",
+      );
+    }
+    const name = fileName(metadata);
+    const condition = writeCondition(request);
+    const { manifest, length } = await storeFinalUpload(scope, settings, {
+      name,
+      partials: concat.ids,
+      maxPartBytes,
+      condition,
+    });
+    const tusId = newTusId(name);
+    const now = Date.now();
+    const record: TusRecord = {
+      version: 1,
+      id: tusId.id,
+      kind: "final",
+      sessionId: manifest.uploadId,
+      name,
+      length,
+      maxPartBytes,
+      offset: length,
+      metadata: request.headers.get("Upload-Metadata") ?? "",
+      concat: request.headers.get("Upload-Concat") ?? "",
+      state: "done",
+      createdAt: now,
+      expiresAt: now + settings.uploadTtlMs,
+      condition: condition ?? null,
+      patch: null,
+      lines: 0,
+      segments: 0,
+      parts: manifest.totals.parts,
+      held: "",
+      heldSkipped: 0,
+      pieces: [],
+    };
+    await scope
+      .coordinatorOf(name)
+      .tusRecordFinal(record)
+      .catch(() => undefined);
+    return new Response(null, {
+      status: 201,
+      headers: {
+        ...TUS_RESUMABLE_HEADER,
+        ...validatorHeaders(manifest),
+        Location: `${prefix}/tus/${encodeURIComponent(tusId.id)}`,
+        "Upload-Offset": String(length),
+        "Upload-Expires": httpDate(record.expiresAt),
+      },
+    });
+  };
+
+  /**
+   * Stores the body of `request` at `offset` of upload `tusId` (whose record `known` was read before, or `null`);
+   * resolves with the headers of the answer (`Upload-Offset`, `Upload-Expires`).
+   */
+  const patch = async (
+    request: Request,
+    scope: RequestScope,
+    tusId: TusId,
+    coordinator: DurableObjectStub<FileCoordinator>,
+    known: TusRecord | null,
+    offset: number,
+  ): Promise<Record<string, string>> => {
+    const checksum = uploadChecksum(request);
+    const givenLength = byteCountHeader(request, "Upload-Length") ?? null;
+    const begun = await coordinator.tusBegin(tusId.id, offset, settings.leaseMs, givenLength);
+    if (!begun.begun) {
+      switch (begun.reason) {
+        case "not-found":
+          throw noUpload(tusId.id, known);
+        case "done":
+          throw new HttpError(409, "upload-complete", `Cannot PATCH upload "${tusId.id}": it is complete`);
+        case "offset-mismatch":
+          throw new HttpError(
+            409,
+            "offset-mismatch",
+            `Cannot PATCH upload "${tusId.id}" at offset ${offset}: it is at offset ${begun.offset} ` +
+              "(ask HEAD for the offset and go on from there)",
+            { extra: { offset: begun.offset }, headers: { "Upload-Offset": String(begun.offset) } },
+          );
+        case "length-mismatch":
+          throw new HttpError(
+            400,
+            "length-mismatch",
+            `Cannot change the length of upload "${tusId.id}": its Upload-Length is ${begun.length}`,
+          );
+      }
+    }
+    const { record, attemptId } = begun;
+    const length = record.length ?? givenLength;
+    const maxBytes = Math.min(patchLimit(record.maxPartBytes), length === null ? Infinity : length - record.offset);
+    try {
+      const declared = declaredLength(request, Number.MAX_SAFE_INTEGER);
+      refuseOversized(tusId.id, record, declared, length, patchLimit(record.maxPartBytes));
+      const input = { id: tusId.id, coordinator, record, attemptId, length, maxBytes, declared, checksum };
+      const accepted =
+        record.kind === "partial"
+          ? await storePiecePatch(request, scope, settings, { ...input, owner: tusId.owner })
+          : await storeFilePatch(request, scope, settings, input);
+      return {
+        "Upload-Offset": String(accepted.record.offset),
+        "Upload-Expires": httpDate(accepted.record.expiresAt),
+        ...(accepted.manifest ? validatorHeaders(accepted.manifest) : {}),
+      };
+    } catch (error) {
+      await coordinator.abandonUpload(attemptId).catch(() => undefined);
+      throw error;
+    }
+  };
+
+  const patchRoute: RouteHandler<RequestScope> = async (request, { id }, _url, _ctx, scope) => {
+    requireTusResumable(request);
+    requireOffsetOctetStream(request);
+    const offset = byteCountHeader(request, "Upload-Offset");
+    if (offset === undefined) {
+      throw new HttpError(400, "missing-offset", "Cannot PATCH without Upload-Offset: send the offset to write at");
+    }
+    const tusId = parseTusId(id!);
+    const headers = await patch(request, scope, tusId, scope.ownerOf(tusId.owner), null, offset);
+    return new Response(null, { status: 204, headers: { ...TUS_RESUMABLE_HEADER, ...headers } });
+  };
+
+  const head: RouteHandler<RequestScope> = async (request, { id }, _url, _ctx, scope) => {
+    requireTusResumable(request);
+    const tusId = parseTusId(id!);
+    const record = await scope.ownerOf(tusId.owner).tusGet(tusId.id);
+    if (record === null) throw noUpload(tusId.id, null);
+    const headers: Record<string, string> = {
+      ...TUS_RESUMABLE_HEADER,
+      "Upload-Offset": String(record.offset),
+      "Upload-Expires": httpDate(record.expiresAt),
+      "Cache-Control": "no-store",
+    };
+    if (record.length === null) headers["Upload-Defer-Length"] = "1";
+    else headers["Upload-Length"] = String(record.length);
+    if (record.metadata !== "") headers["Upload-Metadata"] = record.metadata;
+    if (record.kind === "partial") headers["Upload-Concat"] = "partial";
+    if (record.kind === "final" && record.concat !== null) headers["Upload-Concat"] = record.concat;
+    return new Response(null, { status: 200, headers });
+  };
+
+  const terminate: RouteHandler<RequestScope> = async (request, { id }, _url, _ctx, scope) => {
+    requireTusResumable(request);
+    const tusId = parseTusId(id!);
+    if (!(await scope.ownerOf(tusId.owner).tusRemove(tusId.id))) throw noUpload(tusId.id, null);
+    return new Response(null, { status: 204, headers: TUS_RESUMABLE_HEADER });
+  };
+
+  /** `POST /tus/:id` with `X-HTTP-Method-Override` (clients behind proxies that drop PATCH and DELETE). */
+  const overridden: RouteHandler<RequestScope> = async (request, params, url, ctx, scope) => {
+    const method = request.headers.get("X-HTTP-Method-Override")?.toUpperCase();
+    if (method === "PATCH") return patchRoute(request, params, url, ctx, scope);
+    if (method === "DELETE") return terminate(request, params, url, ctx, scope);
+    throw new HttpError(405, "method-not-allowed", "Cannot POST an upload: use PATCH, HEAD or DELETE", {
+      headers: { Allow: "OPTIONS, HEAD, PATCH, DELETE" },
+    });
+  };
+
+  return [
+    { method: "OPTIONS", pattern: "/tus", handler: tusAnswer(options) },
+    { method: "POST", pattern: "/tus", handler: tusAnswer(create) },
+    { method: "OPTIONS", pattern: "/tus/:id", handler: tusAnswer(options) },
+    { method: "HEAD", pattern: "/tus/:id", handler: tusAnswer(head) },
+    { method: "PATCH", pattern: "/tus/:id", handler: tusAnswer(patchRoute) },
+    { method: "DELETE", pattern: "/tus/:id", handler: tusAnswer(terminate) },
+    { method: "POST", pattern: "/tus/:id", handler: tusAnswer(overridden) },
+  ];
+}
+
+/** `handler`, its errors answered with `Tus-Resumable` too (as every tus response). */
+function tusAnswer(handler: RouteHandler<RequestScope>): RouteHandler<RequestScope> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      const response = errorResponse(error);
+      response.headers.set("Tus-Resumable", TUS_VERSION);
+      return response;
+    }
+  };
+}
+
+/** The `Upload-Length` of a creation, or `null` for `Upload-Defer-Length: 1`. */
+function creationLength(request: Request, maxUploadBytes: number): number | null {
+  const length = byteCountHeader(request, "Upload-Length");
+  const deferred = request.headers.get("Upload-Defer-Length");
+  if (deferred !== null && deferred.trim() !== "1") {
+    throw new HttpError(400, "invalid-header", `Cannot use Upload-Defer-Length "${deferred}": its only value is 1`);
+  }
+  if ((length === undefined) === (deferred === null)) {
+    throw new HttpError(
+      400,
+      "missing-length",
+      "Cannot create a tus upload: send either Upload-Length or Upload-Defer-Length: 1",
+    );
+  }
+  if (length !== undefined && length > maxUploadBytes) {
+    throw new HttpError(
+      413,
+      "file-too-large",
+      `Cannot take an upload of ${length} bytes: a file may have at most ${maxUploadBytes} (Tus-Max-Size)`,
+    );
+  }
+  return length ?? null;
+}
+
+/** The stored file's name: metadata `name`, else `filename`, made valid as the CLI makes a file name valid. */
+function fileName(metadata: Map<string, string>): string {
+  const given = metadata.get("name") || metadata.get("filename");
+  const name = given === undefined ? null : sanitizeName(given);
+  if (name === null) {
+    throw new HttpError(
+      400,
+      "missing-name",
+      given === undefined
+        ? "Cannot create a tus upload without a file name: send Upload-Metadata with name (or filename)"
+        : `Cannot store a file named "${given}": no letters or digits are left to name it by`,
+    );
+  }
+  return name;
+}
+
+/**
+ * Refuses, before anything is stored, a PATCH larger than one request may carry or than what the upload lacks.
+ *
+ * @throws {HttpError} `413 patch-too-large` naming the chunk size to use, or `413 upload-length-exceeded`.
+ */
+function refuseOversized(
+  id: string,
+  record: TusRecord,
+  declared: number | undefined,
+  length: number | null,
+  limit: number,
+): void {
+  if (declared === undefined) return;
+  if (declared > limit) {
+    throw new HttpError(
+      413,
+      "patch-too-large",
+      `Cannot take a PATCH of ${declared} bytes: one request may carry at most ${limit} bytes here; ` +
+        `send chunks of at most ${limit} bytes (tus-js-client and Uppy: chunkSize: ${limit})`,
+      { extra: { chunkSize: limit } },
+    );
+  }
+  if (length !== null && record.offset + declared > length) {
+    throw new HttpError(
+      413,
+      "upload-length-exceeded",
+      `Cannot take ${declared} bytes at offset ${record.offset} of upload "${id}": its Upload-Length is ${length}`,
+    );
+  }
+}
+
+/** The `404` of an unknown upload (or `410` for one the client knew and that expired). */
+function noUpload(id: string, known: TusRecord | null): HttpError {
+  if (known !== null) return new HttpError(410, "upload-expired", `Upload "${id}" expired or was ended`);
+  return new HttpError(404, "no-such-upload", `No tus upload "${id}" (unknown, expired or ended)`);
+}
