@@ -9,7 +9,10 @@
  *   (`tsconfig.build.json`), relative specifiers rewritten from `.ts` to `.js`;
  * - the command line: `dist/cli/main.js` and the embedded worker's host script, with their dependencies bundled
  *   in, for Node 20 and later; wrangler stays outside (an optional peer dependency), and the embedded worker runs
- *   `dist/worker/index.js` with `dist/cli/wrangler.toml`, the project's configuration pointed at it.
+ *   `dist/worker/index.js` with `dist/cli/wrangler.toml`, the project's configuration pointed at it (without its
+ *   `[assets]`: the package does not ship the browser page);
+ * - the browser page in `page-dist/` (`scripts/build-page.ts`), outside the package, for the worker that
+ *   `npm start`, the CLI run from the sources and `wrangler deploy` run from the project.
  *
  * Usage: `node scripts/build.ts`.
  *
@@ -19,6 +22,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
+import { buildPage } from "./build-page.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const DIST = join(ROOT, "dist");
@@ -73,10 +77,17 @@ await build({
 const config = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
 const main = /^main = ".*"$/m;
 if (!main.test(config)) throw new Error('wrangler.toml has no `main = "…"` line');
+const assets = /\n(# .*\n)*\[assets\]\n([^[\n].*\n)*/;
+if (!assets.test(config)) throw new Error("wrangler.toml has no [assets] table");
 writeFileSync(
   join(DIST, "cli/wrangler.toml"),
-  config.replace(main, 'main = "../worker/index.js"').replace(/^# .*\n(# .*\n)*/, "# The CLI's embedded worker.\n"),
+  config
+    .replace(main, 'main = "../worker/index.js"')
+    .replace(assets, "")
+    .replace(/^# .*\n(# .*\n)*/, "# The CLI's embedded worker.\n"),
 );
+
+await buildPage();
 
 /** `from "./x.ts"` in the emitted declarations becomes `from "./x.js"`, the files the package ships. */
 function rewriteDeclarationSpecifiers(dir: string): void {

@@ -1,0 +1,82 @@
+/**
+ * The page's calls to the worker's API beside the uploads (those go through tus): the limits, the list of stored
+ * files and their content, each with the tab's token.
+ *
+ * @module
+ */
+import { apiErrorOf } from "./api-error.ts";
+import type { TokenStore } from "./token-store.ts";
+
+/** What `GET /limits` answers; the page reads `maxSegmentBytes` only. */
+export interface WorkerLimits {
+  /** The largest body one request should carry: the page's tus chunk size. */
+  maxSegmentBytes: number;
+  /** The largest file the worker accepts. */
+  maxUploadBytes: number;
+}
+
+/** A stored file as `GET /files` lists it. */
+export interface StoredFile {
+  /** The name it is stored under. */
+  name: string;
+  /** When it was stored (ISO 8601). */
+  createdAt: string;
+  /** Its parts, bytes and numbers. */
+  totals: { parts: number; bytes: number; numbers: number };
+}
+
+/** One page of `GET /files`. */
+export interface StoredFilePage {
+  /** The files of the page, in name order. */
+  files: StoredFile[];
+  /** Pass to {@linkcode ApiClient.listFiles} for the next page; `null` on the last. */
+  cursor: string | null;
+}
+
+/**
+ * Calls the worker at `origin` with the token of `tokens`. Every failure is an {@linkcode ApiError} (with the
+ * worker's `error` and `detail`) or a network `TypeError`.
+ *
+ * @example
+ * ```ts
+ * const api = new ApiClient(location.origin, new TokenStore(sessionStorage));
+ * const { maxSegmentBytes } = await api.limits();
+ * ```
+ */
+export class ApiClient {
+  readonly #origin: string;
+  readonly #tokens: TokenStore;
+
+  /** A client of the worker at `origin` (the page's own). */
+  constructor(origin: string, tokens: TokenStore) {
+    this.#origin = origin;
+    this.#tokens = tokens;
+  }
+
+  /** `GET /limits`: what one request may carry. */
+  async limits(): Promise<WorkerLimits> {
+    return (await this.#get("/limits")).json() as Promise<WorkerLimits>;
+  }
+
+  /** `GET /files`: one page of the stored files, from `cursor` (the first page without one). */
+  async listFiles(cursor: string | null = null): Promise<StoredFilePage> {
+    const query = cursor === null ? "" : `?cursor=${encodeURIComponent(cursor)}`;
+    return (await this.#get(`/files${query}`)).json() as Promise<StoredFilePage>;
+  }
+
+  /** `GET /files/<name>/content`: the whole content of a stored file, in memory. */
+  async content(name: string): Promise<Blob> {
+    return (await this.#get(contentPath(name))).blob();
+  }
+
+  async #get(path: string): Promise<Response> {
+    const response = await fetch(`${this.#origin}${path}`, { headers: this.#tokens.authorization() });
+    if (!response.ok) throw await apiErrorOf(response);
+    return response;
+  }
+}
+
+/** The path of a stored file's content: `/files/<name>/content`. */
+export function contentPath(name: string): string {
+  return `/files/${encodeURIComponent(name)}/content`;
+}
