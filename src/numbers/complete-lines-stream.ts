@@ -23,7 +23,7 @@ const ZERO = 0x30;
  */
 export const LONGEST_HELD_LINE = 19;
 
-/** Bytes a held line may reach before its leading zeros are shortened. */
+/** Bytes a held line may reach before its leading zeros are shortened (by default). */
 const COMPACT_AT = 64 * 1024;
 
 /** An incomplete last line: its bytes (leading zeros shortened to one) and how many zeros were removed. */
@@ -82,13 +82,23 @@ export class CompleteLinesStream extends TransformStream<Uint8Array, Uint8Array>
   #outputBytes = 0;
   #inputBytes = 0;
   readonly #compactions: Compaction[] = [];
+  readonly #compactAt: number;
   #closed = false;
 
   /**
    * Starts with `held` in front of the input. `complete` (or its answer at the input's end, when it is a function)
-   * passes on the last line at the end too.
+   * passes on the last line at the end too. `compactAt` is the length a held line may reach before its leading zeros
+   * are shortened (default 64 KiB; at the end of the input they always are).
    */
-  constructor({ held, complete }: { held: HeldLine; complete: boolean | (() => boolean) }) {
+  constructor({
+    held,
+    complete,
+    compactAt = COMPACT_AT,
+  }: {
+    held: HeldLine;
+    complete: boolean | (() => boolean);
+    compactAt?: number;
+  }) {
     super({
       transform: (chunk, controller) => this.#take(chunk, controller),
       flush: (controller) => {
@@ -102,6 +112,7 @@ export class CompleteLinesStream extends TransformStream<Uint8Array, Uint8Array>
       this.#heldLength = held.bytes.byteLength;
     }
     this.#heldSkipped = held.skipped;
+    this.#compactAt = compactAt;
   }
 
   /** The incomplete line the input ended with, once the stream has closed (empty after a complete input). */
@@ -155,7 +166,7 @@ export class CompleteLinesStream extends TransformStream<Uint8Array, Uint8Array>
     }
     this.#heldChunks.push(bytes.slice());
     this.#heldLength += bytes.byteLength;
-    if (this.#heldLength < COMPACT_AT) return;
+    if (this.#heldLength < this.#compactAt) return;
     this.#compact();
     if (this.#heldLength > LONGEST_HELD_LINE) {
       // Invalid whatever follows: the parser finds the error where it lies.

@@ -21,7 +21,7 @@ import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
 import type { TusRecord } from "../coordinator/tus-record.ts";
 import { sanitizeName } from "../files/file-name.ts";
 import { parseMaxPartBytes } from "../split/part-size.ts";
-import { errorResponse, HttpError } from "./http-error.ts";
+import { errorResponse, HttpError, toHttpError } from "./http-error.ts";
 import { largestUpload } from "./request-plans.ts";
 import type { RequestScope } from "./request-scope.ts";
 import type { Route, RouteHandler } from "./router.ts";
@@ -253,6 +253,10 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
       };
     } catch (error) {
       await coordinator.abandonUpload(attemptId).catch(() => undefined);
+      if (toHttpError(error).code !== "body-too-large") throw error;
+      // A body without Content-Length that outgrew what the PATCH may carry.
+      const limit = patchLimit(record.maxPartBytes);
+      refuseOversized(tusId.id, record, Math.max(limit, maxBytes) + 1, length, limit);
       throw error;
     }
   };
