@@ -90,6 +90,7 @@ export interface TusRecord {
  * is missing or of the wrong type.
  * @example
  * ```ts
+ * import { RecordFormatError } from "../files/record-format.ts";
  * parseTusRecord('{"version":9}'); // throws RecordFormatError "Cannot read tus upload: version 9 is not supported …"
  * ```
  */

@@ -18,7 +18,7 @@ export const PUT_STREAM_CHUNK_BYTES = 10 * 1024 * 1024;
  * ```ts
  * import { MemoryStore } from "./memory-store.ts";
  * import { ReadableStream } from "../streams/standard/readable-stream.ts";
- * const stored = await putStream(new MemoryStore(), "a/piece", ReadableStream.from([new Uint8Array(3)]));
+ * const stored = await putStream(new MemoryStore(), "a/piece", ReadableStream.from<Uint8Array>([new Uint8Array(3)]));
  * stored.size; // 3
  * ```
  */

@@ -32,6 +32,7 @@ const PREFLIGHT_MAX_AGE = 600;
  *
  * @example
  * ```ts
+ * import type { Settings } from "./settings.ts";
  * declare const settings: Settings; // corsOrigins: ["https://app.example"]
  * corsHeaders(new Request("https://api.example/tus", { headers: { Origin: "https://app.example" } }), settings);
  * // { "Access-Control-Allow-Origin": "https://app.example", Vary: "Origin", … }

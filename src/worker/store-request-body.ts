@@ -23,7 +23,9 @@ export interface ByteStage {
  * @example
  * ```ts
  * import { TransformStream } from "../streams/standard/transform-stream.ts";
- * const stage = joinStages([new TransformStream<Uint8Array, Uint8Array>(), new TransformStream<Uint8Array, Uint8Array>()]);
+ * const first = new TransformStream<Uint8Array, Uint8Array>();
+ * const stage = joinStages([first, new TransformStream<Uint8Array, Uint8Array>()]);
+ * stage.writable === first.writable; // true
  * ```
  */
 export function joinStages(stages: readonly [ByteStage, ...ByteStage[]]): ByteStage {

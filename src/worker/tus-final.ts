@@ -70,8 +70,8 @@ export async function storeFinalUpload(
     throw new HttpError(
       413,
       "file-too-large",
-      `Cannot store "${final.name}": its partial uploads hold ${length} bytes, more than the ${settings.maxUploadBytes} ` +
-        "a file may have",
+      `Cannot store "${final.name}": its partial uploads hold ${length} bytes, ` +
+        `more than the ${settings.maxUploadBytes} a file may have`,
     );
   }
   const pieces = partials.flatMap((partial) => partial.record.pieces);

@@ -29,7 +29,8 @@ function newToken(): string {
  *
  * @example
  * ```ts
- * newTusId("primes"); // say "mgx3k2p1a1b2c3d4e5f6a7b8c9d0~primes"
+ * newTusId("primes").owner; // "primes"
+ * newTusId(null).owner.startsWith("_tus."); // true
  * ```
  */
 export function newTusId(name: string | null): TusId {

@@ -109,7 +109,8 @@ export function byteCountHeader(request: Request, header: string): number | unde
  * @example
  * ```ts
  * const request = new Request("https://x/tus", { headers: { "Upload-Metadata": "name cHJpbWVz,private" } });
- * uploadMetadata(request); // Map { "name" => "primes", "private" => "" }
+ * uploadMetadata(request).get("name"); // "primes"
+ * uploadMetadata(request).get("private"); // ""
  * ```
  */
 export function uploadMetadata(request: Request): Map<string, string> {

@@ -5,9 +5,11 @@
  * | route | does |
  * | --- | --- |
  * | `OPTIONS /tus` | the server's tus capabilities (no authentication: also the CORS preflight) |
- * | `POST /tus` | creates an upload (`201`, `Location: /tus/<id>`); with a body, stores it too; `Upload-Concat: final;…` publishes partial uploads as one file |
+ * | `POST /tus` | creates an upload (`201`, `Location: /tus/<id>`), and stores a body it carries; |
+ * | | with `Upload-Concat: final;…`, publishes partial uploads as one file |
  * | `HEAD /tus/:id` | `Upload-Offset`, `Upload-Length` and the rest of the upload's state |
- * | `PATCH /tus/:id` | stores the bytes at `Upload-Offset` (`204` with the new offset); the one that completes the upload publishes the file |
+ * | `PATCH /tus/:id` | stores the bytes at `Upload-Offset` (`204` with the new offset); |
+ * | | the PATCH that completes the upload publishes the file |
  * | `DELETE /tus/:id` | ends the upload and removes what it stored (`204`) |
  *
  * Extensions: creation, creation-with-upload, creation-defer-length, termination, checksum (`sha1`, `sha256`),
@@ -62,6 +64,7 @@ export interface TusRouteContext {
  * @example
  * ```ts
  * import { createRouter } from "./router.ts";
+ * import type { Settings } from "./settings.ts";
  * declare const settings: Settings;
  * const handle = createRouter(tusRoutes({ settings, prefix: "" }));
  * ```

@@ -225,7 +225,7 @@ describe("tus 1.0 routes", () => {
     );
   });
 
-  test("a wrong offset is 409; a checksum mismatch is 460 and stores nothing; sha1 and sha256 are checked", async () => {
+  test("a wrong offset is 409; a checksum mismatch is 460 and stores nothing; sha1, sha256 checked", async () => {
     const name = fresh("checks");
     const bytes = encoder.encode("1\n2\n3\n");
     const path = await create({ "Upload-Length": String(bytes.byteLength), "Upload-Metadata": metadata({ name }) });
@@ -282,7 +282,7 @@ describe("tus 1.0 routes", () => {
     expect(await keys(`${name}/`)).toEqual([]);
   });
 
-  test("If-None-Match: * is refused at creation when the file exists, and at publication when it appeared", async () => {
+  test("If-None-Match: * is refused at creation when the file exists, at publication when it appeared", async () => {
     const name = fresh("conditional");
     const condition = { "If-None-Match": "*", "Upload-Metadata": metadata({ name }) };
     const path = await create({ ...condition, "Upload-Length": "4" });
