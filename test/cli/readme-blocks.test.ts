@@ -38,6 +38,15 @@ const COVERAGE: { section: string; starts: string; by: string }[] = [
   { section: "The HTTP API", starts: "# ranges and validators", by: "here" },
   { section: "The HTTP API", starts: "# conditional writes", by: "here" },
   { section: "The HTTP API", starts: "# lines and search", by: "here" },
+  { section: "Uploading from a browser or a tus client", starts: "import { createReadStream", by: "here" },
+  {
+    section: "Uploading from a browser or a tus client",
+    starts: "import Uppy",
+    by:
+      "not run as written: a browser module for a deployed worker; the page (src/page/uploader.ts) sets Uppy up with " +
+      "these options, and test/page/ drives it in Chromium",
+  },
+  { section: "Uploading from a browser or a tus client", starts: "# tus with curl", by: "here" },
   { section: "Deploying", starts: "npx wrangler r2 bucket create", by: "not run: it needs a Cloudflare account" },
 ];
 
@@ -143,9 +152,9 @@ describe("the curl blocks, against a local worker", () => {
   });
 
   /** The block with `npm start`'s address replaced by the test worker's, and `.dev.vars` holding `token`. */
-  async function prepared(starts: string, token: string): Promise<string> {
+  async function prepared(starts: string, token: string, section = "The HTTP API"): Promise<string> {
     await writeFile(join(scratch, ".dev.vars"), `API_TOKEN=${token}\n`);
-    const { code } = block("The HTTP API", starts);
+    const { code } = block(section, starts);
     expect(code).toContain("http://127.0.0.1:8787");
     return code.replaceAll("http://127.0.0.1:8787", worker.url);
   }
@@ -194,6 +203,34 @@ describe("the curl blocks, against a local worker", () => {
       totals: { numbers: 20_000 },
     });
     expect(await readdir(scratch)).toEqual(before);
+  });
+
+  test("the tus curl lines answer what the text after them says", { timeout: 60_000 }, async () => {
+    const section = "Uploading from a browser or a tus client";
+    const run = await runShell(await prepared("# tus with curl", worker.token, section), { cwd: scratch });
+    expect(run.code, run.stderr).toBe(0);
+    const [first, second, ...rest] = run.stdout.trim().split("\n");
+    expect([first, second]).toEqual(["204 4", "204 9"]);
+    expect(rest.filter((line) => /^upload-(offset|length): 9\s*$/i.test(line))).toHaveLength(2);
+    expect(rest.some((line) => /^upload-expires: /i.test(line))).toBe(true);
+    expect(rest.slice(-3)).toEqual(["10", "20", "30"]);
+  });
+
+  test("the tus-js-client block stores the file byte for byte", { timeout: 120_000 }, async () => {
+    const { code } = block("Uploading from a browser or a tus client", "import { createReadStream");
+    // A module file inside the project, so that its bare import of tus-js-client resolves to the project's.
+    const module = join(ROOT, ".cache", "readme-blocks", "tus-client.mjs");
+    await mkdir(join(ROOT, ".cache", "readme-blocks"), { recursive: true });
+    await writeFile(module, code);
+    const { stdout } = await promisify(execFile)(join(ROOT, "node_modules/.bin/node"), [module], {
+      cwd: scratch,
+      env: { ...process.env, DRAINPIPE_URL: worker.url, DRAINPIPE_TOKEN: worker.token },
+    });
+    expect(stdout).toMatch(/^stored as http:\/\/127\.0\.0\.1:\d+\/tus\/\S+~primes-by-tus\n$/);
+    const stored = await fetch(`${worker.url}/files/primes-by-tus/content`, {
+      headers: { Authorization: `Bearer ${worker.token}` },
+    });
+    expect(await stored.text()).toBe(await readFile(join(scratch, "primes.txt"), "utf8"));
   });
 
   test("the upload session script stops at a refusal, showing the worker's error once", async () => {
