@@ -23,6 +23,7 @@ import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
 import type { TusRecord } from "../coordinator/tus-record.ts";
 import { sanitizeName } from "../files/file-name.ts";
 import { parseMaxPartBytes } from "../split/part-size.ts";
+import { MAX_PARTS } from "../split/part-splitter.ts";
 import { errorResponse, HttpError, toHttpError } from "./http-error.ts";
 import { largestUpload } from "./request-plans.ts";
 import type { RequestScope } from "./request-scope.ts";
@@ -244,6 +245,7 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
     try {
       const declared = declaredLength(request, Number.MAX_SAFE_INTEGER);
       refuseOversized(tusId.id, record, declared, length, patchLimit(record.maxPartBytes));
+      if (record.kind === "file") refuseTooManyParts(record, declared, length);
       const input = { id: tusId.id, coordinator, record, attemptId, length, maxBytes, declared, checksum };
       const accepted =
         record.kind === "partial"
@@ -258,8 +260,7 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
       await coordinator.abandonUpload(attemptId).catch(() => undefined);
       if (toHttpError(error).code !== "body-too-large") throw error;
       // A body without Content-Length that outgrew what the PATCH may carry.
-      const limit = patchLimit(record.maxPartBytes);
-      refuseOversized(tusId.id, record, Math.max(limit, maxBytes) + 1, length, limit);
+      refuseOversized(tusId.id, record, maxBytes + 1, length, patchLimit(record.maxPartBytes));
       throw error;
     }
   };
@@ -405,6 +406,41 @@ function refuseOversized(
       `Cannot take ${declared} bytes at offset ${record.offset} of upload "${id}": its Upload-Length is ${length}`,
     );
   }
+}
+
+/**
+ * Refuses the first PATCH of a file's upload whose chunks are so small that the file would end in more than
+ * `MAX_PARTS` parts (every PATCH ends a part), rather than after all of it was sent.
+ *
+ * @throws {HttpError} `413 too-many-parts` naming the smallest chunk size that fits.
+ */
+function refuseTooManyParts(record: TusRecord, declared: number | undefined, length: number | null): void {
+  if (declared === undefined || declared === 0 || length === null) return;
+  const remaining = length - record.offset;
+  if (declared >= remaining) return;
+  const patches = Math.ceil(remaining / declared);
+  const parts = record.parts + patches * Math.ceil(declared / record.maxPartBytes);
+  if (parts <= MAX_PARTS) return;
+  const fits = (size: number) =>
+    record.parts + Math.ceil(remaining / size) * Math.ceil(size / record.maxPartBytes) <= MAX_PARTS;
+  if (!fits(remaining)) {
+    throw new HttpError(
+      413,
+      "too-many-parts",
+      `Cannot store the file in parts of ${record.maxPartBytes} bytes: it would have more than the ${MAX_PARTS} parts ` +
+        "a file may have; upload it with a larger maxPartBytes (Upload-Metadata)",
+    );
+  }
+  let chunk = Math.ceil(remaining / Math.max(1, MAX_PARTS - record.parts));
+  while (!fits(chunk)) chunk = Math.min(remaining, chunk * 2);
+  throw new HttpError(
+    413,
+    "too-many-parts",
+    `Cannot store the file in chunks of ${declared} bytes: every chunk ends a part, and the file would have ${parts} ` +
+      `parts, more than the ${MAX_PARTS} a file may have; send chunks of at least ${chunk} bytes ` +
+      `(tus-js-client and Uppy: chunkSize)`,
+    { extra: { chunkSize: chunk } },
+  );
 }
 
 /** The `404` of an unknown upload (or `410` for one the client knew and that expired). */

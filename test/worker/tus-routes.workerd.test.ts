@@ -310,6 +310,22 @@ describe("tus 1.0 routes", () => {
     expect((await call("HEAD", path)).headers.get("Upload-Offset")).toBe("0");
   });
 
+  test("chunks so small that the file would pass MAX_PARTS are refused at the first PATCH", async () => {
+    const name = fresh("tiny-chunks");
+    const path = await create({
+      "Upload-Length": "3000000",
+      "Upload-Metadata": metadata({ name, maxPartBytes: "1024" }),
+    });
+    const chunk = encoder.encode(`${"1\n".repeat(249)}2\n`);
+    const response = await patch(path, 0, chunk, { "Content-Length": String(chunk.byteLength) });
+    const body = (await response.json()) as { error: string; chunkSize: number };
+    expect(response.status).toBe(413);
+    expect(body.error).toBe("too-many-parts");
+    expect(body.chunkSize).toBeGreaterThan(chunk.byteLength);
+    expect(Math.ceil(3_000_000 / body.chunkSize) * Math.ceil(body.chunkSize / 1024)).toBeLessThanOrEqual(4000);
+    expect((await call("HEAD", path)).headers.get("Upload-Offset")).toBe("0");
+  });
+
   test("a PATCH counts its subrequests: begin, one put per part, accept", async () => {
     const name = fresh("metered");
     const path = await create({ "Upload-Length": "12", "Upload-Metadata": metadata({ name }) });
