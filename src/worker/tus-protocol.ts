@@ -102,10 +102,14 @@ export function byteCountHeader(request: Request, header: string): number | unde
   return value;
 }
 
+/** The longest `Upload-Metadata` kept with an upload (and echoed by `HEAD`), in characters. */
+export const MAX_METADATA_LENGTH = 4096;
+
 /**
  * The pairs of `Upload-Metadata`: comma-separated `key base64value` (or a key alone), values decoded as UTF-8.
  *
- * @throws {HttpError} `400 invalid-metadata` when a key is empty or repeated, or a value is not base64 of UTF-8.
+ * @throws {HttpError} `400 invalid-metadata` when a key is empty or repeated, or a value is not base64 of UTF-8;
+ * `431 header-too-large` past {@linkcode MAX_METADATA_LENGTH} characters.
  * @example
  * ```ts
  * const request = new Request("https://x/tus", { headers: { "Upload-Metadata": "name cHJpbWVz,private" } });
@@ -117,6 +121,13 @@ export function uploadMetadata(request: Request): Map<string, string> {
   const header = request.headers.get("Upload-Metadata");
   const pairs = new Map<string, string>();
   if (header === null || header.trim() === "") return pairs;
+  if (header.length > MAX_METADATA_LENGTH) {
+    throw new HttpError(
+      431,
+      "header-too-large",
+      `Cannot keep Upload-Metadata of ${header.length} characters: at most ${MAX_METADATA_LENGTH} are kept with an upload`,
+    );
+  }
   for (const member of header.split(",")) {
     const [key = "", value, extra] = member.trim().split(/ +/);
     if (key === "" || extra !== undefined || pairs.has(key)) {
