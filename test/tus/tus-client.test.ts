@@ -188,6 +188,19 @@ describe("non-canonical input", () => {
     expectSameBytes(viaTus.content, canonical(handMade), "canonical form");
   });
 
+  test("lines longer than many chunks: runs of leading zeros, a '-' and its zeros, blank lines", async () => {
+    const all = await primes();
+    const text = new CutText();
+    text.append(all.subarray(0, lineStartFrom(all, 20_000)));
+    text.append(`${"0".repeat(50_000)}42\n-${"0".repeat(30_000)}7\r\n${"\r\n".repeat(5_000)}${"0".repeat(20_000)}\n`);
+    text.append(all.subarray(lineStartFrom(all, 20_000), lineStartFrom(all, 60_000)));
+    const bytes = text.bytes();
+    const name = "long-lines";
+    const { requests } = await upload(worker, bytes, { chunkSize: 1_000, metadata: { name } });
+    const { viaTus } = await expectStoredLikePost(worker, name, bytes, { cuts: patchCount(requests) - 1 });
+    expectSameBytes(viaTus.content, canonical(bytes.toString()), "canonical form");
+  });
+
   test("a large non-canonical file in chunks of 4,099 bytes", async () => {
     const bytes = await nonCanonicalPrimes(30_000);
     const name = "non-canonical-chunks";

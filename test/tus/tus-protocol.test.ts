@@ -280,6 +280,31 @@ describe("offsets", () => {
     expect((await head(worker, url)).offset).toBe(1_000);
   });
 
+  test("two PATCHes at the same offset at once: one is accepted, the other gets 409", async () => {
+    const bytes = await primesText(4_000);
+    const name = "same-offset";
+    const url = await create(bytes.length, name);
+    const answers = await Promise.all([
+      patch(url, 0, bytes.subarray(0, 5_000)),
+      patch(url, 0, bytes.subarray(0, 8_003)),
+    ]);
+    const statuses = answers.map((answer) => answer.status);
+    expect(
+      statuses.filter((status) => status === 204),
+      String(statuses),
+    ).toHaveLength(1);
+    expect(
+      statuses.filter((status) => status === 409 || status === 423),
+      String(statuses),
+    ).toHaveLength(1);
+    const accepted = answers.find((answer) => answer.status === 204)!;
+    const offset = Number(accepted.headers.get("Upload-Offset"));
+    expect([5_000, 8_003]).toContain(offset);
+    expect((await head(worker, url)).offset).toBe(offset);
+    await expectAccepted(await patch(url, offset, bytes.subarray(offset)), bytes.length);
+    await expectStoredLikePost(worker, name, bytes, { cuts: 1 });
+  });
+
   test("an interrupted PATCH: HEAD answers an offset within what was sent; resuming stores the same file", {
     timeout: 60_000,
   }, async () => {

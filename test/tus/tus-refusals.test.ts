@@ -108,6 +108,21 @@ describe("a bad line refused, its FILE line and column in tus-js-client's error"
     await expectNothingPastBadByte(created.at(-1)!, expected);
   });
 
+  test.each([
+    { what: "a letter after 3,000 leading zeros", bad: `${"0".repeat(3_000)}x\n` },
+    { what: "an integer past 2^53 - 1 after 5,000 leading zeros", bad: `-${"0".repeat(5_000)}9007199254740992\n` },
+  ])("sequential: $what, the line spanning several chunks", async ({ bad }) => {
+    const { bytes, start } = await withBadLine(bad, 500, 1_000);
+    const name = `bad-zeros-${bad.length}`;
+    const expected = await postedBadLine(worker, `${name}.post`, bytes);
+    expect(expected.line).toBe(lineAt(bytes, start));
+    expect(expected.column).toBeGreaterThan(3_000);
+    const { error } = await refusedUpload(bytes, { chunkSize: 1_000, metadata: { name } });
+    expectBadLineError(error, expected);
+    await expectNoFile(name);
+    await expectNothingPastBadByte(created.at(-1)!, expected);
+  });
+
   test("parallelUploads: 4, a letter in the third quarter", async () => {
     const primes = await primesText(16_000);
     const text = new CutText();
@@ -129,10 +144,10 @@ describe("a bad line refused, its FILE line and column in tus-js-client's error"
   });
 
   test.each([
-    { what: "a lone '-' whose line break opens the next partial", bad: "-\n", at: 1 },
+    { what: "a lone '-' whose line break opens the next partial", bad: "-\n", at: 1, chunkSize: 7_000 },
     { what: "an integer past 2^53 - 1 split across two partials", bad: "9007199254740993\n", at: 10 },
     { what: "a \\r ending one partial, the next not starting with \\n", bad: "12\r5\n", at: 3 },
-  ])("parallelUploads: 4, $what", async ({ bad, at }) => {
+  ])("parallelUploads: 4, $what", async ({ bad, at, chunkSize }) => {
     const { bytes, start, cut } = await withBadLine(bad, at, 1);
     const boundaries = [0, Math.floor(bytes.length / 4), cut, Math.floor((bytes.length * 7) / 8), bytes.length];
     const name = `bad-spanning-${bad.length}`;
@@ -140,6 +155,7 @@ describe("a bad line refused, its FILE line and column in tus-js-client's error"
     expect(expected.line).toBe(lineAt(bytes, start));
     const { error } = await refusedUpload(bytes, {
       parallelUploads: 4,
+      ...(chunkSize === undefined ? {} : { chunkSize }),
       parallelUploadBoundaries: boundaries
         .slice(0, 4)
         .map((from, index) => ({ start: from, end: boundaries[index + 1]! })),
