@@ -1,3 +1,4 @@
+import type * as tus from "tus-js-client";
 import { describe, expect, test } from "vitest";
 import { defaultName } from "../../src/cli/default-name.ts";
 import {
@@ -134,6 +135,28 @@ describe("sequential uploads in chunks cut inside lines", () => {
     const name = defaultName(filename);
     expect(name).toBe("first-1000-primes-copy-.txt");
     await upload(worker, bytes, { chunkSize: 2_000, metadata: { filename } });
+    await expectStoredLikePost(worker, name, bytes);
+  });
+});
+
+describe("chunks too small for the file's 4,000 parts", () => {
+  test("are refused at the first PATCH with 413 naming a chunkSize; a client with larger chunks succeeds", async () => {
+    const bytes = Buffer.from("1\n".repeat(4_500));
+    const name = "tiny-chunks";
+    const run = startUpload(worker, bytes, { chunkSize: 1, metadata: { name } });
+    const error = await run.done.then(
+      () => expect.fail("8,998 PATCHes of one byte each would make more than 4,000 parts"),
+      (reason: unknown) => reason as tus.DetailedError,
+    );
+    expect(error.originalResponse?.getStatus(), error.message).toBe(413);
+    expect(error.message).toMatch(/chunkSize/);
+    const { chunkSize } = JSON.parse(error.originalResponse!.getBody()) as { error: string; chunkSize: number };
+    expect(Math.ceil(bytes.length / chunkSize)).toBeLessThanOrEqual(4_000);
+    expect(run.requests.filter((request) => request.method === "PATCH")).toHaveLength(1);
+    expect(await fileExists(worker, name)).toBe(false);
+    const url = run.upload.url!;
+    expect([0, undefined]).toContain((await head(worker, url)).offset);
+    await upload(worker, bytes, { uploadUrl: url, chunkSize: 3_001, metadata: { name } });
     await expectStoredLikePost(worker, name, bytes);
   });
 });

@@ -46,7 +46,8 @@ describe("the largest PATCH (MAX_SEGMENT_BYTES)", () => {
     const text = await response.text();
     expect(response.status, text).toBe(413);
     expect(response.headers.get("Tus-Resumable")).toBe("1.0.0");
-    const { detail } = JSON.parse(text) as { detail: string };
+    const { error, detail } = JSON.parse(text) as { error: string; detail: string };
+    expect(error).toBe("patch-too-large");
     expect(detail).toMatch(/chunkSize/);
     const named = [...detail.matchAll(/\d[\d,_]*/g)].map((match) => Number(match[0].replace(/[,_]/g, "")));
     expect(
