@@ -52,6 +52,8 @@ export interface OpenSessionEntry {
   expiresAt: string;
   /** How many segments it has received. */
   segments: number;
+  /** Segment writes (or tus PATCHes) in flight now. */
+  writing: number;
 }
 
 /** `GET /files/:name/uploads`: what is in flight for one name. */

@@ -7,6 +7,7 @@ import { errorResponse, HttpError } from "./http-error.ts";
 import { type RequestScope, requestScope } from "./request-scope.ts";
 import { createRouter } from "./router.ts";
 import { readSettings, type Settings } from "./settings.ts";
+import { TUS_VERSION } from "./tus-protocol.ts";
 
 /** Options of {@linkcode createWorker}. */
 export interface WorkerOptions {
@@ -123,6 +124,10 @@ export function createWorker(options: WorkerOptions = {}): DrainpipeWorker {
       return withCors(response, request, settings);
     } catch (error) {
       const response = errorResponse(error);
+      // Every answer to a tus client says the protocol version, refusals before the routes (401) too.
+      if (/^\/tus(\/|$)/.test(new URL(request.url).pathname.slice(prefix.length))) {
+        response.headers.set("Tus-Resumable", TUS_VERSION);
+      }
       return settings === undefined ? response : withCors(response, request, settings);
     }
   };

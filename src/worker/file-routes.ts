@@ -190,6 +190,7 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
           createdAt: new Date(session.createdAt).toISOString(),
           expiresAt: new Date(session.expiresAt).toISOString(),
           segments: session.segments.length,
+          writing: status.uploads.filter((attempt) => attempt.sessionId === session.sessionId).length,
         }));
         const listing: UploadsListing = {
           name: name!,
