@@ -39,7 +39,9 @@ export interface StoredFilePage {
  *
  * @example
  * ```ts
- * const api = new ApiClient(location.origin, new TokenStore(sessionStorage));
+ * import { TokenStore } from "./token-store.ts";
+ * declare const storage: Storage; // the page passes sessionStorage
+ * const api = new ApiClient("http://127.0.0.1:8787", new TokenStore(storage));
  * const { maxSegmentBytes } = await api.limits();
  * ```
  */

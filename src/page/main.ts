@@ -12,6 +12,7 @@
 import prettyBytes from "pretty-bytes";
 import { ApiClient } from "./api-client.ts";
 import { ApiError } from "./api-error.ts";
+import { Refusals } from "./refusals.ts";
 import { StoredFilesView } from "./stored-files.ts";
 import { TokenStore } from "./token-store.ts";
 import { findUnfinishedUploads, forgetUnfinishedUpload } from "./unfinished-uploads.ts";
@@ -93,6 +94,11 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** The bytes of `uploaded`, files Uppy uploaded. */
+function storedBytes(uploaded: readonly { size: number | null }[]): number {
+  return uploaded.reduce((sum, file) => sum + (file.size ?? 0), 0);
+}
+
 /** Lists the uploads a reload (or a failure) left unfinished, leaving out the files now in the uploader. */
 async function showUnfinished(): Promise<void> {
   const inUploader = new Set(uppy.getFiles().map((file) => file.id));
@@ -119,11 +125,13 @@ async function showUnfinished(): Promise<void> {
   unfinishedBox.hidden = unfinished.length === 0;
 }
 
+const refusals = new Refusals();
 const uppy = createUploader({
   target: element("dashboard"),
   endpoint,
   api,
   tokens,
+  refusals,
   onLimitsFailed(error) {
     showFailure({ title: "Cannot start the upload", detail: describeConnectionError(error) });
   },
@@ -156,9 +164,20 @@ uppy.on("upload-progress", () => {
   progressLine.dataset.total = String(total);
 });
 
+/** On a pause the line says so (no rate, no time left); after it the rate is measured afresh. */
+function pausedOrResumed(): void {
+  progress.reset();
+  if (!uppy.getObjectOfFilesPerState().isAllPaused || progressLine.hidden) return;
+  const { sent, total } = progressLine.dataset;
+  progressLine.textContent = `Paused at ${prettyBytes(Number(sent ?? 0))} of ${prettyBytes(Number(total ?? 0))}.`;
+}
+uppy.on("pause-all", pausedOrResumed);
+uppy.on("resume-all", pausedOrResumed);
+uppy.on("upload-pause", pausedOrResumed);
+
 uppy.on("upload-error", (file, error) => {
   const name = file?.name ?? "the file";
-  const failure = describeUploadFailure(name, error);
+  const failure = describeUploadFailure(name, error, (response) => refusals.of(response));
   showFailure(failure);
   // A refused file would be refused again: forget its upload rather than offer to continue it.
   if (file && failure.status !== undefined && failure.status >= 400 && failure.status < 500) {
@@ -175,13 +194,15 @@ uppy.on("upload-success", () => void files.refresh());
 uppy.on("complete", (result) => {
   const stored = result.successful?.length ?? 0;
   const failed = result.failed?.length ?? 0;
-  if (stored > 0 || failed > 0) {
-    progressLine.hidden = false;
-    progressLine.textContent = `${describeProgress(progress.reading())} · stored ${stored} file${stored === 1 ? "" : "s"}${
-      failed > 0 ? `, ${failed} failed` : ""
-    }`;
-    progressLine.dataset.done = "true";
-  }
+  if (stored === 0 && failed === 0) return;
+  const fileCount = (count: number) => `${count} file${count === 1 ? "" : "s"}`;
+  progressLine.hidden = false;
+  progressLine.textContent =
+    stored === 0
+      ? `Nothing stored: ${fileCount(failed)} failed.`
+      : `Stored ${fileCount(stored)} (${prettyBytes(storedBytes(result.successful ?? []))})` +
+        (failed > 0 ? `; ${fileCount(failed)} failed.` : ".");
+  progressLine.dataset.done = "true";
   void showUnfinished();
 });
 

@@ -24,6 +24,9 @@ export interface StoredFilesElements {
  *
  * @example
  * ```ts
+ * import type { ApiClient } from "./api-client.ts";
+ * declare const elements: StoredFilesElements;
+ * declare const api: ApiClient;
  * const list = new StoredFilesView(elements, api);
  * await list.refresh();
  * ```

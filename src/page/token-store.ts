@@ -14,9 +14,12 @@ const STORAGE_KEY = "drainpipe-token";
  *
  * @example
  * ```ts
- * const tokens = new TokenStore(sessionStorage);
- * tokens.adoptFragment(location, history); // takes `#token=…` and removes it from the address bar
- * const headers = tokens.authorization(); // { Authorization: "Bearer …" } or {}
+ * declare const storage: Storage; // the page passes sessionStorage
+ * const tokens = new TokenStore(storage);
+ * // Takes `#token=…` and removes it from the address bar.
+ * tokens.adoptFragment(location, history);
+ * // { Authorization: "Bearer …" }, or {} without a token.
+ * const headers = tokens.authorization();
  * ```
  */
 export class TokenStore {

@@ -29,7 +29,8 @@ export interface UnfinishedUpload {
  *
  * @example
  * ```ts
- * for (const upload of await findUnfinishedUploads("drainpipe", `${location.origin}/tus`)) console.log(upload.name);
+ * declare const pageOrigin: string; // location.origin
+ * for (const upload of await findUnfinishedUploads("drainpipe", `${pageOrigin}/tus`)) console.log(upload.name);
  * ```
  */
 export async function findUnfinishedUploads(uppyId: string, endpoint: string): Promise<UnfinishedUpload[]> {

@@ -5,6 +5,7 @@
  * @module
  */
 import { type ErrorBody, parseErrorBody } from "./api-error.ts";
+import type { Refusal } from "./refusals.ts";
 
 /** A failed upload, for the person who started it. */
 export interface UploadFailure {
@@ -18,28 +19,47 @@ export interface UploadFailure {
   body?: ErrorBody;
 }
 
+/** The part of a tus-js-client response read here. */
+export interface TusResponse {
+  getStatus(): number;
+  getBody(): string;
+}
+
 /** The part of a tus-js-client `DetailedError` read here (Uppy passes it on, at times wrapped in `cause`). */
 interface TusErrorShape {
   message?: unknown;
   cause?: unknown;
-  originalResponse?: { getStatus(): number; getBody(): string } | null;
+  originalResponse?: TusResponse | null;
 }
 
 /**
  * Describes the error of Uppy's `upload-error` event for `fileName`. A refusal of the worker (a tus
  * `DetailedError` with the response) gives its `detail` and, for `invalid-number`, the line and column of the bad
- * input in the file.
+ * input in the file. `recorded` gives the refusal as it arrived for the error's response (see `refusals.ts`);
+ * without it the response is read as it is now.
  *
  * @example
  * ```ts
- * uppy.on("upload-error", (file, error) => show(describeUploadFailure(file?.name ?? "the file", error)));
+ * import type Uppy from "@uppy/core";
+ * import { Refusals } from "./refusals.ts";
+ * declare const uppy: Uppy;
+ * declare function show(failure: UploadFailure): void;
+ * const refusals = new Refusals();
+ * uppy.on("upload-error", (file, error) => {
+ *   show(describeUploadFailure(file?.name ?? "the file", error, (response) => refusals.of(response)));
+ * });
  * ```
  */
-export function describeUploadFailure(fileName: string, error: unknown): UploadFailure {
+export function describeUploadFailure(
+  fileName: string,
+  error: unknown,
+  recorded: (response: TusResponse) => Refusal | undefined = () => undefined,
+): UploadFailure {
   const response = tusResponse(error);
-  if (response) {
-    const status = response.getStatus();
-    const body = parseErrorBody(response.getBody());
+  const refusal = response && (recorded(response) ?? { status: response.getStatus(), body: response.getBody() });
+  if (refusal && refusal.status !== 0) {
+    const status = refusal.status;
+    const body = parseErrorBody(refusal.body);
     if (body?.error === "invalid-number" && body.line !== undefined) {
       return { title: `"${fileName}" has a bad line`, detail: body.detail, status, body };
     }
@@ -50,7 +70,15 @@ export function describeUploadFailure(fileName: string, error: unknown): UploadF
   return { title: `Cannot upload "${fileName}"`, detail: messageOf(error) };
 }
 
-/** `"line 3, column 2 (byte offset 7)"`. */
+/**
+ * Where a bad line is, in words.
+ *
+ * @example
+ * ```ts
+ * const bad = { error: "invalid-number", detail: "…", line: 3, column: 2, offset: 5 };
+ * position(bad); // "line 3, column 2 (byte offset 5)"
+ * ```
+ */
 export function position(body: ErrorBody): string {
   const words = [`line ${body.line}`];
   if (body.column !== undefined) words.push(`column ${body.column}`);
@@ -59,7 +87,7 @@ export function position(body: ErrorBody): string {
 }
 
 /** The response inside `error` or its causes, as tus-js-client attaches it. */
-function tusResponse(error: unknown): NonNullable<TusErrorShape["originalResponse"]> | undefined {
+function tusResponse(error: unknown): TusResponse | undefined {
   for (let at = error as TusErrorShape | undefined, depth = 0; at && depth < 4; depth++) {
     if (at.originalResponse) return at.originalResponse;
     at = typeof at.cause === "object" && at.cause !== null ? (at.cause as TusErrorShape) : undefined;

@@ -40,7 +40,7 @@ export interface ProgressReading {
  * const progress = new UploadProgress();
  * progress.update(0, 200e6, 0);
  * progress.update(50e6, 200e6, 1000);
- * describeProgress(progress.reading()); // "50 MB of 200 MB · 50 MB/s · 3s left"
+ * describeProgress(progress.reading()); // "50 MB of 200 MB · 50.0 MB/s · 3s left"
  * ```
  */
 export class UploadProgress {

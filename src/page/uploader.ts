@@ -9,6 +9,7 @@ import Uppy, { type Meta, type UppyFile } from "@uppy/core";
 import Dashboard from "@uppy/dashboard";
 import Tus from "@uppy/tus";
 import type { ApiClient } from "./api-client.ts";
+import type { Refusals } from "./refusals.ts";
 import type { TokenStore } from "./token-store.ts";
 
 /**
@@ -42,6 +43,8 @@ export interface UploaderOptions {
   api: ApiClient;
   /** The tab's token, sent with every tus request. */
   tokens: TokenStore;
+  /** Where the worker's refusals of tus requests are kept as they arrive. */
+  refusals: Refusals;
   /** Called when the limits cannot be read (no token, a wrong one, the worker unreachable): the upload stops. */
   onLimitsFailed(error: unknown): void;
 }
@@ -55,8 +58,21 @@ export interface UploaderOptions {
  *
  * @example
  * ```ts
- * const uppy = createUploader({ target, endpoint: `${location.origin}/tus`, api, tokens, onLimitsFailed: show });
- * uppy.on("upload-success", () => refreshFileList());
+ * import type { ApiClient } from "./api-client.ts";
+ * import { Refusals } from "./refusals.ts";
+ * import type { TokenStore } from "./token-store.ts";
+ * declare const target: HTMLElement;
+ * declare const api: ApiClient;
+ * declare const tokens: TokenStore;
+ * const uppy = createUploader({
+ *   target,
+ *   endpoint: "http://127.0.0.1:8787/tus",
+ *   api,
+ *   tokens,
+ *   refusals: new Refusals(),
+ *   onLimitsFailed: (error) => console.error(error),
+ * });
+ * uppy.on("upload-success", (file) => console.log(`stored ${file?.name}`));
  * ```
  */
 export function createUploader(options: UploaderOptions): Uppy<UploadMeta> {
@@ -68,6 +84,9 @@ export function createUploader(options: UploaderOptions): Uppy<UploadMeta> {
     width: "100%",
     height: 380,
     proudlyDisplayPoweredByUppy: false,
+    // The page's own progress line says bytes, MB/s and time left in the units of the rest of drainpipe.
+    hideProgressDetails: true,
+    singleFileFullScreen: false,
     showRemoveButtonAfterComplete: true,
     note: "Number files: one integer per line. Large files go in parallel parts and survive a reload.",
     metaFields: [
@@ -83,6 +102,7 @@ export function createUploader(options: UploaderOptions): Uppy<UploadMeta> {
     removeFingerprintOnSuccess: true,
     retryDelays: [0, 1000, 3000, 5000],
     allowedMetaFields: ["name"],
+    onAfterResponse: options.refusals.record,
   });
 
   uppy.addPreProcessor(async (fileIDs) => {
