@@ -26,7 +26,10 @@ const EXAMPLES = sourceFiles(ROOT, "src").flatMap((file) =>
   extractExamples(file, readFileSync(join(ROOT, file), "utf8")),
 );
 
-/** Writes one module per example, and a project for the CLI (Node types) and one for the rest (Workers types). */
+/**
+ * Writes one module per example, and a project for the CLI (Node types), one for the browser page (the DOM) and one
+ * for the rest (Workers types).
+ */
 function writeExamples(examples: readonly DocExample[]): Map<string, DocExample> {
   rmSync(join(ROOT, OUT), { recursive: true, force: true });
   const byModule = new Map<string, DocExample>();
@@ -39,8 +42,10 @@ function writeExamples(examples: readonly DocExample[]): Map<string, DocExample>
   }
   const project = (base: string, include: string, exclude: string[]): string =>
     JSON.stringify({ extends: base, compilerOptions: { noEmit: true }, include: [include], exclude });
-  writeFileSync(join(ROOT, OUT, "tsconfig.workers.json"), project("../../tsconfig.json", "src/**/*.ts", ["src/cli"]));
+  const workers = project("../../tsconfig.json", "src/**/*.ts", ["src/cli", "src/page"]);
+  writeFileSync(join(ROOT, OUT, "tsconfig.workers.json"), workers);
   writeFileSync(join(ROOT, OUT, "tsconfig.node.json"), project("../../tsconfig.node.json", "src/cli/**/*.ts", []));
+  writeFileSync(join(ROOT, OUT, "tsconfig.page.json"), project("../../tsconfig.page.json", "src/page/**/*.ts", []));
   return byModule;
 }
 
@@ -123,7 +128,11 @@ describe("doc examples", () => {
     const examples = EXAMPLES;
     expect(examples.length).toBeGreaterThan(50);
     const byModule = writeExamples(examples);
-    const errors = [...(await typeErrors("tsconfig.workers.json")), ...(await typeErrors("tsconfig.node.json"))];
+    const errors = [
+      ...(await typeErrors("tsconfig.workers.json")),
+      ...(await typeErrors("tsconfig.node.json")),
+      ...(await typeErrors("tsconfig.page.json")),
+    ];
     const located = errors.map((line) => {
       const module = line.slice(0, line.indexOf("("));
       const example = byModule.get(module);
