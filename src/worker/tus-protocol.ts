@@ -125,7 +125,8 @@ export function uploadMetadata(request: Request): Map<string, string> {
     throw new HttpError(
       431,
       "header-too-large",
-      `Cannot keep Upload-Metadata of ${header.length} characters: at most ${MAX_METADATA_LENGTH} are kept with an upload`,
+      `Cannot keep Upload-Metadata of ${header.length} characters: ` +
+        `at most ${MAX_METADATA_LENGTH} are kept with an upload`,
     );
   }
   for (const member of header.split(",")) {

@@ -427,7 +427,8 @@ function refuseTooManyParts(record: TusRecord, declared: number | undefined, len
     throw new HttpError(
       413,
       "too-many-parts",
-      `Cannot store the file in parts of ${record.maxPartBytes} bytes: it would have more than the ${MAX_PARTS} parts ` +
+      `Cannot store the file in parts of ${record.maxPartBytes} bytes: ` +
+        `it would have more than the ${MAX_PARTS} parts ` +
         "a file may have; upload it with a larger maxPartBytes (Upload-Metadata)",
     );
   }

@@ -57,7 +57,7 @@ describe("the largest PATCH (MAX_SEGMENT_BYTES)", () => {
     expect((await head(worker, url)).offset).toBe(0);
   });
 
-  test("tus-js-client without a chunkSize fails with that 413; with chunkSize = maxSegmentBytes it succeeds", async () => {
+  test("tus-js-client without a chunkSize fails with that 413; with chunkSize maxSegmentBytes it does", async () => {
     const bytes = await primesText(40_000);
     const name = "limited";
     const run = startUpload(worker, bytes, { metadata: { name } });

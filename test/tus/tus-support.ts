@@ -110,8 +110,8 @@ export interface UploadRun {
 
 /**
  * Starts a tus-js-client upload of `source` to the endpoint of `worker` with its token and `options` (retries off
- * unless `options` say otherwise), recording every request it sends; `prepare` runs first when given (to resume a previous upload,
- * say). `onSuccess`, `onError` and `onAfterResponse` of `options` are called too.
+ * unless `options` say otherwise), recording every request it sends; `prepare` runs first when given (to resume a
+ * previous upload, say). `onSuccess`, `onError` and `onAfterResponse` of `options` are called too.
  *
  * @example
  * ```ts
