@@ -7,10 +7,9 @@
  *
  * @module
  */
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { writePrimes } from "../../src/cli/commands/primes.ts";
+import { join } from "node:path";
 import { uploadFile } from "../../src/cli/commands/upload.ts";
 import { openFileStream } from "../../src/cli/local-file.ts";
 import { uploadInSegments } from "../../src/cli/segmented-upload.ts";
@@ -21,7 +20,7 @@ import { defineScenario } from "../harness/scenario.ts";
 import type { OutputCheck, ScenarioResult } from "../harness/scenario-result.ts";
 import { significant } from "../harness/stats.ts";
 import { measureRequest, startRealWorker } from "../workers/bench-worker.ts";
-import { CACHE_DIR } from "../workloads/primes-file.ts";
+import { primesFile } from "../workloads/primes-file.ts";
 
 /** Options of {@linkcode runSegmentedUpload}. */
 export interface SegmentedUploadOptions {
@@ -38,18 +37,6 @@ const ROWS = [
   { name: "session, --parallel 2", parallel: 2 },
   { name: "session, --parallel 4", parallel: 4 },
 ] as const;
-
-/** The primes file, written once into the bench cache. */
-async function primesFile(count: number): Promise<{ path: string; size: number }> {
-  const path = resolve(CACHE_DIR, `primes-${count}.txt`);
-  const size = await stat(path).then(
-    (info) => info.size,
-    () => undefined,
-  );
-  if (size !== undefined) return { path, size };
-  await writePrimes(count, path, { progress: false });
-  return { path, size: (await stat(path)).size };
-}
 
 /** Runs scenario 6. */
 async function runSegmentedUpload(options: SegmentedUploadOptions, quick: boolean): Promise<ScenarioResult[]> {

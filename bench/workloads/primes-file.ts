@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { writePrimes } from "../../src/cli/commands/primes.ts";
 import { primeTextStream } from "../../src/numbers/prime-text-stream.ts";
 
 /** The directory of cached inputs (`bench/.cache`, listed in `.gitignore`). */
@@ -60,4 +61,36 @@ export async function primesTextOfSize(maxBytes: number): Promise<Uint8Array<Arr
   const text = await primesText(size.count);
   const end = text.lastIndexOf(0x0a, maxBytes - 1) + 1;
   return text.slice(0, end);
+}
+
+/** A primes file on disk, as {@linkcode primesFile} returns it. */
+export interface PrimesFile {
+  /** Its absolute path: `bench/.cache/primes-<count>.txt`. */
+  path: string;
+  /** Its size in bytes. */
+  size: number;
+}
+
+/**
+ * The first `count` primes, one per line, as a file on disk (for inputs too big to hold in memory, such as the
+ * 1.04 GB of the first 100 M primes): `bench/.cache/primes-<count>.txt`, written by the CLI's `primes` command
+ * code when missing (under a temporary name first, so an interrupted run leaves no truncated file behind).
+ *
+ * @example
+ * ```ts
+ * const { path, size } = await primesFile(100_000_000); // 1,042,636,916 bytes, written once
+ * ```
+ */
+export async function primesFile(count: number): Promise<PrimesFile> {
+  const path = resolve(CACHE_DIR, `primes-${count}.txt`);
+  const size = await stat(path).then(
+    (info) => info.size,
+    () => undefined,
+  );
+  if (size !== undefined) return { path, size };
+  await mkdir(CACHE_DIR, { recursive: true });
+  const partial = `${path}.${process.pid}.partial`;
+  await writePrimes(count, partial, { progress: false });
+  await rename(partial, path);
+  return { path, size: (await stat(path)).size };
 }
