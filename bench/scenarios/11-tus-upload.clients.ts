@@ -91,9 +91,8 @@ export function tusUpload(path: string, options: TusUploadOptions): Promise<TusU
         const status = error.originalResponse?.getStatus() ?? 0;
         const retry = !(status >= 400 && status < 500 && status !== 409 && status !== 423);
         if (retry) {
-          outcome.refusals.push(
-            `retry ${attempt + 1} after ${describeExchange(error.originalRequest, error.originalResponse, error.causingError)}`,
-          );
+          const exchange = describeExchange(error.originalRequest, error.originalResponse, error.causingError);
+          outcome.refusals.push(`retry ${attempt + 1} after ${exchange}`);
         }
         return retry;
       },

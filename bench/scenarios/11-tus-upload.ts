@@ -288,7 +288,8 @@ async function runTusUpload(options: TusUploadScenarioOptions, quick: boolean): 
           "upload's start until it is idle again; client CPU is this Node process's; peak RSS (the highest of the " +
           "rounds) is reset before each upload.",
         `tus-js-client ${TUS_CLIENT_VERSION} from an fs.ReadStream of the file (its Node file source) with ` +
-          `chunkSize ${limitBytes.toLocaleString("en")} (${quick ? "a quick run's eleventh of the file" : "GET /limits maxSegmentBytes"}), ` +
+          `chunkSize ${limitBytes.toLocaleString("en")} ` +
+          `(${quick ? "a quick run's eleventh of the file" : "GET /limits maxSegmentBytes"}), ` +
           "metadata name and filename, the bearer token as a header and its default retries; parallelUploads 4 " +
           "sends four partial uploads and concatenates them. requests counts its responses (creations, PATCHes, " +
           "the final concatenation); for a CLI session, its segments.",
