@@ -1,7 +1,8 @@
 /**
  * `npm start`'s `prestart` step: makes sure `.dev.vars` (in the working directory, the project root under npm)
  * gives `wrangler dev` an `API_TOKEN`, creating the file with a fresh random token when it does not exist,
- * then prints the token and ready-to-paste `curl` and `drainpipe` lines. An existing file is never changed.
+ * then prints the token, ready-to-paste `curl` and `drainpipe` lines and the upload page's address (with the token in
+ * its fragment, which the browser never sends). An existing file is never changed.
  *
  * @module
  */
@@ -64,6 +65,7 @@ function printInstructions(token: string | undefined): void {
     `  once wrangler says "Ready", try (make the file with: npx drainpipe primes 1000000 -o primes.txt):`,
     `  curl -H 'Expect:'${auth} --data-binary @primes.txt '${DEV_URL}/files/primes'`,
     `  npx drainpipe ls --url ${DEV_URL}${cliToken}`,
+    `  the upload page: ${DEV_URL}/${token === undefined ? "" : `#token=${token}`}`,
   ]);
 }
 

@@ -4,16 +4,13 @@
  *
  * @module
  */
+
+import type { WorkerLimits } from "../worker/api-types.ts";
 import { apiErrorOf } from "./api-error.ts";
 import type { TokenStore } from "./token-store.ts";
 
-/** What `GET /limits` answers; the page reads `maxSegmentBytes` only. */
-export interface WorkerLimits {
-  /** The largest body one request should carry: the page's tus chunk size. */
-  maxSegmentBytes: number;
-  /** The largest file the worker accepts. */
-  maxUploadBytes: number;
-}
+/** What `GET /limits` answers (the worker's own type): the page reads `maxSegmentBytes` and `plan`. */
+export type { WorkerLimits } from "../worker/api-types.ts";
 
 /** A stored file as `GET /files` lists it. */
 export interface StoredFile {

@@ -8,7 +8,7 @@
 import Uppy, { type Meta, type UppyFile } from "@uppy/core";
 import Dashboard from "@uppy/dashboard";
 import Tus from "@uppy/tus";
-import type { ApiClient } from "./api-client.ts";
+import type { ApiClient, WorkerLimits } from "./api-client.ts";
 import type { Refusals } from "./refusals.ts";
 import type { TokenStore } from "./token-store.ts";
 
@@ -58,7 +58,7 @@ export interface UploaderOptions {
  *
  * @example
  * ```ts
- * import type { ApiClient } from "./api-client.ts";
+ * import type { ApiClient, WorkerLimits } from "./api-client.ts";
  * import { Refusals } from "./refusals.ts";
  * import type { TokenStore } from "./token-store.ts";
  * declare const target: HTMLElement;
@@ -106,31 +106,38 @@ export function createUploader(options: UploaderOptions): Uppy<UploadMeta> {
   });
 
   uppy.addPreProcessor(async (fileIDs) => {
-    let chunkSize: number;
+    let limits: WorkerLimits;
     try {
-      chunkSize = (await api.limits()).maxSegmentBytes;
+      limits = await api.limits();
     } catch (error) {
       options.onLimitsFailed(error);
       throw error;
     }
-    uppy.getPlugin("Tus")?.setOptions({ chunkSize });
+    uppy.getPlugin("Tus")?.setOptions({ chunkSize: limits.maxSegmentBytes });
     for (const id of fileIDs) {
       const file = uppy.getFile(id);
       if (file.meta.maxPartBytes !== undefined)
         uppy.setFileMeta(id, { ...file.meta, maxPartBytes: maxPartBytesOf(file) });
-      uppy.setFileState(id, { tus: { ...file.tus, ...perFileOptions(file) } });
+      uppy.setFileState(id, { tus: { ...file.tus, ...perFileOptions(file, limits.plan) } });
     }
   });
   return uppy;
 }
 
-/** The tus options of one file: its partial uploads and the metadata it sends. */
-function perFileOptions(file: UppyFile<UploadMeta, Record<string, never>>): {
+/**
+ * The tus options of one file: its partial uploads and the metadata it sends. On Workers Free (`plan`), one upload
+ * in sequence: the request that joins partial uploads stores the whole file, more than a Free request may do.
+ */
+function perFileOptions(
+  file: UppyFile<UploadMeta, Record<string, never>>,
+  plan: WorkerLimits["plan"],
+): {
   parallelUploads: number;
   allowedMetaFields: string[];
 } {
   const size = file.size ?? 0;
-  const parallelUploads = Math.max(1, Math.min(PARALLEL_UPLOADS, Math.floor(size / MIN_PARALLEL_PART_BYTES)));
+  const most = plan === "free" ? 1 : PARALLEL_UPLOADS;
+  const parallelUploads = Math.max(1, Math.min(most, Math.floor(size / MIN_PARALLEL_PART_BYTES)));
   // A field in the list goes even when the file has none (as the text "undefined"): name `maxPartBytes` only
   // when it is given.
   const fields = maxPartBytesOf(file) === "" ? ["name"] : ["name", "maxPartBytes"];

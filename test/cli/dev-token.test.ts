@@ -28,6 +28,7 @@ describe("npm start's prestart (dev-token.ts)", () => {
     expect(token).toBeDefined();
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(run.stdout).toContain(`token: ${token}`);
+    expect(run.stdout).toContain(`the upload page: http://127.0.0.1:8787/#token=${token}`);
     expect(run.stdout).toContain(
       `curl -H 'Expect:' -H "Authorization: Bearer ${token}" ` +
         "--data-binary @primes.txt 'http://127.0.0.1:8787/files/primes'",
@@ -62,5 +63,6 @@ describe("npm start's prestart (dev-token.ts)", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`curl -H 'Expect:' --data-binary @primes.txt 'http://127.0.0.1:8787/files/primes'`);
     expect(run.stdout).not.toContain("Authorization");
+    expect(run.stdout).toContain("the upload page: http://127.0.0.1:8787/\n");
   });
 });
