@@ -3,20 +3,10 @@
  *
  * @module
  */
+import type { ErrorBody } from "../worker/api-types.ts";
 
-/** The JSON body of an error answer of the worker (`README.md`, "The HTTP API"). */
-export interface ErrorBody {
-  /** A stable code such as `invalid-number` or `unauthorized`. */
-  error: string;
-  /** What went wrong, in words. */
-  detail: string;
-  /** `invalid-number`: the 1-based line of the bad input in the file. */
-  line?: number;
-  /** `invalid-number`: the 1-based column (in bytes) of the bad input. */
-  column?: number;
-  /** `invalid-number`: the 0-based byte offset of the bad input in the file. */
-  offset?: number;
-}
+/** The JSON body of an error answer of the worker (the worker's own type; `README.md`, "The HTTP API"). */
+export type { ErrorBody } from "../worker/api-types.ts";
 
 /** An answer of the worker outside 2xx. */
 export class ApiError extends Error {

@@ -6,7 +6,6 @@
  *
  * @module
  */
-import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
 import type { TusRecord } from "../coordinator/tus-record.ts";
 import type { TusAccept } from "../coordinator/tus-uploads.ts";
 import { summarizeSegment } from "../files/segment-summary.ts";
@@ -22,28 +21,8 @@ import type { RequestScope } from "./request-scope.ts";
 import { MAX_SEGMENTS } from "./session-routes.ts";
 import type { Settings } from "./settings.ts";
 import { type ByteStage, joinStages, storeRequestBody } from "./store-request-body.ts";
-import type { UploadChecksum } from "./tus-protocol.ts";
+import type { TusPatch } from "./tus-patch.ts";
 import { preconditionFailed } from "./write-preconditions.ts";
-
-/** What a PATCH of a file's upload needs besides the request. */
-export interface FilePatch {
-  /** The upload's id. */
-  id: string;
-  /** The coordinator that owns it (the file's). */
-  coordinator: DurableObjectStub<FileCoordinator>;
-  /** The upload's record as the PATCH began it. */
-  record: TusRecord;
-  /** The attempt the coordinator admitted for this PATCH. */
-  attemptId: string;
-  /** The upload's length, when known (from the record, or from this PATCH's `Upload-Length`). */
-  length: number | null;
-  /** The most bytes this PATCH may carry. */
-  maxBytes: number;
-  /** The body's `Content-Length`, when it has one. */
-  declared: number | undefined;
-  /** The PATCH's `Upload-Checksum`, if any. */
-  checksum: UploadChecksum | undefined;
-}
 
 /**
  * Stores the body of `request` as PATCH `patch` of a file's upload; resolves with what the coordinator accepted (the
@@ -57,7 +36,7 @@ export async function storeFilePatch(
   request: Request,
   scope: RequestScope,
   settings: Settings,
-  patch: FilePatch,
+  patch: TusPatch,
 ): Promise<Extract<TusAccept, { accepted: true }>> {
   const { id, coordinator, record, attemptId, length } = patch;
   const held: HeldLine = { bytes: base64Bytes(record.held), skipped: record.heldSkipped };

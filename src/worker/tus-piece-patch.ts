@@ -5,8 +5,6 @@
  *
  * @module
  */
-import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
-import type { TusRecord } from "../coordinator/tus-record.ts";
 import type { TusAccept } from "../coordinator/tus-uploads.ts";
 import { uploadPrefix } from "../split/object-keys.ts";
 import { putStream } from "../store/put-stream.ts";
@@ -17,30 +15,8 @@ import { type Admission, coordinatedUpload } from "./coordinated-upload.ts";
 import { HttpError } from "./http-error.ts";
 import type { RequestScope } from "./request-scope.ts";
 import type { Settings } from "./settings.ts";
-import type { UploadChecksum } from "./tus-protocol.ts";
+import type { TusPatch } from "./tus-patch.ts";
 import { limitBytes } from "./upload-limits.ts";
-
-/** What a PATCH of a partial upload needs besides the request. */
-export interface PiecePatch {
-  /** The upload's id. */
-  id: string;
-  /** The coordinator that owns it (its own). */
-  coordinator: DurableObjectStub<FileCoordinator>;
-  /** Its coordinator's name: the folder of its pieces. */
-  owner: string;
-  /** The upload's record as the PATCH began it. */
-  record: TusRecord;
-  /** The attempt the coordinator admitted for this PATCH. */
-  attemptId: string;
-  /** The upload's length, when known (from the record, or from this PATCH's `Upload-Length`). */
-  length: number | null;
-  /** The most bytes this PATCH may carry. */
-  maxBytes: number;
-  /** The body's `Content-Length`, when it has one. */
-  declared: number | undefined;
-  /** The PATCH's `Upload-Checksum`, if any. */
-  checksum: UploadChecksum | undefined;
-}
 
 /** Subrequests a piece may take besides its writes: the PATCH's acceptance, and the clean-up kept in hand. */
 const PIECE_CALLS = 2;
@@ -55,7 +31,7 @@ export async function storePiecePatch(
   request: Request,
   scope: RequestScope,
   settings: Settings,
-  patch: PiecePatch,
+  patch: TusPatch,
 ): Promise<Extract<TusAccept, { accepted: true }>> {
   const { id, coordinator, record, attemptId, length } = patch;
   const writes = Math.max(1, Math.ceil((patch.declared ?? patch.maxBytes) / (10 * 1024 * 1024)) + 2);
@@ -102,7 +78,7 @@ export async function storePiecePatch(
 }
 
 /** The request's body as drainpipe bytes, read at the worker's pace (an empty stream when it has none). */
-function bodyOf(request: Request, settings: Settings, patch: PiecePatch): ReadableStream<Uint8Array> {
+function bodyOf(request: Request, settings: Settings, patch: TusPatch): ReadableStream<Uint8Array> {
   if (request.body === null) return new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
   return fromNativeStream(request.body, {
     pace: settings.bodyPace,

@@ -246,10 +246,10 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
       const declared = declaredLength(request, Number.MAX_SAFE_INTEGER);
       refuseOversized(tusId.id, record, declared, length, patchLimit(record.maxPartBytes));
       if (record.kind === "file") refuseTooManyParts(record, declared, length);
-      const input = { id: tusId.id, coordinator, record, attemptId, length, maxBytes, declared, checksum };
+      const input = { ...tusId, coordinator, record, attemptId, length, maxBytes, declared, checksum };
       const accepted =
         record.kind === "partial"
-          ? await storePiecePatch(request, scope, settings, { ...input, owner: tusId.owner })
+          ? await storePiecePatch(request, scope, settings, input)
           : await storeFilePatch(request, scope, settings, input);
       return {
         "Upload-Offset": String(accepted.record.offset),

@@ -1,13 +1,13 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { getPlatformProxy } from "wrangler";
 import { type EmbeddedWorker, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
 import { parseManifest, versionKeys } from "../../src/files/manifest.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
+import { localBucketKeys } from "./local-bucket.ts";
 
 // Faults over real HTTP to local workerd, through the same dev proxy as `npm start`: clients that hang up or
 // stall, early errors on large bodies, a workerd process killed mid-upload, many uploads at once. Each test
@@ -73,37 +73,9 @@ async function bucketKeys(): Promise<string[]> {
   }
 }
 
-/**
- * A wrangler configuration with the project's bucket and nothing else, for reading the bucket's files without
- * the worker: the project's own names a Durable Object class that only the worker's code exports, which
- * wrangler would warn about.
- */
-async function bucketOnlyConfig(): Promise<string> {
-  const path = join(stateDir, "bucket-only.wrangler.toml");
-  const bucket = /\[\[r2_buckets\]\][^[]*/.exec(await readFile("wrangler.toml", "utf8"))![0];
-  await writeFile(path, `name = "drainpipe-bucket"\ncompatibility_date = "2026-11-01"\n\n${bucket}`);
-  return path;
-}
-
 /** Every key in the local bucket, read from its files while the worker is stopped. */
-async function storedKeys(): Promise<string[]> {
-  const proxy = await getPlatformProxy<{
-    BUCKET: {
-      list(options: { cursor?: string }): Promise<{ objects: { key: string }[]; truncated: boolean; cursor?: string }>;
-    };
-  }>({ configPath: await bucketOnlyConfig(), persist: { path: join(stateDir, "v3") } });
-  try {
-    const keys: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await proxy.env.BUCKET.list(cursor === undefined ? {} : { cursor });
-      keys.push(...page.objects.map((object) => object.key));
-      cursor = page.truncated ? page.cursor : undefined;
-    } while (cursor !== undefined);
-    return keys.sort();
-  } finally {
-    await proxy.dispose();
-  }
+function storedKeys(): Promise<string[]> {
+  return localBucketKeys(stateDir);
 }
 
 /** The keys the complete files `names` may hold: each manifest and the parts it names. */

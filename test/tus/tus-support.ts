@@ -6,15 +6,13 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { Readable } from "node:stream";
 import * as tus from "tus-js-client";
 import { expect, vi } from "vitest";
-import { getPlatformProxy } from "wrangler";
 import type { Manifest } from "../../src/files/manifest.ts";
 import { primeTextStream } from "../../src/numbers/prime-text-stream.ts";
 import { useRemoteWorker } from "../cli/remote-worker.ts";
+import { localBucketKeys } from "../http/local-bucket.ts";
 
 /** The options of a `tus.Upload` (tus-js-client does not export their type). */
 export type UploadOptions = NonNullable<ConstructorParameters<typeof tus.Upload>[1]>;
@@ -433,27 +431,8 @@ export async function untilGone(worker: TusWorker, urls: readonly string[], time
 }
 
 /** Every key in the worker's local bucket; the worker must be stopped first (see {@linkcode TusWorker.stop}). */
-export async function bucketKeys(stateDir: string): Promise<string[]> {
-  const configPath = join(stateDir, "bucket-only.wrangler.toml");
-  const bucket = /\[\[r2_buckets\]\][^[]*/.exec(await readFile("wrangler.toml", "utf8"))![0];
-  await writeFile(configPath, `name = "drainpipe-bucket"\ncompatibility_date = "2026-11-01"\n\n${bucket}`);
-  type Page = { objects: { key: string }[]; truncated: boolean; cursor?: string };
-  const proxy = await getPlatformProxy<{ BUCKET: { list(options: { cursor?: string }): Promise<Page> } }>({
-    configPath,
-    persist: { path: join(stateDir, "v3") },
-  });
-  try {
-    const keys: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await proxy.env.BUCKET.list(cursor === undefined ? {} : { cursor });
-      keys.push(...page.objects.map((object) => object.key));
-      cursor = page.truncated ? page.cursor : undefined;
-    } while (cursor !== undefined);
-    return keys.sort();
-  } finally {
-    await proxy.dispose();
-  }
+export function bucketKeys(stateDir: string): Promise<string[]> {
+  return localBucketKeys(stateDir);
 }
 
 /** SHA-1 or SHA-256 of `bytes`, base64, as `Upload-Checksum` carries it. */
