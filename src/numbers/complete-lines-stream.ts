@@ -152,10 +152,12 @@ export class CompleteLinesStream extends TransformStream<Uint8Array, Uint8Array>
       this.#hold(chunk, controller);
       return;
     }
+    // The rest is taken before the chunk is passed on: whoever receives it may reuse its buffer at once.
+    const rest = last + 1 < chunk.byteLength ? chunk.slice(last + 1) : undefined;
     this.#release(controller);
     this.#emit(controller, chunk.subarray(0, last + 1));
     this.#passing = false;
-    if (last + 1 < chunk.byteLength) this.#hold(chunk.subarray(last + 1), controller);
+    if (rest !== undefined) this.#hold(rest, controller);
   }
 
   /** Keeps `bytes` (part of the current line): copied, since the chunk's buffer may be reused once passed on. */

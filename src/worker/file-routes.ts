@@ -22,9 +22,10 @@ import type { Route } from "./router.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import type { Settings } from "./settings.ts";
 import { pipeSlicedContent } from "./sliced-content.ts";
-import { storeRequestBody } from "./store-request-body.ts";
+import { type ByteStage, joinStages, storeRequestBody } from "./store-request-body.ts";
 import { sweepBucket } from "./sweep-bucket.ts";
 import { tusRoutes } from "./tus-routes.ts";
+import { uploadForm } from "./upload-form.ts";
 import { declaredLength } from "./upload-limits.ts";
 import { validatorHeaders } from "./validators.ts";
 import { preconditionFailed, writeCondition } from "./write-preconditions.ts";
@@ -108,8 +109,13 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
       handler: async (request, { name }, url, _ctx, scope) => {
         const partBytes = maxPartBytes(url);
         const expected = expectedDigest(request.headers.get("Content-Digest"));
+        const form = uploadForm(request.headers.get("Content-Type"));
         planUpload(scope.budget, declaredLength(request, maxUploadBytes), partBytes);
         const digest = expected === undefined ? undefined : new BodyDigest();
+        // The digest is of the body as sent (a form's too); the form stage passes on its file's bytes.
+        const stages: ByteStage[] = [];
+        if (digest) stages.push(digest.stage);
+        if (form) stages.push(form);
         const manifest = await upload(request, name!, scope, (admitted) =>
           storeRequestBody(request, {
             ...admitted,
@@ -122,7 +128,7 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
             maxUploadBytes,
             maxNumbers: maxUploadNumbers,
             pace: bodyPace,
-            through: digest?.stage,
+            through: stages.length === 0 ? undefined : joinStages(stages as [ByteStage, ...ByteStage[]]),
           }),
         );
         return Response.json(manifest, { status: 201, headers: validatorHeaders(manifest) });
