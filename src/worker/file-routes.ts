@@ -15,7 +15,7 @@ import { HttpError } from "./http-error.ts";
 import { limitsRoute } from "./limits-route.ts";
 import { lineRoutes } from "./line-routes.ts";
 import { readDecision } from "./read-preconditions.ts";
-import { bytesResponse, plannedRead } from "./read-response.ts";
+import { bytesResponse, plannedRead, readRefusal } from "./read-response.ts";
 import { planContentRead, planListing, planSweep, planUpload, primeTextBytes, READ_CALLS } from "./request-plans.ts";
 import type { RequestScope } from "./request-scope.ts";
 import type { Route } from "./router.ts";
@@ -25,7 +25,7 @@ import { pipeSlicedContent } from "./sliced-content.ts";
 import { type ByteStage, joinStages, storeRequestBody } from "./store-request-body.ts";
 import { sweepBucket } from "./sweep-bucket.ts";
 import { tusRoutes } from "./tus-routes.ts";
-import { uploadForm } from "./upload-form.ts";
+import { uploadFailure, uploadForm } from "./upload-form.ts";
 import { declaredLength } from "./upload-limits.ts";
 import { validatorHeaders } from "./validators.ts";
 import { preconditionFailed, writeCondition } from "./write-preconditions.ts";
@@ -109,7 +109,8 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
       handler: async (request, { name }, url, _ctx, scope) => {
         const partBytes = maxPartBytes(url);
         const expected = expectedDigest(request.headers.get("Content-Digest"));
-        const form = uploadForm(request.headers.get("Content-Type"));
+        const type = request.headers.get("Content-Type");
+        const form = uploadForm(type);
         planUpload(scope.budget, declaredLength(request, maxUploadBytes), partBytes);
         const digest = expected === undefined ? undefined : new BodyDigest();
         // The digest is of the body as sent (a form's too); the form stage passes on its file's bytes.
@@ -130,7 +131,9 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
             pace: bodyPace,
             through: stages.length === 0 ? undefined : joinStages(stages as [ByteStage, ...ByteStage[]]),
           }),
-        );
+        ).catch((error: unknown) => {
+          throw uploadFailure(error, type);
+        });
         return Response.json(manifest, { status: 201, headers: validatorHeaders(manifest) });
       },
     },
@@ -225,12 +228,17 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
         }
         try {
           const { part, version } = read.subject;
-          const range = plannedRead(request, `${name}/parts/${position}`, version, part.bytes);
+          const filename = `${name}.part-${position}`;
+          const range = plannedRead(request, `${name}/parts/${position}`, version, part.bytes, filename);
           if (range instanceof Response) {
             ctx.waitUntil(read.release());
             return range;
           }
-          const object = await (range === null ? scope.store.get(part.key) : scope.store.get(part.key, range));
+          const object = await (range === null ? scope.store.get(part.key) : scope.store.get(part.key, range)).catch(
+            (error: unknown) => {
+              throw readRefusal(error, `read part ${position} of "${name}"`, settings);
+            },
+          );
           if (!object) throw new Error(`Cannot read part ${position} of "${name}": its object is missing`);
           const { readable, writable } = new FixedLengthStream(range?.length ?? part.bytes);
           ctx.waitUntil(
@@ -239,7 +247,7 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
               .catch(() => undefined)
               .finally(() => read.release()),
           );
-          return bytesResponse(readable, version, part.bytes, range);
+          return bytesResponse(readable, version, part.bytes, range, filename);
         } catch (error) {
           ctx.waitUntil(read.release());
           throw error;
@@ -257,7 +265,7 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
         let slices: PartSlice[];
         let plan: number | "direct";
         try {
-          const planned = plannedRead(request, name!, manifest, size);
+          const planned = plannedRead(request, name!, manifest, size, name!);
           if (planned instanceof Response) {
             ctx.waitUntil(read.release());
             return planned;
@@ -270,12 +278,21 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
           throw error;
         }
         const { readable, writable } = new FixedLengthStream(range?.length ?? size);
+        let started = () => {};
+        const opened = new Promise<void>((resolve) => {
+          started = resolve;
+        });
         const piping =
           plan === "direct"
-            ? scope.catalog.pipeSlices(name!, slices, writable, read.signal)
-            : pipeSlicedContent(scope.coordinatorOf(name!), slices, plan, writable, read.signal);
+            ? scope.catalog.pipeSlices(name!, slices, writable, read.signal, started)
+            : pipeSlicedContent(scope.coordinatorOf(name!), slices, plan, writable, read.signal, started);
         ctx.waitUntil(piping.catch(() => undefined).finally(() => read.release()));
-        return bytesResponse(readable, manifest, size, range);
+        // The headers wait for the first part: a read refused before its first byte is answered with an error
+        // status; one that fails later errors the body, whose declared length then never completes.
+        await Promise.race([opened, piping]).catch((error: unknown) => {
+          throw readRefusal(error, `read the content of "${name}"`, settings);
+        });
+        return bytesResponse(readable, manifest, size, range, name!);
       },
     },
     {

@@ -47,12 +47,18 @@ describe("form uploads", () => {
     expect(a).toMatchObject({ error: "invalid-number", line: 3, column: 2, offset: 5 });
   });
 
-  test("a URL-encoded form is 415; a form without a file, or with two, is 400; nothing is stored", async () => {
-    const encoded = await post("urlencoded", "file=primes.txt", {
-      "Content-Type": "application/x-www-form-urlencoded",
-    });
-    expect(encoded.status).toBe(415);
-    expect(((await encoded.json()) as { detail: string }).detail).toContain("multipart/form-data");
+  test("a form's file name sent URL-encoded gets a hint; curl --data-binary's label stays a raw body", async () => {
+    const urlEncoded = { "Content-Type": "application/x-www-form-urlencoded" };
+    const encoded = await post("urlencoded", "file=primes.txt", urlEncoded);
+    expect(encoded.status).toBe(400);
+    const refusal = (await encoded.json()) as { error: string; line: number; detail: string };
+    expect(refusal).toMatchObject({ error: "invalid-number", line: 1 });
+    expect(refusal.detail).toContain('enctype="multipart/form-data"');
+    expect((await post("labelled", "1\n2\n", urlEncoded)).status).toBe(201);
+    expect(await content("labelled")).toBe("1\n2\n");
+  });
+
+  test("a form without a file, or with two, is 400; nothing is stored", async () => {
     const fieldsOnly = new FormData();
     fieldsOnly.append("note", "no file here");
     const none = await post("no-file", fieldsOnly);
