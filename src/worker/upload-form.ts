@@ -17,6 +17,7 @@ import { HttpError, toHttpError } from "./http-error.ts";
  * @throws {HttpError} `400 invalid-form` for `multipart/form-data` without a boundary.
  * @example
  * ```ts
+ * import { FormFileStream } from "./form-file-stream.ts";
  * uploadForm("text/plain"); // undefined
  * uploadForm("application/x-www-form-urlencoded"); // undefined
  * uploadForm("multipart/form-data; boundary=x") instanceof FormFileStream; // true
