@@ -14,17 +14,23 @@ import { SubrequestLimitError } from "./subrequest-limit-error.ts";
 /** The Workers plans whose limits the settings know. */
 export type Plan = "free" | "paid";
 
-/** Subrequests per request on each plan: 50 on Workers Free, 1,000 on Workers Paid (raisable to 10,000). */
-export const PLAN_SUBREQUESTS: Readonly<Record<Plan, number>> = { free: 50, paid: 1000 };
+/**
+ * Subrequests per request on each plan, as Cloudflare's limits page gives them: 50 on Workers Free, 10,000 by
+ * default on Workers Paid (`[limits] subrequests` in `wrangler.toml` sets another: then set `SUBREQUEST_LIMIT` too).
+ */
+export const PLAN_SUBREQUESTS: Readonly<Record<Plan, number>> = { free: 50, paid: 10_000 };
 
-/** Most subrequests `SUBREQUEST_LIMIT` may allow: the largest limit the platform grants. */
-export const MAX_SUBREQUEST_LIMIT = 10_000;
+/**
+ * Most subrequests `SUBREQUEST_LIMIT` may allow: 10,000,000, the most `[limits] subrequests` can raise a Paid
+ * worker to; a larger one is taken for a mistake and refused (`500 misconfigured`), never planned against.
+ */
+export const MAX_SUBREQUEST_LIMIT = 10_000_000;
 
 /** The variables that set the subrequests per invocation: the worker's and its Durable Objects' alike. */
 export interface SubrequestVars {
   /** `"paid"` (default) or `"free"`. */
   PLAN?: string | undefined;
-  /** A limit other than the plan's, 1 to {@linkcode MAX_SUBREQUEST_LIMIT}. */
+  /** A limit other than the plan's (what `[limits] subrequests` sets), 1 to {@linkcode MAX_SUBREQUEST_LIMIT}. */
   SUBREQUEST_LIMIT?: string | undefined;
 }
 
@@ -36,7 +42,8 @@ export interface SubrequestVars {
  * @example
  * ```ts
  * subrequestLimit({ PLAN: "free" }); // 50
- * subrequestLimit({ PLAN: "paid", SUBREQUEST_LIMIT: "5000" }); // 5000
+ * subrequestLimit({}); // 10000
+ * subrequestLimit({ PLAN: "paid", SUBREQUEST_LIMIT: "50000" }); // 50000
  * ```
  */
 export function subrequestLimit(vars: SubrequestVars): number {

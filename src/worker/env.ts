@@ -35,7 +35,10 @@ export interface DrainpipeEnv {
   UPLOAD_TTL?: string;
   /** `"paid"` (default) or `"free"`: the Workers plan, whose per-request subrequest limit the worker keeps. */
   PLAN?: string;
-  /** Subrequests one request may make, when not the plan's (e.g. a raised Paid limit), up to 10,000. */
+  /**
+   * Subrequests one request may make, when not the plan's: the `[limits] subrequests` of `wrangler.toml` when it is
+   * set, 1 to 10,000,000.
+   */
   SUBREQUEST_LIMIT?: string;
   /** Seconds a request body may send nothing before it is refused with `408`. */
   BODY_IDLE_SECONDS?: string;

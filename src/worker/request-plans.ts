@@ -170,14 +170,17 @@ export function planListing(budget: RequestBudget, text: string | null): number 
   return limit;
 }
 
+/** Most top-level entries one `POST /sweep` step lists: the most one R2 listing answers. */
+const MAX_SWEEP_STEP = 1000;
+
 /**
  * The entries one `POST /sweep` step sweeps: one listing call, one deletion of the loose objects, then one
- * coordinator call per file name, as many as fit (a name outside drainpipe's layout costs a listing and a
- * deletion of its own).
+ * coordinator call per file name, as many as fit, at most {@linkcode MAX_SWEEP_STEP} (48 on Free; on Paid's 10,000
+ * the listing's 1,000). A name outside drainpipe's layout costs a listing and a deletion of its own.
  */
 export function planSweep(budget: RequestBudget): number {
   budget.plan(3, "sweep the bucket", "try again in a new request");
-  return Math.min(1000, budget.remaining - 2);
+  return Math.min(MAX_SWEEP_STEP, budget.remaining - 2);
 }
 
 /**

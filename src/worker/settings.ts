@@ -53,7 +53,7 @@ export interface Settings {
   uploadTtlMs: number;
   /** The Workers plan the worker is deployed on: it sets the default of {@linkcode Settings.subrequests}. */
   plan: Plan;
-  /** Subrequests (binding calls) one request may make: the plan's, or `SUBREQUEST_LIMIT`. */
+  /** Subrequests (binding calls) one request may make: `SUBREQUEST_LIMIT`, or the plan's (Paid 10,000, Free 50). */
   subrequests: number;
   /** The slowest accepted request body (`BODY_IDLE_SECONDS`, `BODY_MIN_RATE`). */
   bodyPace: ReadPace;

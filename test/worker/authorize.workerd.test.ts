@@ -69,7 +69,7 @@ describe("readSettings", () => {
       publicReads: false,
       defaultMaxPartBytes: 10 * 1024 * 1024,
       plan: "paid",
-      subrequests: 1000,
+      subrequests: 10_000,
       bodyPace: { idleMs: 30_000, bytesPerSecond: 16_384 },
     });
   });
@@ -89,7 +89,12 @@ describe("readSettings", () => {
 
   test("the plan sets the subrequests per request; SUBREQUEST_LIMIT overrides it", () => {
     expect(readSettings({ PLAN: "free" })).toMatchObject({ plan: "free", subrequests: 50 });
-    expect(readSettings({ PLAN: "paid", SUBREQUEST_LIMIT: "10000" })).toMatchObject({ subrequests: 10_000 });
+    expect(readSettings({ PLAN: "paid" })).toMatchObject({ plan: "paid", subrequests: 10_000 });
+    // A Paid limit set with `[limits] subrequests`, lowered or raised (up to 10,000,000), and a lowered Free one.
+    for (const limit of [1, 1000, 50_000, 10_000_000]) {
+      expect(readSettings({ PLAN: "paid", SUBREQUEST_LIMIT: String(limit) })).toMatchObject({ subrequests: limit });
+    }
+    expect(readSettings({ PLAN: "free", SUBREQUEST_LIMIT: "10" })).toMatchObject({ plan: "free", subrequests: 10 });
   });
 
   test.each([
@@ -98,7 +103,8 @@ describe("readSettings", () => {
     ["MAX_UPLOAD_BYTES", "-1"],
     ["DEFAULT_MAX_PART_BYTES", "10"],
     ["PLAN", "enterprise"],
-    ["SUBREQUEST_LIMIT", "10001"],
+    ["SUBREQUEST_LIMIT", "10000001"],
+    ["SUBREQUEST_LIMIT", "0"],
     ["BODY_IDLE_SECONDS", "0"],
     ["BODY_MIN_RATE", "fast"],
     ["READ_GRACE_SECONDS", "3601"],

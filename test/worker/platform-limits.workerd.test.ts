@@ -28,7 +28,7 @@ async function call(
     headers?: Record<string, string>;
     plan?: "free" | "paid";
     vars?: object;
-    /** The test's own limit, when not the plan's (a raised Paid limit). */
+    /** The test's own limit, when not the plan's (a `SUBREQUEST_LIMIT`). */
     meter?: number;
     /** Receives the bytes each R2 `get` of the request's own delivers (a ranged get: the range's length). */
     reads?: number[];
@@ -97,8 +97,6 @@ describe("content reads on the Free plan (50 subrequests)", () => {
     const { response: upload } = await call("POST", "/files/big?maxPartBytes=1024", {
       body: encodeNumbers(numbers),
       plan: "paid",
-      vars: { SUBREQUEST_LIMIT: "10000" },
-      meter: 10_000,
     });
     expect(upload.status).toBe(201);
     const manifest = (await upload.json()) as Manifest;
@@ -111,7 +109,7 @@ describe("content reads on the Free plan (50 subrequests)", () => {
 
     // 100 bytes inside part 1000, then 100 bytes across the boundary of parts 1000 and 1001: one R2 get of the
     // 100 bytes, or two of 50, besides beginRead. The whole file, where one request may read every
-    // part itself (a raised Paid limit): one get per part, every byte.
+    // part itself (Paid's 10,000): one get per part, every byte.
     const start = manifest.parts.slice(0, 1000).reduce((sum, part) => sum + part.bytes, 0);
     const boundary = start + manifest.parts[1000]!.bytes;
     for (const [from, gets] of [
@@ -126,7 +124,7 @@ describe("content reads on the Free plan (50 subrequests)", () => {
       expect({ calls: ranged.calls(), reads }).toEqual({ calls: 1 + gets.length, reads: gets });
     }
     const reads: number[] = [];
-    const direct = { plan: "paid", vars: { SUBREQUEST_LIMIT: "10000" }, meter: 10_000, reads } as const;
+    const direct = { plan: "paid", reads } as const;
     const whole = await call("GET", "/files/big/content", direct);
     expect(whole.response.status).toBe(200);
     expect({ calls: whole.calls(), gets: reads.length }).toEqual({
@@ -320,9 +318,16 @@ describe("GET /limits", () => {
       defaultMaxPartBytes: 10 * 1024 ** 2,
       maxSegments: 10_000,
     });
-    const paid = await call("GET", "/limits", { plan: "paid", vars: { SUBREQUEST_LIMIT: "5000" } });
+    const paid = await call("GET", "/limits", { plan: "paid" });
     expect([paid.response.status, paid.calls()]).toEqual([200, 0]);
-    expect(await paid.response.json()).toMatchObject({ plan: "paid", subrequests: 5000, maxSegmentBytes: 95_000_000 });
+    expect(await paid.response.json()).toMatchObject({
+      plan: "paid",
+      subrequests: 10_000,
+      maxSegmentBytes: 95_000_000,
+    });
+    // A Paid worker whose `[limits] subrequests` is raised says so with SUBREQUEST_LIMIT.
+    const raised = await call("GET", "/limits", { plan: "paid", vars: { SUBREQUEST_LIMIT: "50000" }, meter: 50_000 });
+    expect(await raised.response.json()).toMatchObject({ plan: "paid", subrequests: 50_000 });
   });
 });
 
@@ -393,6 +398,15 @@ describe("upload sessions on the Free plan", () => {
   test("with 10 MiB parts the session's segments are MAX_SEGMENT_BYTES, under the body limit", async () => {
     const opened = await call("POST", "/files/large-parts/uploads");
     expect(((await opened.response.json()) as { segmentMaxBytes: number }).segmentMaxBytes).toBe(95_000_000);
+  });
+});
+
+describe("upload sessions on the Paid plan (10,000 subrequests)", () => {
+  test("with 1 KiB parts a session's segments are bound by the 4,000 parts of a file, not by the budget", async () => {
+    const opened = await call("POST", "/files/paid-small-parts/uploads?maxPartBytes=1024", { plan: "paid" });
+    expect(opened.response.status).toBe(201);
+    const { segmentMaxBytes } = (await opened.response.json()) as { segmentMaxBytes: number };
+    expect(segmentMaxBytes).toBe(4000 * 1024); // MAX_PARTS parts of 1 KiB: 4,000 writes and the calls around them
   });
 });
 
