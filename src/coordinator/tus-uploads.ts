@@ -42,7 +42,8 @@ export interface TusCreation {
 /** The outcome of beginning a PATCH. */
 export type TusBegin =
   | { begun: true; record: TusRecord; attemptId: string }
-  | { begun: false; reason: "not-found" | "done" }
+  | { begun: false; reason: "not-found" }
+  | { begun: false; reason: "done"; offset: number }
   | { begun: false; reason: "offset-mismatch"; offset: number }
   | { begun: false; reason: "length-mismatch"; length: number | null };
 
@@ -160,7 +161,8 @@ export class TusUploads {
   begin(id: string, offset: number, leaseMs: number, length: number | null): TusBegin {
     const record = this.get(id);
     if (record === null) return { begun: false, reason: "not-found" };
-    if (record.state === "done" || record.kind === "final") return { begun: false, reason: "done" };
+    if (record.state === "done" || record.kind === "final")
+      return { begun: false, reason: "done", offset: record.offset };
     if (offset !== record.offset) return { begun: false, reason: "offset-mismatch", offset: record.offset };
     if (length !== null && record.length !== null && length !== record.length) {
       return { begun: false, reason: "length-mismatch", length: record.length };

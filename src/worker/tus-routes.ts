@@ -221,8 +221,17 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
       switch (begun.reason) {
         case "not-found":
           throw noUpload(tusId.id, known);
-        case "done":
-          throw new HttpError(409, "upload-complete", `Cannot PATCH upload "${tusId.id}": it is complete`);
+        case "done": {
+          // An empty PATCH at the end of a complete upload (a client making sure of it) changes nothing.
+          const empty = request.body === null || request.headers.get("Content-Length")?.trim() === "0";
+          if (offset === begun.offset && empty) {
+            return { "Upload-Offset": String(begun.offset) };
+          }
+          throw new HttpError(409, "upload-complete", `Cannot PATCH upload "${tusId.id}": it is complete`, {
+            extra: { offset: begun.offset },
+            headers: { "Upload-Offset": String(begun.offset) },
+          });
+        }
         case "offset-mismatch":
           throw new HttpError(
             409,
