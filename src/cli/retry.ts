@@ -20,8 +20,8 @@ export interface RetryOptions {
 }
 
 /**
- * Whether `error` may pass if the same request is sent again: the worker answered 5xx, or could not be
- * reached or answer at all.
+ * Whether `error` may pass if the same request is sent again: the worker answered 5xx (but `503 subrequest-limit`,
+ * which the same request meets again), or could not be reached or answer at all.
  *
  * @example
  * ```ts
@@ -31,7 +31,7 @@ export interface RetryOptions {
  * ```
  */
 export function isRetryable(error: unknown): boolean {
-  if (error instanceof WorkerError) return error.status >= 500;
+  if (error instanceof WorkerError) return error.status >= 500 && error.body.error !== "subrequest-limit";
   return error instanceof CliError && (error.code === "unreachable" || error.code === "no-answer");
 }
 

@@ -222,8 +222,9 @@ export class WorkerClient {
 
   /**
    * The reassembled content of `name` (`GET /files/:name/content`), streamed. When the file has more parts than
-   * one request to the worker may read (`422 over-budget`), it is read one request per part instead, each part
-   * checked against the manifest's etag, so a file replaced meanwhile fails rather than mixing two versions.
+   * one request to the worker may read (`422 over-budget`, or `503 subrequest-limit` from a worker that planned for
+   * more subrequests than its platform grants), it is read one request per part instead, each part checked against
+   * the manifest's etag, so a file replaced meanwhile fails rather than mixing two versions.
    */
   async content(name: string): Promise<FileContent> {
     const action = `read the content of "${name}"`;
@@ -231,7 +232,8 @@ export class WorkerClient {
     try {
       response = await this.#request(action, "GET", `${filePath(name)}/content`);
     } catch (error) {
-      if (error instanceof WorkerError && error.body.error === "over-budget") return this.#contentByParts(name);
+      const code = error instanceof WorkerError ? error.body.error : undefined;
+      if (code === "over-budget" || code === "subrequest-limit") return this.#contentByParts(name);
       throw error;
     }
     return this.#fileContent(response, action, 0);
@@ -358,6 +360,9 @@ export class WorkerClient {
   ): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.#token !== undefined) headers.set("Authorization", `Bearer ${this.#token}`);
+    // The bytes as stored: a compressed answer would have no Content-Length (for the progress bar) and, as a 206,
+    // a body that Content-Range does not count.
+    if (!headers.has("Accept-Encoding")) headers.set("Accept-Encoding", "identity");
     let response: Response;
     try {
       response = await fetch(new URL(path, this.url), {

@@ -167,13 +167,15 @@ export class FileCatalog {
   /**
    * Pipes `slices` of parts of the file `name`, in order, into `destination`, then closes it: a whole part is one
    * read of its object, a slice of a part one ranged read of only its bytes. Fails as {@linkcode pipeContent}, and
-   * when `signal` aborts (with its reason).
+   * when `signal` aborts (with its reason). `started` is called once the first slice's object is in hand, before any
+   * byte reaches `destination`: until then a caller may still answer a failure with an error status.
    */
   async pipeSlices(
     name: string,
     slices: readonly PartSlice[],
     destination: WritableStream<Uint8Array>,
     signal?: AbortSignal,
+    started?: () => void,
   ): Promise<void> {
     try {
       for (const { part, offset, length } of slices) {
@@ -185,6 +187,7 @@ export class FileCatalog {
             `Cannot read part ${part.index} of "${name}": it no longer exists (the file was replaced or removed)`,
           );
         }
+        started?.();
         await object.body.pipeTo(destination, {
           preventClose: true,
           preventAbort: true,

@@ -19,6 +19,7 @@ const EXPOSED_HEADERS = [
   "Last-Modified",
   "Content-Range",
   "Content-Length",
+  "Content-Disposition",
   "Drainpipe-Line-From",
   "Drainpipe-Line-Count",
   "Drainpipe-Line-Total",

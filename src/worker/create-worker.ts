@@ -1,11 +1,12 @@
 import { type CoordinatorEnv, FileCoordinator } from "../coordinator/file-coordinator.ts";
 import { type Access, authorize } from "./authorize.ts";
+import { cacheControl, withAnswerHeaders } from "./cache-control.ts";
 import { preflight, withCors } from "./cors.ts";
 import type { DrainpipeEnv } from "./env.ts";
 import { fileRoutes } from "./file-routes.ts";
 import { errorResponse, HttpError } from "./http-error.ts";
 import { type RequestScope, requestScope } from "./request-scope.ts";
-import { createRouter } from "./router.ts";
+import { createRouter, withoutBody } from "./router.ts";
 import { readSettings, type Settings } from "./settings.ts";
 import { TUS_VERSION } from "./tus-protocol.ts";
 
@@ -108,22 +109,26 @@ export function createWorker(options: WorkerOptions = {}): DrainpipeWorker {
 
   const fetch = async (request: Request, env: MountedEnv, ctx: ExecutionContext): Promise<Response> => {
     let settings: Settings | undefined;
+    let needed: Access | "none" = "read";
     try {
       const inner = prefix === "" ? request : withoutPrefix(request, prefix);
       const configuration = configure(env);
       settings = configuration.settings;
       const preflightAnswer = preflight(inner, settings);
       if (preflightAnswer !== null) return preflightAnswer;
-      const needed = access(inner);
+      needed = access(inner);
       if (needed !== "none") await authorize(inner, settings, needed);
       const response = await configuration.handle(
         inner,
         ctx,
         requestScope(configuration.bindings, settings.subrequests),
       );
-      return withCors(response, request, settings);
+      return withCors(withAnswerHeaders(response, cacheControl(request.method, needed, settings)), request, settings);
     } catch (error) {
-      const response = errorResponse(error);
+      let response = errorResponse(error);
+      if (request.method === "HEAD") response = await withoutBody(response);
+      if (settings !== undefined)
+        response = withAnswerHeaders(response, cacheControl(request.method, needed, settings));
       // Every answer to a tus client says the protocol version, refusals before the routes (401) too.
       if (/^\/tus(\/|$)/.test(new URL(request.url).pathname.slice(prefix.length))) {
         response.headers.set("Tus-Resumable", TUS_VERSION);

@@ -27,7 +27,8 @@ export interface Route<S = undefined> {
  * Builds, once, the function that finds the route for a request and calls its handler with the request's
  * `scope`. A path that matches no pattern is a 404; a path that matches with another
  * method is a 405 listing the allowed methods in `Allow`. `HEAD` works wherever `GET` does (RFC 9110): the
- * `GET` handler runs and its body is cancelled, so the headers (`Content-Length` included) are the same.
+ * `GET` handler runs and its body is dropped, so the headers are the same, `Content-Length` included (the handler
+ * declares it, or the body is small and counted: a JSON answer, some lines).
  *
  * @example
  * ```ts
@@ -95,8 +96,23 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** The response's status and headers without its body, which is cancelled. */
-function withoutBody(response: Response): Response {
-  response.body?.cancel().catch(() => undefined);
-  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+/**
+ * The answer to a `HEAD`: the response's status and headers without its body. A body of declared length is cancelled
+ * unread; any other is read to count its bytes for `Content-Length`, as the `GET` answer sends them: the handlers'
+ * undeclared bodies are small (JSON, lines, errors).
+ *
+ * @example
+ * ```ts
+ * const head = await withoutBody(Response.json({ error: "not-found" }, { status: 404 }));
+ * head.headers.get("Content-Length"); // "21"
+ * ```
+ */
+export async function withoutBody(response: Response): Promise<Response> {
+  const headers = new Headers(response.headers);
+  if (response.body !== null && !headers.has("Content-Length")) {
+    headers.set("Content-Length", String((await response.arrayBuffer()).byteLength));
+  } else {
+    response.body?.cancel().catch(() => undefined);
+  }
+  return new Response(null, { status: response.status, statusText: response.statusText, headers });
 }

@@ -5,6 +5,7 @@ import type { PartSlice } from "../files/part-slices.ts";
  * Pipes `slices` (of parts of one version, in content order) into `destination`, `perCall` of them per call to
  * the file's `coordinator` (`readParts`), each an invocation of its own, then closes it: a read of more parts than
  * the reading request may read itself. A call that fails, or `signal` aborting, aborts `destination` and rejects.
+ * `started` is called once the first call answered, before any byte reaches `destination`.
  *
  * @example
  * ```ts
@@ -23,11 +24,13 @@ export async function pipeSlicedContent(
   perCall: number,
   destination: WritableStream<Uint8Array>,
   signal?: AbortSignal,
+  started?: () => void,
 ): Promise<void> {
   try {
     for (let start = 0; start < slices.length; start += perCall) {
       signal?.throwIfAborted();
       const bytes = await coordinator.readParts(slices.slice(start, start + perCall));
+      started?.();
       await bytes.pipeTo(destination, { preventClose: true, preventAbort: true, ...(signal ? { signal } : {}) });
     }
   } catch (error) {
