@@ -9,6 +9,7 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { CliError } from "./cli-error.ts";
 import { runningDevWorker } from "./dev-worker.ts";
 import { startEmbeddedWorker } from "./embedded-worker.ts";
+import { shellWord } from "./invocation.ts";
 import { findStateDir } from "./state-dir.ts";
 import { WorkerClient } from "./worker-client.ts";
 
@@ -133,4 +134,25 @@ function parseUrl(text: string): string {
     );
   }
   return url.href;
+}
+
+/**
+ * The connection options `command` was given on its command line, as words of a command to run again: `--url`,
+ * `--token` (as the placeholder `<token>`: a token is never printed) and `--state-dir`; none of those that came from
+ * the environment or the defaults.
+ *
+ * @example
+ * ```ts
+ * declare const command: Command; // run as: drainpipe get primes --url https://w.example --token s3cret
+ * connectionWords(command); // ["--url", "https://w.example", "--token", "<token>"]
+ * ```
+ */
+export function connectionWords(command: Command): string[] {
+  const options = command.opts<ConnectionOptions>();
+  const given = (key: string) => command.getOptionValueSource(key) === "cli";
+  const words: string[] = [];
+  if (given("url") && options.url !== undefined) words.push("--url", shellWord(options.url));
+  if (given("token")) words.push("--token", "<token>");
+  if (given("stateDir") && options.stateDir !== undefined) words.push("--state-dir", shellWord(options.stateDir));
+  return words;
 }

@@ -4,10 +4,12 @@
  *
  * @module
  */
+import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
-import { UsageError } from "../cli-error.ts";
-import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
+import { EXIT_INTERRUPTED, UsageError } from "../cli-error.ts";
+import { addConnectionOptions, type ConnectionOptions, connectionWords, withConnection } from "../connection.ts";
 import { formatByteRate, formatBytes, formatSeconds, roundSeconds, secondsSince } from "../format.ts";
+import { invocation, shellWord } from "../invocation.ts";
 import { writeStream } from "../local-file.ts";
 import { printJson, printLines } from "../output.ts";
 import { downloadParts } from "../parallel-download.ts";
@@ -158,6 +160,7 @@ export function registerGet(program: Command): void {
         resume?: boolean;
         parallel?: number;
       },
+      command: Command,
     ) => {
       if ((options.resume || options.parallel !== undefined) && options.output === undefined) {
         throw new UsageError(`Cannot use ${options.resume ? "--resume" : "--parallel"} without -o: they write a file`);
@@ -165,13 +168,41 @@ export function registerGet(program: Command): void {
       if (options.resume && options.parallel !== undefined) {
         throw new UsageError("Cannot use --resume with --parallel: a parallel download is fetched whole");
       }
-      const result = await withConnection(options, (client) =>
-        downloadFile(client, name, options.output, {
-          progress: progressEnabled(options.progress),
-          ...(options.resume ? { resume: true } : {}),
-          ...(options.parallel === undefined ? {} : { parallel: options.parallel }),
-        }),
-      );
+      const output = options.output;
+      // Ctrl-C leaves the partial file and its resume record (a parallel download's cannot be continued): say so.
+      const onInterrupt =
+        output === undefined || options.parallel !== undefined
+          ? undefined
+          : () => {
+              const written = existsSync(output) ? statSync(output).size : 0;
+              const again = [
+                invocation(),
+                "get",
+                name,
+                "-o",
+                shellWord(output),
+                "--resume",
+                ...connectionWords(command),
+              ];
+              process.stderr.write(
+                `\ndrainpipe: download of "${name}" interrupted with ${formatBytes(written)} in ${output}; ` +
+                  `continue it with:\n  ${again.join(" ")}\n`,
+              );
+              process.exit(EXIT_INTERRUPTED);
+            };
+      if (onInterrupt) process.once("SIGINT", onInterrupt);
+      let result: DownloadResult;
+      try {
+        result = await withConnection(options, (client) =>
+          downloadFile(client, name, output, {
+            progress: progressEnabled(options.progress),
+            ...(options.resume ? { resume: true } : {}),
+            ...(options.parallel === undefined ? {} : { parallel: options.parallel }),
+          }),
+        );
+      } finally {
+        if (onInterrupt) process.off("SIGINT", onInterrupt);
+      }
       const stream = options.output === undefined ? process.stderr : process.stdout;
       if (options.json) printJson(result, stream);
       else if (options.output !== undefined) {

@@ -12,7 +12,7 @@ import { MAX_MAX_PART_BYTES, MIN_MAX_PART_BYTES } from "../../split/part-size.ts
 import { argumentParser } from "../argument-parser.ts";
 import { badLineError } from "../bad-line.ts";
 import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED, UsageError } from "../cli-error.ts";
-import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
+import { addConnectionOptions, type ConnectionOptions, connectionWords, withConnection } from "../connection.ts";
 import { defaultName } from "../default-name.ts";
 import {
   formatByteRate,
@@ -516,7 +516,6 @@ function resumeCommand(
   session: { uploadId: string; segmentBytes: number },
   command: Command,
 ): string {
-  const options = command.opts<ConnectionOptions>();
   const words = [
     invocation(),
     "upload",
@@ -528,9 +527,5 @@ function resumeCommand(
     "--segment-bytes",
     String(session.segmentBytes),
   ];
-  const given = (key: string) => command.getOptionValueSource(key) === "cli";
-  if (given("url") && options.url !== undefined) words.push("--url", shellWord(options.url));
-  if (given("token")) words.push("--token", "<token>");
-  if (given("stateDir") && options.stateDir !== undefined) words.push("--state-dir", shellWord(options.stateDir));
-  return words.join(" ");
+  return [...words, ...connectionWords(command)].join(" ");
 }

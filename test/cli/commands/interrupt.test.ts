@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { existsSync, statSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { useRemoteWorker } from "../remote-worker.ts";
@@ -115,6 +116,49 @@ describe("Ctrl-C during upload from standard input", () => {
     expect(run.stderr).toMatch(/cancelled\nthe worker removed the upload session \(\S+\)\n$/);
     expect(await sessionsInFlight("piped-session")).toEqual([]);
   }, 60_000);
+});
+
+describe("Ctrl-C during get -o", () => {
+  test("keeps the partial file, says how much it holds and the command that continues it", {
+    timeout: 120_000,
+  }, async () => {
+    const name = "interrupted-get";
+    const stored = await fetch(`${fixture.worker.url}/files/${name}/primes?count=20000000`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${fixture.worker.token}` },
+    });
+    expect(stored.status).toBe(201);
+    const output = join(fixture.directory, "interrupted.txt");
+    let signalled = false;
+    const run = await remote(["get", name, "-o", output], (child) => {
+      // Ctrl-C once the first bytes are in the file: the download is under way, far from its end.
+      const poll = setInterval(() => {
+        if (signalled || !existsSync(output) || statSync(output).size === 0) return;
+        signalled = true;
+        clearInterval(poll);
+        child.kill("SIGINT");
+      }, 5);
+      child.on("exit", () => clearInterval(poll));
+    });
+    expect(signalled).toBe(true);
+    expect(run.code).toBe(130);
+    const hint =
+      /drainpipe: download of "interrupted-get" interrupted with .+ in (.+); continue it with:\n {2}(.+)\n/.exec(
+        run.stderr,
+      );
+    expect(hint, run.stderr).not.toBeNull();
+    expect(hint![2]).toMatch(/ get interrupted-get -o \S*interrupted\.txt --resume --url \S+ --token <token>$/);
+    const partial = statSync(output).size;
+    expect(partial).toBeGreaterThan(0);
+    const resumed = await remote(["get", name, "-o", output, "--resume", "--json"]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const summary = JSON.parse(resumed.stdout) as { resumedFrom: number; bytes: number };
+    expect(summary.resumedFrom).toBe(partial);
+    const content = await fetch(`${fixture.worker.url}/files/${name}/content`, {
+      headers: { Authorization: `Bearer ${fixture.worker.token}` },
+    });
+    expect(Buffer.from(await content.arrayBuffer()).equals(await readFile(output))).toBe(true);
+  });
 });
 
 describe("sweep", () => {
