@@ -143,6 +143,7 @@ function parseUrl(text: string): string {
  *
  * @example
  * ```ts
+ * import type { Command } from "commander";
  * declare const command: Command; // run as: drainpipe get primes --url https://w.example --token s3cret
  * connectionWords(command); // ["--url", "https://w.example", "--token", "<token>"]
  * ```
