@@ -214,6 +214,8 @@ describe("tus 1.0 routes", () => {
         const bounds = [...new Set([0, ...cuts.map((cut) => cut % (bytes.byteLength + 1)), bytes.byteLength])].sort(
           (a, b) => a - b,
         );
+        // An empty file is one empty partial upload.
+        if (bounds.length === 1) bounds.push(0);
         const partials: string[] = [];
         for (let i = 0; i + 1 < bounds.length; i++) {
           const slice = bytes.subarray(bounds[i], bounds[i + 1]);
@@ -233,7 +235,8 @@ describe("tus 1.0 routes", () => {
         expect(head.status).toBe(200);
         expect(head.headers.get("Upload-Length")).toBe(String(bytes.byteLength));
       }),
-      { numRuns: 12 },
+      // The empty file first, whatever the seed.
+      { numRuns: 12, examples: [["", [0]]] },
     );
   });
 
