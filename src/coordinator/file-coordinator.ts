@@ -335,9 +335,12 @@ export class FileCoordinator extends DurableObject<CoordinatorEnv> {
     return this.#thenAlarm(this.#named.tus.create(creation));
   }
 
-  /** Records a final tus upload that was published, to answer `HEAD` until it expires. */
-  tusRecordFinal(record: TusRecord): Promise<void> {
-    return this.#thenAlarm(this.#named.tus.recordFinal(record));
+  /**
+   * Records a final tus upload whose file was published as the version `versionId`, to answer `HEAD` until it
+   * expires.
+   */
+  tusRecordFinal(creation: TusCreation, versionId: string): Promise<TusRecord> {
+    return this.#thenAlarm(this.#named.tus.recordFinal(creation, versionId));
   }
 
   /** The tus upload `id`, or `null` when it is unknown or expired. */

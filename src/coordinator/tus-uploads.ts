@@ -113,36 +113,19 @@ export class TusUploads {
     }
     const session = this.#sessions.open(creation.maxPartBytes, creation.ttlMs);
     if (session === null) return null;
-    const record: TusRecord = {
-      version: TUS_RECORD_VERSION,
-      id: creation.id,
-      kind: creation.kind,
-      sessionId: session.sessionId,
-      name: creation.name,
-      length: creation.length,
-      maxPartBytes: creation.maxPartBytes,
-      offset: 0,
-      metadata: creation.metadata,
-      concat: creation.concat,
-      state: "open",
-      createdAt: session.createdAt,
-      expiresAt: session.expiresAt,
-      condition: creation.condition,
-      patch: null,
-      lines: 0,
-      segments: 0,
-      parts: 0,
-      held: "",
-      heldSkipped: 0,
-      pieces: [],
-    };
+    const record = newRecord(creation, session.sessionId, session.createdAt, "open", 0);
     this.#put(record);
     return record;
   }
 
-  /** Records a final upload that was published (kept to answer `HEAD` until it expires). */
-  recordFinal(record: TusRecord): void {
+  /**
+   * Records a final upload whose file was published as the version `versionId` (kept, complete, to answer `HEAD`
+   * until it expires); resolves with its record.
+   */
+  recordFinal(creation: TusCreation, versionId: string): TusRecord {
+    const record = newRecord(creation, versionId, Date.now(), "done", creation.length ?? 0);
     this.#put(record);
+    return record;
   }
 
   /** The tus upload `id`, or `null` when it is unknown or expired. */
@@ -161,8 +144,7 @@ export class TusUploads {
   begin(id: string, offset: number, leaseMs: number, length: number | null): TusBegin {
     const record = this.get(id);
     if (record === null) return { begun: false, reason: "not-found" };
-    if (record.state === "done" || record.kind === "final")
-      return { begun: false, reason: "done", offset: record.offset };
+    if (record.state === "done") return { begun: false, reason: "done", offset: record.offset };
     if (offset !== record.offset) return { begun: false, reason: "offset-mismatch", offset: record.offset };
     if (length !== null && record.length !== null && length !== record.length) {
       return { begun: false, reason: "length-mismatch", length: record.length };
@@ -280,4 +262,40 @@ export class TusUploads {
   #put(record: TusRecord): void {
     this.#file.ledger.putTusUpload(record.id, record.expiresAt, JSON.stringify(record));
   }
+}
+
+/**
+ * A new record of `creation`, holding what it stores in `sessionId` (the version's id for a final upload), created at
+ * `createdAt`, in `state`, at `offset`.
+ */
+function newRecord(
+  creation: TusCreation,
+  sessionId: string,
+  createdAt: number,
+  state: TusRecord["state"],
+  offset: number,
+): TusRecord {
+  return {
+    version: TUS_RECORD_VERSION,
+    id: creation.id,
+    kind: creation.kind,
+    sessionId,
+    name: creation.name,
+    length: creation.length,
+    maxPartBytes: creation.maxPartBytes,
+    offset,
+    metadata: creation.metadata,
+    concat: creation.concat,
+    state,
+    createdAt,
+    expiresAt: createdAt + creation.ttlMs,
+    condition: creation.condition,
+    patch: null,
+    lines: 0,
+    segments: 0,
+    parts: 0,
+    held: "",
+    heldSkipped: 0,
+    pieces: [],
+  };
 }

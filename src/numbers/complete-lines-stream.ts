@@ -149,10 +149,13 @@ export class CompleteLinesStream extends TransformStream<Uint8Array, Uint8Array>
     this.#inputBytes += chunk.byteLength;
     const last = chunk.lastIndexOf(LF);
     if (last === -1) {
-      this.#hold(chunk, controller);
+      // A line too long to be valid is passed on as it comes; any other is kept, as a copy (the chunk's buffer may be
+      // reused once the chunk has been handed on).
+      if (this.#passing) this.#emit(controller, chunk);
+      else this.#hold(chunk.slice(), controller);
       return;
     }
-    // The rest is taken before the chunk is passed on: whoever receives it may reuse its buffer at once.
+    // The rest is copied before the chunk is passed on: whoever receives it may reuse its buffer at once.
     const rest = last + 1 < chunk.byteLength ? chunk.slice(last + 1) : undefined;
     this.#release(controller);
     this.#emit(controller, chunk.subarray(0, last + 1));
@@ -160,13 +163,9 @@ export class CompleteLinesStream extends TransformStream<Uint8Array, Uint8Array>
     if (rest !== undefined) this.#hold(rest, controller);
   }
 
-  /** Keeps `bytes` (part of the current line): copied, since the chunk's buffer may be reused once passed on. */
+  /** Keeps `bytes`, a copy of the current line's start (or more of it) that no one else holds. */
   #hold(bytes: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>): void {
-    if (this.#passing) {
-      this.#emit(controller, bytes);
-      return;
-    }
-    this.#heldChunks.push(bytes.slice());
+    this.#heldChunks.push(bytes);
     this.#heldLength += bytes.byteLength;
     if (this.#heldLength < this.#compactAt) return;
     this.#compact();

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { TransformStream } from "../streams/standard/transform-stream.ts";
+import { BodyDigest } from "./body-digest.ts";
 import { HttpError } from "./http-error.ts";
 import { CHECKSUM_MISMATCH, type UploadChecksum } from "./tus-protocol.ts";
 
@@ -25,24 +25,18 @@ const DIGEST_ALGORITHMS = { sha1: "SHA-1", sha256: "SHA-256" } as const;
  * ```
  */
 export class BodyChecksum {
-  /** The stage to pipe the body through. */
-  readonly stage: TransformStream<Uint8Array, Uint8Array>;
   readonly #expected: UploadChecksum;
-  readonly #hash: DigestStream;
-  readonly #writer: WritableStreamDefaultWriter<ArrayBuffer | ArrayBufferView>;
+  readonly #digest: BodyDigest;
 
   /** Starts hashing for `expected`. */
   constructor(expected: UploadChecksum) {
     this.#expected = expected;
-    this.#hash = new crypto.DigestStream(DIGEST_ALGORITHMS[expected.algorithm]);
-    this.#writer = this.#hash.getWriter();
-    this.stage = new TransformStream<Uint8Array, Uint8Array>({
-      transform: async (chunk, controller) => {
-        if (chunk.byteLength > 0) await this.#writer.write(chunk);
-        controller.enqueue(chunk);
-      },
-      flush: () => this.#writer.close(),
-    });
+    this.#digest = new BodyDigest(DIGEST_ALGORITHMS[expected.algorithm]);
+  }
+
+  /** The stage to pipe the body through. */
+  get stage(): BodyDigest["stage"] {
+    return this.#digest.stage;
   }
 
   /**
@@ -51,10 +45,7 @@ export class BodyChecksum {
    * @throws {HttpError} `460 checksum-mismatch` when it differs from the `Upload-Checksum`.
    */
   async check(): Promise<void> {
-    const bytes = new Uint8Array(await this.#hash.digest);
-    let binary = "";
-    for (const byte of bytes) binary += String.fromCharCode(byte);
-    const actual = btoa(binary);
+    const actual = await this.#digest.value();
     if (actual === this.#expected.digest) return;
     throw new HttpError(
       CHECKSUM_MISMATCH,

@@ -1,10 +1,12 @@
 /**
- * The SHA-256 of a request body, computed as it streams through the upload pipeline (workerd's
- * `crypto.DigestStream`), and the RFC 9530 `Content-Digest` header a client may send to have it checked.
+ * The SHA-256 of a request body (or another digest, for the tus checksum extension: `body-checksum.ts`), computed as
+ * it streams through the upload pipeline (workerd's `crypto.DigestStream`), and the RFC 9530 `Content-Digest` header
+ * a client may send to have it checked.
  *
  * @module
  */
 import { TransformStream } from "../streams/standard/transform-stream.ts";
+import { bytesToBase64 } from "./base64.ts";
 import { HttpError } from "./http-error.ts";
 
 /**
@@ -32,7 +34,8 @@ export function expectedDigest(header: string | null): string | undefined {
 }
 
 /**
- * A pass-through stage that hashes every byte of the body and remembers whether it ended with a line break.
+ * A pass-through stage that hashes every byte of the body (SHA-256, or the algorithm given) and remembers whether
+ * it ended with a line break.
  *
  * @example
  * ```ts
@@ -47,12 +50,14 @@ export function expectedDigest(header: string | null): string | undefined {
 export class BodyDigest {
   /** The stage to pipe the body through. */
   readonly stage: TransformStream<Uint8Array, Uint8Array>;
-  readonly #hash = new crypto.DigestStream("SHA-256");
-  readonly #writer = this.#hash.getWriter();
+  readonly #hash: DigestStream;
+  readonly #writer: WritableStreamDefaultWriter<ArrayBuffer | ArrayBufferView>;
   #lastByte: number | undefined;
 
-  /** Starts hashing. */
-  constructor() {
+  /** Starts hashing with `algorithm` (a Web Crypto digest name; SHA-256 unless given). */
+  constructor(algorithm = "SHA-256") {
+    this.#hash = new crypto.DigestStream(algorithm);
+    this.#writer = this.#hash.getWriter();
     this.stage = new TransformStream<Uint8Array, Uint8Array>({
       transform: async (chunk, controller) => {
         if (chunk.byteLength === 0) return;
@@ -69,12 +74,9 @@ export class BodyDigest {
     return this.#lastByte === undefined || this.#lastByte === 0x0a;
   }
 
-  /** The body's SHA-256, base64, once the whole body has passed. */
+  /** The body's digest (its SHA-256 unless another algorithm was given), base64, once the whole body has passed. */
   async value(): Promise<string> {
-    const bytes = new Uint8Array(await this.#hash.digest);
-    let binary = "";
-    for (const byte of bytes) binary += String.fromCharCode(byte);
-    return btoa(binary);
+    return bytesToBase64(new Uint8Array(await this.#hash.digest));
   }
 
   /**

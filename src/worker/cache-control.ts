@@ -35,8 +35,9 @@ export function cacheControl(method: string, access: string, settings: Pick<Sett
 }
 
 /**
- * `response` with `Cache-Control: cache` unless it has one, and `Content-Encoding: identity` unless it names an
- * encoding.
+ * `response` with `Cache-Control: cache` unless it has one, `Content-Encoding: identity` unless it names an
+ * encoding, and the headers of `always` (those the request's kind of route always answers with, say
+ * `Tus-Resumable`).
  *
  * @example
  * ```ts
@@ -44,8 +45,8 @@ export function cacheControl(method: string, access: string, settings: Pick<Sett
  * answer.headers.get("Content-Encoding"); // "identity"
  * ```
  */
-export function withAnswerHeaders(response: Response, cache: string): Response {
-  const added: [string, string][] = [];
+export function withAnswerHeaders(response: Response, cache: string, always: Record<string, string> = {}): Response {
+  const added: [string, string][] = Object.entries(always);
   if (!response.headers.has("Cache-Control")) added.push(["Cache-Control", cache]);
   if (!response.headers.has("Content-Encoding")) added.push(["Content-Encoding", "identity"]);
   if (added.length === 0) return response;

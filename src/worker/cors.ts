@@ -7,7 +7,7 @@
  * @module
  */
 import type { Settings } from "./settings.ts";
-import { TUS_EXPOSED_HEADERS, TUS_REQUEST_HEADERS } from "./tus-protocol.ts";
+import { TUS_EXPOSED_HEADERS, TUS_REQUEST_HEADERS, TUS_RESUMABLE, TUS_VERSION } from "./tus-protocol.ts";
 
 /** The methods a page of an allowed origin may use. */
 const ALLOWED_METHODS = "GET, HEAD, POST, PATCH, PUT, DELETE, OPTIONS";
@@ -64,8 +64,8 @@ export function preflight(request: Request, settings: Settings): Response | null
       "Access-Control-Allow-Methods": ALLOWED_METHODS,
       "Access-Control-Allow-Headers": [...TUS_REQUEST_HEADERS, "Content-Digest", "Range", "If-Range"].join(", "),
       "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE),
-      "Tus-Resumable": "1.0.0",
-      "Tus-Version": "1.0.0",
+      ...TUS_RESUMABLE,
+      "Tus-Version": TUS_VERSION,
     },
   });
 }

@@ -8,7 +8,7 @@ import { errorResponse, HttpError } from "./http-error.ts";
 import { type RequestScope, requestScope } from "./request-scope.ts";
 import { createRouter, withoutBody } from "./router.ts";
 import { readSettings, type Settings } from "./settings.ts";
-import { TUS_VERSION } from "./tus-protocol.ts";
+import { isTusPath, TUS_RESUMABLE } from "./tus-protocol.ts";
 
 /** Options of {@linkcode createWorker}. */
 export interface WorkerOptions {
@@ -110,6 +110,8 @@ export function createWorker(options: WorkerOptions = {}): DrainpipeWorker {
   const fetch = async (request: Request, env: MountedEnv, ctx: ExecutionContext): Promise<Response> => {
     let settings: Settings | undefined;
     let needed: Access | "none" = "read";
+    // Every answer to a tus client says the protocol version, refusals before the routes (401) too.
+    const always = isTusPath(new URL(request.url).pathname.slice(prefix.length)) ? TUS_RESUMABLE : {};
     try {
       const inner = prefix === "" ? request : withoutPrefix(request, prefix);
       const configuration = configure(env);
@@ -123,17 +125,17 @@ export function createWorker(options: WorkerOptions = {}): DrainpipeWorker {
         ctx,
         requestScope(configuration.bindings, settings.subrequests),
       );
-      return withCors(withAnswerHeaders(response, cacheControl(request.method, needed, settings)), request, settings);
+      const answer = withAnswerHeaders(response, cacheControl(request.method, needed, settings), always);
+      return withCors(answer, request, settings);
     } catch (error) {
       let response = errorResponse(error);
       if (request.method === "HEAD") response = await withoutBody(response);
-      if (settings !== undefined)
-        response = withAnswerHeaders(response, cacheControl(request.method, needed, settings));
-      // Every answer to a tus client says the protocol version, refusals before the routes (401) too.
-      if (/^\/tus(\/|$)/.test(new URL(request.url).pathname.slice(prefix.length))) {
-        response.headers.set("Tus-Resumable", TUS_VERSION);
+      if (settings === undefined) {
+        for (const [header, value] of Object.entries(always)) response.headers.set(header, value);
+        return response;
       }
-      return settings === undefined ? response : withCors(response, request, settings);
+      const answer = withAnswerHeaders(response, cacheControl(request.method, needed, settings), always);
+      return withCors(answer, request, settings);
     }
   };
 

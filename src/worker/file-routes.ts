@@ -22,7 +22,7 @@ import type { Route } from "./router.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import type { Settings } from "./settings.ts";
 import { pipeSlicedContent } from "./sliced-content.ts";
-import { type ByteStage, joinStages, storeRequestBody } from "./store-request-body.ts";
+import { type ByteStage, storeRequestBody } from "./store-request-body.ts";
 import { sweepBucket } from "./sweep-bucket.ts";
 import { tusRoutes } from "./tus-routes.ts";
 import { uploadFailure, uploadForm } from "./upload-form.ts";
@@ -129,7 +129,7 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
             maxUploadBytes,
             maxNumbers: maxUploadNumbers,
             pace: bodyPace,
-            through: stages.length === 0 ? undefined : joinStages(stages as [ByteStage, ...ByteStage[]]),
+            through: stages,
           }),
         ).catch((error: unknown) => {
           throw uploadFailure(error, type);

@@ -144,7 +144,7 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
               maxUploadBytes: maxSegmentBytes,
               maxNumbers: maxUploadNumbers,
               pace: bodyPace,
-              through: digest.stage,
+              through: [digest.stage],
             }),
           );
           if (stored === null) throw noSession(name!, sessionId!);

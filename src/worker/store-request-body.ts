@@ -1,7 +1,7 @@
 import type { Manifest } from "../files/manifest.ts";
 import { type StoreNumbersOptions, storeLines } from "../files/store-numbers.ts";
 import { BufferPool } from "../streams/adapters/buffer-pool.ts";
-import { fromNativeStream } from "../streams/adapters/from-native.ts";
+import { type FromNativeOptions, fromNativeStream } from "../streams/adapters/from-native.ts";
 import { type ReadPace, ReadTimeoutError } from "../streams/adapters/read-pace.ts";
 import { DEFAULT_CHUNK_SIZE } from "../streams/adapters/sized-byte-stream.ts";
 import { ReadableStream } from "../streams/standard/readable-stream.ts";
@@ -9,7 +9,7 @@ import type { WritableStream } from "../streams/standard/writable-stream.ts";
 import { HttpError } from "./http-error.ts";
 import { declaredLength, limitBytes } from "./upload-limits.ts";
 
-/** A stage bytes pass through: a `TransformStream`, or stages joined by {@linkcode joinStages}. */
+/** A stage bytes pass through: a `TransformStream`, or any pair of a writable and a readable side. */
 export interface ByteStage {
   /** Where the bytes go in. */
   writable: WritableStream<Uint8Array>;
@@ -18,21 +18,18 @@ export interface ByteStage {
 }
 
 /**
- * `stages` as one stage: what goes into the first comes out of the last.
+ * The body of `request` as drainpipe bytes (`fromNativeStream` with `options`: read pace, drain on cancel, buffer
+ * pool), or an empty stream when it has none.
  *
  * @example
  * ```ts
- * import { TransformStream } from "../streams/standard/transform-stream.ts";
- * const first = new TransformStream<Uint8Array, Uint8Array>();
- * const stage = joinStages([first, new TransformStream<Uint8Array, Uint8Array>()]);
- * stage.writable === first.writable; // true
+ * const bytes = requestBytes(new Request("https://x/", { method: "POST", body: "1\n" }));
  * ```
  */
-export function joinStages(stages: readonly [ByteStage, ...ByteStage[]]): ByteStage {
-  const [first, ...rest] = stages;
-  let readable = first.readable;
-  for (const stage of rest) readable = readable.pipeThrough(stage);
-  return { writable: first.writable, readable };
+export function requestBytes(request: Request, options: FromNativeOptions = {}): ReadableStream<Uint8Array> {
+  return request.body
+    ? fromNativeStream(request.body, options)
+    : new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
 }
 
 /**
@@ -49,11 +46,8 @@ export interface StoreRequestBodyOptions
    * `Settings.bodyPace`).
    */
   pace?: ReadPace | undefined;
-  /**
-   * A stage the checked body passes through before parsing (a `BodyDigest` stage, say, or several stages joined by
-   * `joinStages`).
-   */
-  through?: ByteStage | undefined;
+  /** The stages the checked body passes through, in order, before parsing (a `BodyDigest` stage, say). */
+  through?: readonly ByteStage[] | undefined;
 }
 
 /**
@@ -86,14 +80,13 @@ export async function storeRequestBody(request: Request, options: StoreRequestBo
   // A refused body is drained (up to its declared length, within the limit) before the error answer goes
   // out: clients and proxies that send the whole body before reading the response would lose the answer.
   const drainOnCancel = Math.min(declared ?? maxUploadBytes, maxUploadBytes);
-  const bytes = request.body
-    ? fromNativeStream(request.body, { pool, drainOnCancel, pace })
-    : new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+  const bytes = requestBytes(request, { pool, drainOnCancel, pace });
   const limit = limitBytes(maxUploadBytes, declared);
   // Settles once the body has been read to its end, or cancelled (drained) after a failure further down; its
   // failure is storeNumbers' failure too, so it is only waited for.
   const reading = bytes.pipeTo(limit.writable).catch(() => undefined);
-  const checked = through ? limit.readable.pipeThrough(through) : limit.readable;
+  let checked = limit.readable;
+  for (const stage of through ?? []) checked = checked.pipeThrough(stage);
   try {
     return await storeLines(checked, {
       ...storeOptions,

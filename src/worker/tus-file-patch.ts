@@ -12,16 +12,17 @@ import { summarizeSegment } from "../files/segment-summary.ts";
 import { CompleteLinesStream, type HeldLine } from "../numbers/complete-lines-stream.ts";
 import { NumberParseError } from "../numbers/number-parse-error.ts";
 import { causedBy } from "../store/caused-by.ts";
+import { base64ToBytes, bytesToBase64 } from "./base64.ts";
 import { BodyChecksum } from "./body-checksum.ts";
 import { BodyDigest } from "./body-digest.ts";
 import { type Admission, coordinatedUpload } from "./coordinated-upload.ts";
-import { HttpError } from "./http-error.ts";
+import { HttpError, toHttpError } from "./http-error.ts";
 import { planUpload } from "./request-plans.ts";
 import type { RequestScope } from "./request-scope.ts";
 import { MAX_SEGMENTS } from "./session-routes.ts";
 import type { Settings } from "./settings.ts";
-import { type ByteStage, joinStages, storeRequestBody } from "./store-request-body.ts";
-import type { TusPatch } from "./tus-patch.ts";
+import { type ByteStage, storeRequestBody } from "./store-request-body.ts";
+import { patchSuperseded, type TusPatch } from "./tus-patch.ts";
 import { preconditionFailed } from "./write-preconditions.ts";
 
 /**
@@ -39,14 +40,14 @@ export async function storeFilePatch(
   patch: TusPatch,
 ): Promise<Extract<TusAccept, { accepted: true }>> {
   const { id, coordinator, record, attemptId, length } = patch;
-  const held: HeldLine = { bytes: base64Bytes(record.held), skipped: record.heldSkipped };
+  const held: HeldLine = { bytes: base64ToBytes(record.held), skipped: record.heldSkipped };
   const cut = new CompleteLinesStream({
     held,
     complete: () => length !== null && record.offset + cut.inputBytes === length,
   });
   const digest = new BodyDigest();
   const checksum = patch.checksum === undefined ? undefined : new BodyChecksum(patch.checksum);
-  const stages: [ByteStage, ...ByteStage[]] = checksum ? [checksum.stage, cut, digest.stage] : [cut, digest.stage];
+  const stages: ByteStage[] = checksum ? [checksum.stage, cut, digest.stage] : [cut, digest.stage];
   let accepted: Extract<TusAccept, { accepted: true }> | undefined;
   const admission: Admission = {
     admit: async () => attemptId,
@@ -54,11 +55,14 @@ export async function storeFilePatch(
       await checksum?.check();
       const received = cut.inputBytes;
       const next = cut.held;
+      // The segment's bytes are those of the file it stands for: leading zeros shortened in a held line count too.
       const segment =
         manifest.source.kind === "upload" && manifest.source.bytes > 0
-          ? { ...summarizeSegment(record.segments, manifest, await digest.value(), digest.endsWithLineBreak) }
+          ? {
+              ...summarizeSegment(record.segments, manifest, await digest.value(), digest.endsWithLineBreak),
+              bytes: cut.originalBytes,
+            }
           : null;
-      if (segment !== null) segment.bytes = cut.originalBytes;
       const completes = length !== null && record.offset + received === length;
       const result = await coordinator.tusAcceptPatch(
         id,
@@ -67,7 +71,7 @@ export async function storeFilePatch(
           from: record.offset,
           offset: record.offset + received,
           length,
-          held: bytesBase64(next.bytes),
+          held: bytesToBase64(next.bytes),
           heldSkipped: next.skipped,
           segment,
           completes,
@@ -104,7 +108,7 @@ export async function storeFilePatch(
         maxUploadBytes: patch.maxBytes,
         maxNumbers: settings.maxUploadNumbers,
         pace: settings.bodyPace,
-        through: joinStages(stages),
+        through: stages,
       }),
     );
   } catch (error) {
@@ -120,13 +124,7 @@ export async function storeFilePatch(
 /** The error a refused acceptance answers. */
 function refusal(record: TusRecord, result: Exclude<TusAccept, { accepted: true }>): HttpError {
   const what = `Cannot store "${record.name}"`;
-  if (result.reason === "superseded") {
-    return new HttpError(
-      409,
-      "patch-superseded",
-      `${what}: a later PATCH of this upload began meanwhile (ask HEAD for the offset and go on from there)`,
-    );
-  }
+  if (result.reason === "superseded") return patchSuperseded(`"${record.name}"`);
   const { completion } = result;
   switch (completion.reason) {
     case "precondition-failed": {
@@ -166,20 +164,9 @@ function badLine(
     byte: bad.byte,
     expected: bad.expected,
   });
-  return new HttpError(400, "invalid-number", `${error.message}; the upload was removed`, {
+  const refused = toHttpError(error);
+  return new HttpError(refused.status, refused.code, `${refused.message}; the upload was removed`, {
     cause,
-    extra: { line: error.line, column: error.column, offset: error.offset, reason: error.reason },
+    extra: refused.extra,
   });
-}
-
-/** Bytes from base64. */
-function base64Bytes(text: string): Uint8Array {
-  return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
-}
-
-/** Base64 of bytes. */
-function bytesBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
 }

@@ -9,13 +9,11 @@ import type { TusRecord } from "../coordinator/tus-record.ts";
 import type { WriteCondition } from "../coordinator/write-condition.ts";
 import type { Manifest } from "../files/manifest.ts";
 import { storeLines } from "../files/store-numbers.ts";
-import { NumberParseError } from "../numbers/number-parse-error.ts";
-import { causedBy } from "../store/caused-by.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { fromNativeStream } from "../streams/adapters/from-native.ts";
 import { ReadableStream } from "../streams/standard/readable-stream.ts";
 import { coordinatedUpload, wholeFile } from "./coordinated-upload.ts";
-import { HttpError } from "./http-error.ts";
+import { HttpError, toHttpError } from "./http-error.ts";
 import { planUpload } from "./request-plans.ts";
 import type { RequestScope } from "./request-scope.ts";
 import type { Settings } from "./settings.ts";
@@ -113,8 +111,9 @@ export async function storeFinalUpload(
       );
     });
   } catch (error) {
-    const refused = error instanceof HttpError ? error.status : causedBy(error, NumberParseError) ? 400 : 500;
-    if (refused >= 400 && refused < 500) await removePartials(scope, partials);
+    // A refusal (4xx: a bad line, a condition, a limit) can never succeed with these partial uploads.
+    const { status } = toHttpError(error);
+    if (status >= 400 && status < 500) await removePartials(scope, partials);
     throw error;
   }
   if (manifest === null) throw new HttpError(500, "internal", `Cannot store "${final.name}": it was not admitted`);

@@ -6,6 +6,7 @@
  */
 import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
 import type { TusRecord } from "../coordinator/tus-record.ts";
+import { HttpError } from "./http-error.ts";
 import type { UploadChecksum } from "./tus-protocol.ts";
 
 /** What storing a PATCH needs besides the request. */
@@ -28,4 +29,22 @@ export interface TusPatch {
   declared: number | undefined;
   /** The PATCH's `Upload-Checksum`, if any. */
   checksum: UploadChecksum | undefined;
+}
+
+/**
+ * The `409 patch-superseded` of a PATCH that finished after a later PATCH of the same upload began: the later one is
+ * the one that may finish.
+ *
+ * @example
+ * ```ts
+ * patchSuperseded("primes").status; // 409
+ * ```
+ */
+export function patchSuperseded(what: string): HttpError {
+  return new HttpError(
+    409,
+    "patch-superseded",
+    `Cannot store the PATCH of ${what}: a later PATCH of this upload began meanwhile ` +
+      "(ask HEAD for the offset and go on from there)",
+  );
 }

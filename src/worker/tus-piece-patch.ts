@@ -7,15 +7,14 @@
  */
 import type { TusAccept } from "../coordinator/tus-uploads.ts";
 import { uploadPrefix } from "../split/object-keys.ts";
-import { putStream } from "../store/put-stream.ts";
-import { fromNativeStream } from "../streams/adapters/from-native.ts";
-import { ReadableStream } from "../streams/standard/readable-stream.ts";
+import { PUT_STREAM_CHUNK_BYTES, putStream } from "../store/put-stream.ts";
 import { BodyChecksum } from "./body-checksum.ts";
 import { type Admission, coordinatedUpload } from "./coordinated-upload.ts";
 import { HttpError } from "./http-error.ts";
 import type { RequestScope } from "./request-scope.ts";
 import type { Settings } from "./settings.ts";
-import type { TusPatch } from "./tus-patch.ts";
+import { requestBytes } from "./store-request-body.ts";
+import { patchSuperseded, type TusPatch } from "./tus-patch.ts";
 import { limitBytes } from "./upload-limits.ts";
 
 /** Subrequests a piece may take besides its writes: the PATCH's acceptance, and the clean-up kept in hand. */
@@ -34,7 +33,8 @@ export async function storePiecePatch(
   patch: TusPatch,
 ): Promise<Extract<TusAccept, { accepted: true }>> {
   const { id, coordinator, record, attemptId, length } = patch;
-  const writes = Math.max(1, Math.ceil((patch.declared ?? patch.maxBytes) / (10 * 1024 * 1024)) + 2);
+  // One write per chunk of a multipart write, and its start and completion.
+  const writes = Math.max(1, Math.ceil((patch.declared ?? patch.maxBytes) / PUT_STREAM_CHUNK_BYTES) + 2);
   scope.budget.plan(
     writes + PIECE_CALLS,
     `store a PATCH of ${patch.declared ?? "up to"} bytes`,
@@ -53,7 +53,11 @@ export async function storePiecePatch(
     admission,
   };
   const accepted = await coordinatedUpload(options, async ({ store }) => {
-    const limited = bodyOf(request, settings, patch).pipeThrough(limitBytes(patch.maxBytes, patch.declared));
+    const body = requestBytes(request, {
+      pace: settings.bodyPace,
+      drainOnCancel: Math.min(patch.declared ?? patch.maxBytes, patch.maxBytes),
+    });
+    const limited = body.pipeThrough(limitBytes(patch.maxBytes, patch.declared));
     const checked = checksum ? limited.pipeThrough(checksum.stage) : limited;
     const stored = await putStream(store, `${uploadPrefix(patch.owner, attemptId)}piece`, checked);
     await checksum?.check();
@@ -64,24 +68,9 @@ export async function storePiecePatch(
       { key: stored.key, bytes: stored.size },
       length,
     );
-    if (!result.accepted) {
-      throw new HttpError(
-        409,
-        "patch-superseded",
-        "Cannot store the PATCH: a later PATCH of this upload began meanwhile (ask HEAD for the offset)",
-      );
-    }
+    if (!result.accepted) throw patchSuperseded(`partial upload "${id}"`);
     return result;
   });
   if (accepted === null) throw new HttpError(500, "internal", "Cannot finish the PATCH: it was never accepted");
   return accepted;
-}
-
-/** The request's body as drainpipe bytes, read at the worker's pace (an empty stream when it has none). */
-function bodyOf(request: Request, settings: Settings, patch: TusPatch): ReadableStream<Uint8Array> {
-  if (request.body === null) return new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
-  return fromNativeStream(request.body, {
-    pace: settings.bodyPace,
-    drainOnCancel: Math.min(patch.declared ?? patch.maxBytes, patch.maxBytes),
-  });
 }

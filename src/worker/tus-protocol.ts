@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { base64ToBytes } from "./base64.ts";
 import { HttpError } from "./http-error.ts";
 
 /** The protocol version spoken. */
@@ -65,8 +66,21 @@ export const TUS_REQUEST_HEADERS = [
   "If-None-Match",
 ] as const;
 
-/** The header every tus response carries. */
-export const TUS_RESUMABLE_HEADER = { "Tus-Resumable": TUS_VERSION } as const;
+/** The header every tus response carries (the worker adds it to every answer of {@linkcode isTusPath}). */
+export const TUS_RESUMABLE: Readonly<Record<string, string>> = { "Tus-Resumable": TUS_VERSION };
+
+/**
+ * Whether `path` (relative to the API's prefix) is a tus route's.
+ *
+ * @example
+ * ```ts
+ * isTusPath("/tus/abc"); // true
+ * isTusPath("/files/tus"); // false
+ * ```
+ */
+export function isTusPath(path: string): boolean {
+  return /^\/tus(\/|$)/.test(path);
+}
 
 /**
  * Checks that the request speaks tus 1.0.0 (`Tus-Resumable`).
@@ -145,9 +159,7 @@ export function uploadMetadata(request: Request): Map<string, string> {
 
 function decodeValue(key: string, value: string): string {
   try {
-    const binary = atob(value);
-    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(base64ToBytes(value));
   } catch (error) {
     throw new HttpError(
       400,

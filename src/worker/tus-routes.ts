@@ -24,7 +24,7 @@ import type { TusRecord } from "../coordinator/tus-record.ts";
 import { sanitizeName } from "../files/file-name.ts";
 import { parseMaxPartBytes } from "../split/part-size.ts";
 import { MAX_PARTS } from "../split/part-splitter.ts";
-import { errorResponse, HttpError, toHttpError } from "./http-error.ts";
+import { HttpError, toHttpError } from "./http-error.ts";
 import { largestUpload } from "./request-plans.ts";
 import type { RequestScope } from "./request-scope.ts";
 import type { Route, RouteHandler } from "./router.ts";
@@ -40,7 +40,6 @@ import {
   requireTusResumable,
   TUS_CHECKSUM_ALGORITHMS,
   TUS_EXTENSIONS,
-  TUS_RESUMABLE_HEADER,
   TUS_VERSION,
   type UploadConcat,
   uploadChecksum,
@@ -74,13 +73,15 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
   const { settings, prefix } = context;
 
   const capabilities: Record<string, string> = {
-    ...TUS_RESUMABLE_HEADER,
     "Tus-Version": TUS_VERSION,
     "Tus-Extension": TUS_EXTENSIONS.join(","),
     "Tus-Max-Size": String(settings.maxUploadBytes),
     "Tus-Checksum-Algorithm": TUS_CHECKSUM_ALGORITHMS.join(","),
   };
   const options: RouteHandler<RequestScope> = async () => new Response(null, { status: 204, headers: capabilities });
+
+  /** The URL of upload `tusId`: a path under the API's prefix. */
+  const uploadUrl = (tusId: TusId): string => `${prefix}/tus/${encodeURIComponent(tusId.id)}`;
 
   /** The most bytes one PATCH may carry for an upload in parts of `maxPartBytes`. */
   const patchLimit = (maxPartBytes: number): number =>
@@ -124,16 +125,14 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
         },
       );
     }
-    const location = `${prefix}/tus/${encodeURIComponent(tusId.id)}`;
     const headers: Record<string, string> = {
-      ...TUS_RESUMABLE_HEADER,
-      Location: location,
+      Location: uploadUrl(tusId),
       "Upload-Expires": httpDate(created.expiresAt),
     };
     const carriesData = request.body !== null && request.headers.get("Content-Length") !== "0";
     if (carriesData || created.length === 0) {
       if (carriesData) requireOffsetOctetStream(request);
-      const stored = await patch(request, scope, tusId, coordinator, created, 0);
+      const stored = await patch(request, scope, tusId, coordinator, 0);
       Object.assign(headers, stored);
     }
     return new Response(null, { status: 201, headers });
@@ -162,56 +161,43 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
       condition,
     });
     const tusId = newTusId(name);
-    const now = Date.now();
-    const record: TusRecord = {
-      version: 1,
+    const creation = {
       id: tusId.id,
       kind: "final",
-      sessionId: manifest.uploadId,
       name,
       length,
-      maxPartBytes,
-      offset: length,
       metadata: request.headers.get("Upload-Metadata") ?? "",
       concat: request.headers.get("Upload-Concat") ?? "",
-      state: "done",
-      createdAt: now,
-      expiresAt: now + settings.uploadTtlMs,
       condition: condition ?? null,
-      patch: null,
-      lines: 0,
-      segments: 0,
-      parts: manifest.totals.parts,
-      held: "",
-      heldSkipped: 0,
-      pieces: [],
-    };
+      maxPartBytes,
+      ttlMs: settings.uploadTtlMs,
+    } as const;
+    const expiresAt = Date.now() + settings.uploadTtlMs;
+    // Kept only to answer HEAD: the file is published whether or not this is recorded.
     await scope
       .coordinatorOf(name)
-      .tusRecordFinal(record)
+      .tusRecordFinal(creation, manifest.uploadId)
       .catch(() => undefined);
     return new Response(null, {
       status: 201,
       headers: {
-        ...TUS_RESUMABLE_HEADER,
         ...validatorHeaders(manifest),
-        Location: `${prefix}/tus/${encodeURIComponent(tusId.id)}`,
+        Location: uploadUrl(tusId),
         "Upload-Offset": String(length),
-        "Upload-Expires": httpDate(record.expiresAt),
+        "Upload-Expires": httpDate(expiresAt),
       },
     });
   };
 
   /**
-   * Stores the body of `request` at `offset` of upload `tusId` (whose record `known` was read before, or `null`);
-   * resolves with the headers of the answer (`Upload-Offset`, `Upload-Expires`).
+   * Stores the body of `request` at `offset` of upload `tusId`; resolves with the headers of the answer
+   * (`Upload-Offset`, `Upload-Expires`).
    */
   const patch = async (
     request: Request,
     scope: RequestScope,
     tusId: TusId,
     coordinator: DurableObjectStub<FileCoordinator>,
-    known: TusRecord | null,
     offset: number,
   ): Promise<Record<string, string>> => {
     const checksum = uploadChecksum(request);
@@ -220,7 +206,7 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
     if (!begun.begun) {
       switch (begun.reason) {
         case "not-found":
-          throw noUpload(tusId.id, known);
+          throw noUpload(tusId.id);
         case "done": {
           // An empty PATCH at the end of a complete upload (a client making sure of it) changes nothing.
           const empty = request.body === null || request.headers.get("Content-Length")?.trim() === "0";
@@ -250,10 +236,11 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
     }
     const { record, attemptId } = begun;
     const length = record.length ?? givenLength;
-    const maxBytes = Math.min(patchLimit(record.maxPartBytes), length === null ? Infinity : length - record.offset);
+    const limit = patchLimit(record.maxPartBytes);
+    const maxBytes = Math.min(limit, length === null ? Infinity : length - record.offset);
     try {
       const declared = declaredLength(request, Number.MAX_SAFE_INTEGER);
-      refuseOversized(tusId.id, record, declared, length, patchLimit(record.maxPartBytes));
+      refuseOversized(tusId.id, record, declared, length, limit);
       if (record.kind === "file") refuseTooManyParts(record, declared, length);
       const input = { ...tusId, coordinator, record, attemptId, length, maxBytes, declared, checksum };
       const accepted =
@@ -269,7 +256,7 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
       await coordinator.abandonUpload(attemptId).catch(() => undefined);
       if (toHttpError(error).code !== "body-too-large") throw error;
       // A body without Content-Length that outgrew what the PATCH may carry.
-      refuseOversized(tusId.id, record, maxBytes + 1, length, patchLimit(record.maxPartBytes));
+      refuseOversized(tusId.id, record, maxBytes + 1, length, limit);
       throw error;
     }
   };
@@ -282,17 +269,16 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
       throw new HttpError(400, "missing-offset", "Cannot PATCH without Upload-Offset: send the offset to write at");
     }
     const tusId = parseTusId(id!);
-    const headers = await patch(request, scope, tusId, scope.ownerOf(tusId.owner), null, offset);
-    return new Response(null, { status: 204, headers: { ...TUS_RESUMABLE_HEADER, ...headers } });
+    const headers = await patch(request, scope, tusId, scope.ownerOf(tusId.owner), offset);
+    return new Response(null, { status: 204, headers });
   };
 
   const head: RouteHandler<RequestScope> = async (request, { id }, _url, _ctx, scope) => {
     requireTusResumable(request);
     const tusId = parseTusId(id!);
     const record = await scope.ownerOf(tusId.owner).tusGet(tusId.id);
-    if (record === null) throw noUpload(tusId.id, null);
+    if (record === null) throw noUpload(tusId.id);
     const headers: Record<string, string> = {
-      ...TUS_RESUMABLE_HEADER,
       "Upload-Offset": String(record.offset),
       "Upload-Expires": httpDate(record.expiresAt),
       "Cache-Control": "no-store",
@@ -308,8 +294,8 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
   const terminate: RouteHandler<RequestScope> = async (request, { id }, _url, _ctx, scope) => {
     requireTusResumable(request);
     const tusId = parseTusId(id!);
-    if (!(await scope.ownerOf(tusId.owner).tusRemove(tusId.id))) throw noUpload(tusId.id, null);
-    return new Response(null, { status: 204, headers: TUS_RESUMABLE_HEADER });
+    if (!(await scope.ownerOf(tusId.owner).tusRemove(tusId.id))) throw noUpload(tusId.id);
+    return new Response(null, { status: 204 });
   };
 
   /** `POST /tus/:id` with `X-HTTP-Method-Override` (clients behind proxies that drop PATCH and DELETE). */
@@ -323,27 +309,14 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
   };
 
   return [
-    { method: "OPTIONS", pattern: "/tus", handler: tusAnswer(options) },
-    { method: "POST", pattern: "/tus", handler: tusAnswer(create) },
-    { method: "OPTIONS", pattern: "/tus/:id", handler: tusAnswer(options) },
-    { method: "HEAD", pattern: "/tus/:id", handler: tusAnswer(head) },
-    { method: "PATCH", pattern: "/tus/:id", handler: tusAnswer(patchRoute) },
-    { method: "DELETE", pattern: "/tus/:id", handler: tusAnswer(terminate) },
-    { method: "POST", pattern: "/tus/:id", handler: tusAnswer(overridden) },
+    { method: "OPTIONS", pattern: "/tus", handler: options },
+    { method: "POST", pattern: "/tus", handler: create },
+    { method: "OPTIONS", pattern: "/tus/:id", handler: options },
+    { method: "HEAD", pattern: "/tus/:id", handler: head },
+    { method: "PATCH", pattern: "/tus/:id", handler: patchRoute },
+    { method: "DELETE", pattern: "/tus/:id", handler: terminate },
+    { method: "POST", pattern: "/tus/:id", handler: overridden },
   ];
-}
-
-/** `handler`, its errors answered with `Tus-Resumable` too (as every tus response). */
-function tusAnswer(handler: RouteHandler<RequestScope>): RouteHandler<RequestScope> {
-  return async (...args) => {
-    try {
-      return await handler(...args);
-    } catch (error) {
-      const response = errorResponse(error);
-      response.headers.set("Tus-Resumable", TUS_VERSION);
-      return response;
-    }
-  };
 }
 
 /** The `Upload-Length` of a creation, or `null` for `Upload-Defer-Length: 1`. */
@@ -453,8 +426,7 @@ function refuseTooManyParts(record: TusRecord, declared: number | undefined, len
   );
 }
 
-/** The `404` of an unknown upload (or `410` for one the client knew and that expired). */
-function noUpload(id: string, known: TusRecord | null): HttpError {
-  if (known !== null) return new HttpError(410, "upload-expired", `Upload "${id}" expired or was ended`);
+/** The `404` of an upload that is unknown, expired or ended. */
+function noUpload(id: string): HttpError {
   return new HttpError(404, "no-such-upload", `No tus upload "${id}" (unknown, expired or ended)`);
 }
