@@ -15,12 +15,7 @@
  * @module
  */
 
-import {
-  Deferred,
-  promiseRejectedWith,
-  promiseResolvedWith,
-  queueMicrotaskInternal,
-} from "../standard/promise-helpers.ts";
+import { Deferred, promiseRejectedWith, promiseResolvedWith, queueMicrotaskInternal } from "../base/promise-helpers.ts";
 import {
   type ReadableStreamDefaultReader,
   ReadableStreamDefaultReaderRead,

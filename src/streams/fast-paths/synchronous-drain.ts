@@ -8,6 +8,7 @@
  * @module
  */
 
+import { callForCompletion, reactTo } from "../base/completion.ts";
 import type { QueueWithSizes } from "../standard/queue-with-sizes.ts";
 import { ReadableByteStreamController } from "../standard/readable-byte-stream-controller.ts";
 import {
@@ -26,7 +27,6 @@ import {
   ReadableStreamDefaultReaderRead,
   type ReadRequest,
 } from "../standard/readable-stream-default-reader.ts";
-import { callForCompletion, reactTo } from "./completion.ts";
 import { dequeueMany, NO_CHUNK, tryDequeue } from "./dequeue.ts";
 
 /** Size of a chunk for the `maxBytes` cap: `byteLength` of buffers and views, `length` of strings, else 0. */

@@ -4,7 +4,8 @@
  * @module
  */
 
-import { promiseRejectedWith } from "../standard/promise-helpers.ts";
+import { callWithChunkForCompletion, LazyDeferred } from "../base/completion.ts";
+import { promiseRejectedWith } from "../base/promise-helpers.ts";
 import { isNonNegativeNumber } from "../standard/queue-with-sizes.ts";
 import {
   type WritableStream,
@@ -22,7 +23,6 @@ import {
   writableStreamDefaultControllerAfterSinkWrite,
 } from "../standard/writable-stream-default-controller.ts";
 import type { WritableStreamDefaultWriter } from "../standard/writable-stream-default-writer.ts";
-import { callWithChunkForCompletion, LazyDeferred } from "./completion.ts";
 import { writableStreamDefaultControllerFinishWrite } from "./finish-write.ts";
 import { isPipedAndIdle } from "./piped-writes.ts";
 

@@ -6,8 +6,8 @@
  * @module
  */
 
+import type { Completion } from "../base/completion.ts";
 import type { WritableStreamDefaultController } from "../standard/writable-stream-default-controller.ts";
-import type { Completion } from "./completion.ts";
 
 /** Writes a batch of chunks to the sink; returns a promise for its completion. */
 export type WritevAlgorithm<W> = (chunks: W[]) => Completion;

@@ -39,7 +39,7 @@
  * @module
  */
 
-import { type LazyDeferred, reactTo } from "../fast-paths/completion.ts";
+import { type LazyDeferred, reactTo } from "../base/completion.ts";
 import { isPipedAndIdle } from "../fast-paths/piped-writes.ts";
 import { isCountOne } from "../standard/queuing-strategy.ts";
 import type { ReadableStream } from "../standard/readable-stream.ts";

@@ -3,7 +3,8 @@
  * @module
  */
 
-import { callForCompletion, reactTo } from "../fast-paths/completion.ts";
+import { callForCompletion, reactTo } from "../base/completion.ts";
+import { promiseCall, promiseResolvedWith, resolvedUndefined, uponPromise } from "../base/promise-helpers.ts";
 import { NO_CHUNK, tryDequeue } from "../fast-paths/dequeue.ts";
 import {
   type ArrayBufferViewConstructor,
@@ -16,7 +17,6 @@ import {
   transferArrayBuffer,
   viewConstructorOf,
 } from "./array-buffer-helpers.ts";
-import { promiseCall, promiseResolvedWith, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import {
   type CancelAlgorithm,
   type PullAlgorithm,

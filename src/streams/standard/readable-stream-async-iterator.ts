@@ -4,14 +4,14 @@
  * @module
  */
 
-import { NO_CHUNK, tryDequeue } from "../fast-paths/dequeue.ts";
 import {
   Deferred,
   promiseRejectedWith,
   promiseResolvedWith,
   reactionToResolved,
   transformPromiseWith,
-} from "./promise-helpers.ts";
+} from "../base/promise-helpers.ts";
+import { NO_CHUNK, tryDequeue } from "../fast-paths/dequeue.ts";
 import { AcquireReadableStreamDefaultReader, type ReadableStream } from "./readable-stream.ts";
 import {
   type ReadableStreamDefaultReader,

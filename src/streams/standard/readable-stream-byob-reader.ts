@@ -3,9 +3,9 @@
  * @module
  */
 
-import type { LazyDeferred } from "../fast-paths/completion.ts";
+import type { LazyDeferred } from "../base/completion.ts";
+import { Deferred, promiseRejectedWith } from "../base/promise-helpers.ts";
 import { type ArrayBufferViewLike, assertArrayBufferView, isDetachedBuffer } from "./array-buffer-helpers.ts";
-import { Deferred, promiseRejectedWith } from "./promise-helpers.ts";
 import {
   ReadableByteStreamController,
   ReadableByteStreamControllerPullInto,

@@ -3,10 +3,10 @@
  * @module
  */
 
+import { callForCompletion, LazyDeferred, reactTo } from "../base/completion.ts";
+import { promiseCall, promiseResolvedWith, resolvedUndefined, uponPromise } from "../base/promise-helpers.ts";
 import { readableStreamDefaultControllerAppendUnit } from "../fast-paths/append-unit.ts";
-import { callForCompletion, LazyDeferred, reactTo } from "../fast-paths/completion.ts";
 import { dequeueMany, NO_CHUNK, tryDequeue } from "../fast-paths/dequeue.ts";
-import { promiseCall, promiseResolvedWith, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import { QueueWithSizes } from "./queue-with-sizes.ts";
 import { isCountOne, type SizeAlgorithm } from "./queuing-strategy.ts";
 import {

@@ -3,14 +3,14 @@
  * @module
  */
 
-import type { LazyDeferred } from "../fast-paths/completion.ts";
+import type { LazyDeferred } from "../base/completion.ts";
+import { type Deferred, PromiseCtor, promiseRejectedWith, promiseResolvedWith } from "../base/promise-helpers.ts";
 import { NO_CHUNK, tryDequeue } from "../fast-paths/dequeue.ts";
 import {
   type ReadManyOptions,
   type ReadManyResult,
   readableStreamDefaultReaderReadMany,
 } from "../fast-paths/read-many.ts";
-import { type Deferred, PromiseCtor, promiseRejectedWith, promiseResolvedWith } from "./promise-helpers.ts";
 import { IsReadableStreamLocked, isReadableStream, type ReadableStream } from "./readable-stream.ts";
 import { PullSteps } from "./readable-stream-controller-steps.ts";
 import {

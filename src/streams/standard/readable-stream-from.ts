@@ -10,7 +10,7 @@ import {
   promiseResolvedWith,
   resolvedUndefined,
   transformPromiseWith,
-} from "./promise-helpers.ts";
+} from "../base/promise-helpers.ts";
 import { CreateReadableStream, type ReadableStream } from "./readable-stream.ts";
 import {
   type ReadableStreamDefaultController,

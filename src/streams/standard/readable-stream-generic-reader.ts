@@ -3,7 +3,7 @@
  * @module
  */
 
-import { LazyDeferred } from "../fast-paths/completion.ts";
+import { LazyDeferred } from "../base/completion.ts";
 import { type ReadableStream, ReadableStreamCancel, type ReadableStreamReader } from "./readable-stream.ts";
 import { ReleaseSteps } from "./readable-stream-controller-steps.ts";
 

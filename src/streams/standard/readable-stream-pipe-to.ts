@@ -5,6 +5,13 @@
  * @module
  */
 
+import {
+  Deferred,
+  promiseResolvedWith,
+  queueMicrotaskInternal,
+  resolvedUndefined,
+  uponPromise,
+} from "../base/promise-helpers.ts";
 import { batchLimit, writeBatch } from "../fast-paths/pipe-batches.ts";
 import { ChunkCollector, type ChunkSink, drainSynchronously, hasQueuedData } from "../fast-paths/synchronous-drain.ts";
 import { writableStreamDefaultWriterWriteWithRequest } from "../fast-paths/write-with-request.ts";
@@ -16,13 +23,6 @@ import {
   transformStreamOf,
   writeFused,
 } from "../fused/fused-hop.ts";
-import {
-  Deferred,
-  promiseResolvedWith,
-  queueMicrotaskInternal,
-  resolvedUndefined,
-  uponPromise,
-} from "./promise-helpers.ts";
 import {
   AcquireReadableStreamDefaultReader,
   type ReadableStream,

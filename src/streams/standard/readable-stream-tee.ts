@@ -3,8 +3,8 @@
  * @module
  */
 
+import { Deferred, queueMicrotaskInternal, uponRejection } from "../base/promise-helpers.ts";
 import { type ArrayBufferViewLike, cloneAsUint8Array } from "./array-buffer-helpers.ts";
-import { Deferred, queueMicrotaskInternal, uponRejection } from "./promise-helpers.ts";
 import {
   ReadableByteStreamController,
   ReadableByteStreamControllerClose,

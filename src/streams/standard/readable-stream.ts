@@ -6,15 +6,15 @@
 import "../platform-types.ts";
 import { hostWritableStreamLocked, isHostReadableStream } from "../adapters/host-streams.ts";
 import { pipeToHost } from "../adapters/pipe-to-host.ts";
-import type { Completion } from "../fast-paths/completion.ts";
-import { batchIterator } from "../iterable/batch-iterator.ts";
-import { toAsyncStreamable } from "../iterable/protocols.ts";
+import type { Completion } from "../base/completion.ts";
 import {
   promiseRejectedWith,
   promiseResolvedWith,
   setPromiseIsHandledToTrue,
   transformPromiseWith,
-} from "./promise-helpers.ts";
+} from "../base/promise-helpers.ts";
+import { batchIterator } from "../iterable/batch-iterator.ts";
+import { toAsyncStreamable } from "../iterable/protocols.ts";
 import {
   convertQueuingStrategy,
   countOne,

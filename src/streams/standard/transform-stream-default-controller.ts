@@ -3,10 +3,7 @@
  * @module
  */
 
-import { readableStreamDefaultControllerAppendUnit } from "../fast-paths/append-unit.ts";
-import { type Completion, callWithChunkForCompletion, completionToPromise } from "../fast-paths/completion.ts";
-import { isWritableSidePiped } from "../fast-paths/piped-writes.ts";
-import { holdFusedChunk, releaseFusedRead } from "../fused/fused-hop.ts";
+import { type Completion, callWithChunkForCompletion, completionToPromise } from "../base/completion.ts";
 import {
   type Deferred,
   promiseCall,
@@ -14,7 +11,10 @@ import {
   reactionToResolved,
   resolvedUndefined,
   transformPromiseWith,
-} from "./promise-helpers.ts";
+} from "../base/promise-helpers.ts";
+import { readableStreamDefaultControllerAppendUnit } from "../fast-paths/append-unit.ts";
+import { isWritableSidePiped } from "../fast-paths/piped-writes.ts";
+import { holdFusedChunk, releaseFusedRead } from "../fused/fused-hop.ts";
 import {
   ReadableStreamDefaultControllerCallPullIfNeeded,
   ReadableStreamDefaultControllerCanCloseOrEnqueue,

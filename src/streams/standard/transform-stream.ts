@@ -3,7 +3,8 @@
  * @module
  */
 
-import { type Completion, LazyDeferred } from "../fast-paths/completion.ts";
+import { type Completion, LazyDeferred } from "../base/completion.ts";
+import { Deferred, resolvedUndefined, uponPromise } from "../base/promise-helpers.ts";
 import { isWritableSidePiped } from "../fast-paths/piped-writes.ts";
 import {
   type FusedHop,
@@ -13,7 +14,6 @@ import {
   resumesForFusedRead,
   transformParkedWrite,
 } from "../fused/fused-hop.ts";
-import { Deferred, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import {
   convertQueuingStrategy,
   extractHighWaterMark,

@@ -4,10 +4,10 @@
  */
 
 import "../platform-types.ts";
-import { type Completion, callWithChunkForCompletion, LazyDeferred, reactTo } from "../fast-paths/completion.ts";
+import { type Completion, callWithChunkForCompletion, LazyDeferred, reactTo } from "../base/completion.ts";
+import { promiseCall, promiseResolvedWith, resolvedUndefined, uponPromise } from "../base/promise-helpers.ts";
 import { writableStreamDefaultControllerFinishWrite } from "../fast-paths/finish-write.ts";
 import { type WritevAlgorithm, writableStreamDefaultControllerProcessWritev } from "../fast-paths/writev.ts";
-import { promiseCall, promiseResolvedWith, resolvedUndefined, uponPromise } from "./promise-helpers.ts";
 import { QueueWithSizes } from "./queue-with-sizes.ts";
 import type { SizeAlgorithm } from "./queuing-strategy.ts";
 import type { ConvertedUnderlyingSink } from "./underlying-sink.ts";

@@ -3,9 +3,9 @@
  * @module
  */
 
-import { LazyDeferred } from "../fast-paths/completion.ts";
+import { LazyDeferred } from "../base/completion.ts";
+import { Deferred, promiseRejectedWith, resolvedUndefined } from "../base/promise-helpers.ts";
 import { writableStreamDefaultWriterWriteWithRequest } from "../fast-paths/write-with-request.ts";
-import { Deferred, promiseRejectedWith, resolvedUndefined } from "./promise-helpers.ts";
 import { assertRequiredArgument, createBrand, makeEnumerable, setToStringTag } from "./webidl.ts";
 import {
   IsWritableStreamLocked,

@@ -3,8 +3,8 @@
  * @module
  */
 
-import { type Completion, LazyDeferred } from "../fast-paths/completion.ts";
-import { Deferred, promiseRejectedWith, promiseResolvedWith, uponPromise } from "./promise-helpers.ts";
+import { type Completion, LazyDeferred } from "../base/completion.ts";
+import { Deferred, promiseRejectedWith, promiseResolvedWith, uponPromise } from "../base/promise-helpers.ts";
 import {
   convertQueuingStrategy,
   countOne,

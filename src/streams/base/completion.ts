@@ -15,7 +15,7 @@ import {
   promiseResolvedWith,
   promiseThen,
   queueMicrotaskInternal,
-} from "../standard/promise-helpers.ts";
+} from "./promise-helpers.ts";
 
 /**
  * A settleable promise that is only materialised when someone asks for it, and that internal code can react to

@@ -1,7 +1,7 @@
 /**
  * WebIDL's promise helpers for the stream abstract operations ("a new promise", "a promise resolved with",
  * "upon fulfilment", ...). drainpipe's cheaper completions, which avoid a promise where nobody can observe one,
- * are in `fast-paths/completion.ts`.
+ * are in `completion.ts` beside this file.
  *
  * The intrinsics are captured when the module loads, so user code that later patches `Promise.prototype.then`
  * or the global `Promise` cannot observe or disturb the internals (the specification requires this).

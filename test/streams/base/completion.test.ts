@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { LazyDeferred } from "../../../src/streams/fast-paths/completion.ts";
+import { LazyDeferred } from "../../../src/streams/base/completion.ts";
 import { promisesMadeBy } from "../pipe-cost.ts";
 import { unhandledRejectionsOf } from "../unhandled-rejections.ts";
 
