@@ -19,11 +19,12 @@ import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { DiscardedObject } from "../harness/discarding-store.ts";
+import { type RunningWorker, startRealWorker } from "../harness/local-worker.ts";
+import { memoryOf, resetPeakRss } from "../harness/process-usage.ts";
 import type { Manifest } from "../src/files/manifest.ts";
 import { primeTextStream } from "../src/numbers/prime-text-stream.ts";
-import type { DiscardedObject } from "../test/support/discarding-store.ts";
-import { memoryOf } from "./harness/workerd-memory.ts";
-import { type RunningWorker, resetPeakRss, startIngestWorker, startRealWorker } from "./workers/bench-worker.ts";
+import { startIngestWorker } from "./workers/bench-worker.ts";
 
 const COUNT = Number(process.env.CHECK_PRIMES ?? 100_000_000);
 const WARM_UP = Math.min(COUNT, 20_000_000);

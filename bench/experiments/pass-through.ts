@@ -19,11 +19,11 @@
 import { parseArgs } from "node:util";
 import { markdownTable } from "markdown-table";
 import { median } from "simple-statistics";
+import { DiscardingStore } from "../../harness/discarding-store.ts";
 import { storeLines, storeNumbers } from "../../src/files/store-numbers.ts";
 import { type CanonicalRun, scanCanonicalLines } from "../../src/numbers/canonical-lines.ts";
 import { LineToNumberStream } from "../../src/numbers/line-to-number-stream.ts";
 import { PartSplitter } from "../../src/split/part-splitter.ts";
-import { DiscardingStore } from "../../test/support/discarding-store.ts";
 import { chunksOf, streamOf } from "../workloads/byte-chunks.ts";
 import { fusedSplit } from "../workloads/fused-split.ts";
 import { splitBatch } from "../workloads/number-pipelines.ts";

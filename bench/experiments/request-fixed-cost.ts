@@ -14,13 +14,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "simple-statistics";
-import {
-  cpuMs,
-  type RunningWorker,
-  startIngestWorker,
-  startRealWorker,
-  waitUntilIdle,
-} from "../workers/bench-worker.ts";
+import { type RunningWorker, startRealWorker } from "../../harness/local-worker.ts";
+import { cpuMs } from "../../harness/process-usage.ts";
+import { startIngestWorker, waitUntilIdle } from "../workers/bench-worker.ts";
 
 const ROUNDS = Number(process.argv[2] ?? 300);
 const BATCHES = 3;

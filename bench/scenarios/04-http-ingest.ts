@@ -25,20 +25,15 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "simple-statistics";
+import { type DiscardedObject, discardedEqual } from "../../harness/discarding-store.ts";
+import { type RunningWorker, startRealWorker } from "../../harness/local-worker.ts";
+import { memoryOf } from "../../harness/process-usage.ts";
 import type { Manifest } from "../../src/files/manifest.ts";
-import { type DiscardedObject, discardedEqual } from "../../test/support/discarding-store.ts";
 import { runAlone } from "../harness/run-alone.ts";
 import { defineScenario } from "../harness/scenario.ts";
 import type { OutputCheck, ScenarioResult } from "../harness/scenario-result.ts";
 import { significant } from "../harness/stats.ts";
-import { memoryOf } from "../harness/workerd-memory.ts";
-import {
-  measureRequest,
-  postJson,
-  type RunningWorker,
-  startIngestWorker,
-  startRealWorker,
-} from "../workers/bench-worker.ts";
+import { measureRequest, postJson, startIngestWorker } from "../workers/bench-worker.ts";
 import { countLines, sameBytes } from "../workloads/byte-chunks.ts";
 import { nonCanonicalText } from "../workloads/non-canonical.ts";
 import { primesTextOfSize } from "../workloads/primes-file.ts";

@@ -10,6 +10,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startRealWorker } from "../../harness/local-worker.ts";
 import { uploadFile } from "../../src/cli/commands/upload.ts";
 import { openFileStream } from "../../src/cli/local-file.ts";
 import { uploadInSegments } from "../../src/cli/segmented-upload.ts";
@@ -19,7 +20,7 @@ import { runAlone } from "../harness/run-alone.ts";
 import { defineScenario } from "../harness/scenario.ts";
 import type { OutputCheck, ScenarioResult } from "../harness/scenario-result.ts";
 import { significant } from "../harness/stats.ts";
-import { measureRequest, startRealWorker } from "../workers/bench-worker.ts";
+import { measureRequest } from "../workers/bench-worker.ts";
 import { primesFile } from "../workloads/primes-file.ts";
 
 /** Options of {@linkcode runSegmentedUpload}. */

@@ -28,12 +28,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "simple-statistics";
-import { type DiscardedObject, discardedEqual, sha256 } from "../../test/support/discarding-store.ts";
+import { type DiscardedObject, discardedEqual, sha256 } from "../../harness/discarding-store.ts";
+import type { RunningWorker } from "../../harness/local-worker.ts";
 import { runAlone } from "../harness/run-alone.ts";
 import { defineScenario } from "../harness/scenario.ts";
 import type { OutputCheck, ScenarioResult } from "../harness/scenario-result.ts";
 import { significant } from "../harness/stats.ts";
-import { measureRequest, postJson, type RunningWorker, startIngestWorker } from "../workers/bench-worker.ts";
+import { measureRequest, postJson, startIngestWorker } from "../workers/bench-worker.ts";
 import { nonCanonicalText } from "../workloads/non-canonical.ts";
 import { primesText } from "../workloads/primes-file.ts";
 

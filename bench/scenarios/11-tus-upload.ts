@@ -14,6 +14,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "simple-statistics";
+import { type RunningWorker, startRealWorker } from "../../harness/local-worker.ts";
 import { uploadFile } from "../../src/cli/commands/upload.ts";
 import { openFileStream } from "../../src/cli/local-file.ts";
 import { uploadInSegments } from "../../src/cli/segmented-upload.ts";
@@ -22,7 +23,7 @@ import { runAlone } from "../harness/run-alone.ts";
 import { defineScenario } from "../harness/scenario.ts";
 import type { OutputCheck, ScenarioResult, Speedup } from "../harness/scenario-result.ts";
 import { significant } from "../harness/stats.ts";
-import { measureRequest, type RunningWorker, startRealWorker } from "../workers/bench-worker.ts";
+import { measureRequest } from "../workers/bench-worker.ts";
 import { primesFile } from "../workloads/primes-file.ts";
 import {
   type Digest,

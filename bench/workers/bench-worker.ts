@@ -1,47 +1,20 @@
 /**
- * Starting the bench worker (`bench/workers/ingest-worker.ts`) and the real worker in local workerd, and watching the
- * CPU time and memory of the workerd process that runs each (Linux `/proc`) while one request runs.
+ * Starting the bench worker (`bench/workers/ingest-worker.ts`) in local workerd, and measuring one request to it or to
+ * the real worker (`harness/local-worker.ts`): the CPU time and memory of the workerd process that runs the worker
+ * (Linux `/proc`) while the request runs.
  *
- * The real worker is started with the CLI's `startEmbeddedWorker`; the bench worker the same way (wrangler's
- * `unstable_dev`) with the project's `wrangler.toml`, so it gets the same R2 binding and compatibility date.
+ * The bench worker is started as the CLI's `startEmbeddedWorker` starts the real one (wrangler's `unstable_dev`),
+ * with the project's `wrangler.toml`, so it gets the same R2 binding and compatibility date.
  *
  * @module
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { quietWrangler, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
+import { type RunningWorker, workerdPid } from "../../harness/local-worker.ts";
+import { cpuMs, memoryOf, resetPeakRss } from "../../harness/process-usage.ts";
+import { quietWrangler } from "../../src/cli/embedded-worker.ts";
 import { timed } from "../harness/stats.ts";
-import { descendantsNamed, memoryOf } from "../harness/workerd-memory.ts";
 
 const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
-
-/** A worker running in local workerd. */
-export interface RunningWorker {
-  /** Its origin, e.g. `http://127.0.0.1:41873`. */
-  url: string;
-  /** Headers every request must carry (the bearer token of the real worker; none for the bench worker). */
-  headers: Record<string, string>;
-  /**
-   * The pid of the workerd process that runs the worker's code (not wrangler's proxy). Looked up on every call:
-   * wrangler restarts workerd when a source file changes. Only one worker may run at a time for this to work.
-   */
-  pid(): number;
-  /** Stops the worker. */
-  stop(): Promise<void>;
-}
-
-/** The workerd process of this process's only running worker: the one wrangler started with an inspector. */
-function workerdPid(): number {
-  const all = descendantsNamed(process.pid, "workerd");
-  const runsCode = all.filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--inspector-addr"));
-  if (runsCode.length !== 1) {
-    throw new Error(
-      `Cannot find the worker's workerd process: ${all.length} workerd processes (${all.join(", ")}), ` +
-        `${runsCode.length} with an inspector`,
-    );
-  }
-  return runsCode[0]!;
-}
 
 /**
  * Starts `bench/workers/ingest-worker.ts` with R2 persisted under `stateDir`.
@@ -63,45 +36,6 @@ export async function startIngestWorker(stateDir: string): Promise<RunningWorker
     experimental: { disableExperimentalWarning: true },
   });
   return { url: `http://${started.address}:${started.port}`, headers: {}, pid: workerdPid, stop: () => started.stop() };
-}
-
-/**
- * Starts the real worker (`src/worker/index.ts`, through the CLI's embedded starter) with R2 under `stateDir`.
- */
-export async function startRealWorker(stateDir: string): Promise<RunningWorker> {
-  const started = await startEmbeddedWorker({ stateDir });
-  return {
-    url: started.url,
-    headers: { Authorization: `Bearer ${started.token}` },
-    pid: workerdPid,
-    stop: () => started.stop(),
-  };
-}
-
-/**
- * Resets the peak RSS (`VmHWM`) of process `pid` to its current RSS (Linux `clear_refs` value 5), so the next
- * reading shows the peak of what ran since. Returns whether the kernel accepted it.
- */
-export function resetPeakRss(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, "5");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
-
-/**
- * CPU time (user + system, all threads) process `pid` has used so far, in milliseconds: `utime + stime` of
- * `/proc/<pid>/stat`, which counts in clock ticks, so in steps of 10 ms.
- */
-export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
 /**

@@ -28,6 +28,8 @@
  *
  * @module
  */
+
+import { type DiscardedObject, DiscardingStore, sha256 } from "../../harness/discarding-store.ts";
 import type { FileCoordinator } from "../../src/coordinator/file-coordinator.ts";
 import type { Manifest } from "../../src/files/manifest.ts";
 import { parseMaxPartBytes } from "../../src/split/part-size.ts";
@@ -37,7 +39,6 @@ import { R2Store } from "../../src/store/r2-store.ts";
 import { DEFAULT_CHUNK_SIZE } from "../../src/streams/index.ts";
 import { coordinatedUpload, wholeFile } from "../../src/worker/coordinated-upload.ts";
 import { storeRequestBody } from "../../src/worker/store-request-body.ts";
-import { type DiscardedObject, DiscardingStore, sha256 } from "../../test/support/discarding-store.ts";
 import { chunksOf, FILE_CHUNK_BYTES } from "../workloads/byte-chunks.ts";
 import { FusedSplit, fusedSplit } from "../workloads/fused-split.ts";
 import { naiveIngest } from "../workloads/naive-ingest.ts";

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { memoryOf } from "../../bench/harness/workerd-memory.ts";
-import { type RunningWorker, resetPeakRss, startRealWorker } from "../../bench/workers/bench-worker.ts";
+import { type RunningWorker, startRealWorker } from "../../harness/local-worker.ts";
+import { memoryOf, resetPeakRss } from "../../harness/process-usage.ts";
 
 // Hostile inputs over real HTTP to local workerd must not cost the isolate memory: a Worker isolate has 128 MB.
 // Each case resets the workerd process's peak RSS (Linux `clear_refs`), sends its request, checks the answer,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
+import { DiscardingStore, discardedEqual, sha256 } from "../../harness/discarding-store.ts";
 import { utf8 } from "../support/bytes.ts";
-import { DiscardingStore, discardedEqual, sha256 } from "../support/discarding-store.ts";
 import { describeObjectStoreContract } from "../support/object-store-contract.ts";
 
 describeObjectStoreContract("DiscardingStore", () => new DiscardingStore(), { keepsObjects: false });

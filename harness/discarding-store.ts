@@ -1,8 +1,7 @@
 /**
  * An {@linkcode ObjectStore} that keeps nothing, for measuring the ingest pipeline without storage cost, and
  * checking what it saw against the input. The benchmarks use it (the bench worker, scenarios 4 and 7, the memory
- * check); it sits with the test doubles so that the tests, which run the object-store contract on it, import
- * nothing from `bench/`.
+ * check) and the tests run the object-store contract on it, so it sits in the shared `harness/`.
  *
  * @module
  */
@@ -13,7 +12,7 @@ import type {
   ObjectStore,
   StoredObject,
   UploadedPart,
-} from "../../src/store/object-store.ts";
+} from "../src/store/object-store.ts";
 
 /** What a {@linkcode DiscardingStore} saw of one stored object. */
 export interface DiscardedObject {
