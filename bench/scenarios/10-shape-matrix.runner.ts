@@ -25,7 +25,8 @@ import {
   type StreamsImplementation,
 } from "../implementations/streams-implementation.ts";
 import type { Tally } from "../workloads/matrix-chunks.ts";
-import { MATRIX_SHAPES, type MatrixShape, type StreamIter } from "../workloads/matrix-shapes.ts";
+import type { MatrixShape, StreamIter } from "../workloads/matrix-shape.ts";
+import { MATRIX_SHAPES } from "../workloads/matrix-shapes.ts";
 import {
   BATCH,
   DRAINPIPE,

@@ -12,7 +12,8 @@ import { describeMachine } from "../harness/machine.ts";
 import { timed } from "../harness/stats.ts";
 import { implementationsFor } from "../implementations/registry.ts";
 import type { MatrixAnswer } from "../workers/shape-matrix-worker.ts";
-import { MATRIX_SHAPES, type MatrixShape } from "../workloads/matrix-shapes.ts";
+import type { MatrixShape } from "../workloads/matrix-shape.ts";
+import { MATRIX_SHAPES } from "../workloads/matrix-shapes.ts";
 import { BATCH } from "./10-shape-matrix.rows.ts";
 import { type MatrixMeasurement, newMeasurement, recordShape } from "./10-shape-matrix.table.ts";
 

@@ -7,7 +7,7 @@
  */
 import type { StreamClasses } from "../implementations/streams-implementation.ts";
 import { addBytes, byteTally, emptyTally, type Tally } from "./matrix-chunks.ts";
-import type { MatrixShape } from "./matrix-shapes.ts";
+import type { MatrixShape } from "./matrix-shape.ts";
 import { byteChunkSource, readAll } from "./matrix-sources.ts";
 
 /** Bytes per chunk of the crossing shapes. */
