@@ -4,7 +4,7 @@
  * Miniflare) that reads it with fromNativeStream at several chunk sizes, and prints reads per MiB and MB/s side
  * by side; then the same reads of a request body the worker builds in memory (no network, so the read path's own
  * cost).
- * Run: `npx node bench/experiments/ingest-chunk-size.ts [--mib 100] [--rounds 5]`.
+ * Run: `npm run bench:read-size -- [--mib 100] [--rounds 5]`.
  * @module
  */
 

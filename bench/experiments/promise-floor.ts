@@ -17,7 +17,8 @@
  * A fourth, `reactionChain`, awaits nothing: one reaction per item, the floor of a pipe whose source enqueues one
  * chunk per pull.
  *
- * Run: `npx node bench/experiments/promise-floor.ts`, `node_modules/.bin/bun bench/experiments/promise-floor.ts`,
+ * Run: `npm run bench:floors` (this floor and `transfer-floor.ts`, in Node); in the other runtimes
+ * `node_modules/.bin/bun bench/experiments/promise-floor.ts` and
  * `node_modules/.bin/deno run bench/experiments/promise-floor.ts`. Prints items/s (median and best of 7 runs of
  * 1,000,000 items) for each loop, to set beside scenario 1's reader loop rows.
  *

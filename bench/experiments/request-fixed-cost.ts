@@ -5,7 +5,7 @@
  * file's Durable Object and miniflare's entry worker in the same process, so the figure is an upper bound of what
  * the worker's own invocation costs on the platform (where the coordinator's calls are invocations of their own).
  *
- * Run: `npx node bench/experiments/request-fixed-cost.ts [rounds]` (default 300); prints a table of CPU ms per
+ * Run: `npm run bench:request-cost -- [rounds]` (default 300); prints a table of CPU ms per
  * request, median of 3 batches. The CPU clock ticks in 10 ms, so batches are long enough for that not to matter.
  *
  * @module

@@ -7,8 +7,8 @@
  * (medians over rounds of each process's best run), by the clock and by CPU time (the process's, every thread), which
  * a loaded machine disturbs less. Every run's tally is checked by the runner.
  *
- * Run: `npx node bench/experiments/shape-matrix-ab.ts [--baseline main] [--runtime node24]… [--shape "tee"]…
- * [--count 50000] [--rounds 3] [--runs 2]`. `--runtime` is one of node20, node24, node26, bun, deno (every one when
+ * Run: `npm run bench:ab -- [--baseline main] [--runtime node24]… [--shape "tee"]… [--count 50000] [--rounds 3]
+ * [--runs 2]`. `--runtime` is one of node20, node24, node26, bun, deno (every one when
  * absent); `--shape` keeps the shapes whose names contain the text (every shape when absent).
  *
  * @module

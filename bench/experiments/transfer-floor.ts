@@ -14,7 +14,8 @@
  *   `transfer()`, the only way to detach a buffer where `transfer` is missing (Node 20; drainpipe's
  *   `transferArrayBuffer` falls back to it there).
  *
- * Run: `npx node bench/experiments/transfer-floor.ts`, `node_modules/.bin/bun bench/experiments/transfer-floor.ts`,
+ * Run: `npm run bench:floors` (this floor and `promise-floor.ts`, in Node); in the other runtimes
+ * `node_modules/.bin/bun bench/experiments/transfer-floor.ts` and
  * `node_modules/.bin/deno run bench/experiments/transfer-floor.ts`. Prints ns per chunk (best and median of 7 runs of
  * 200,000 chunks) for each loop, to set beside scenario 10's byte-stream rows.
  *
