@@ -2,37 +2,37 @@
  * `npm run bench` (and `npm run bench:quick`, with `--quick`): runs every scenario of the registry
  * (`bench/scenarios/index.ts`), in the order of their numbers, and writes the results.
  *
- * A full run writes `bench/results/<date>-node<major>.json`, `.md` and `.svg` and replaces the "Benchmarks"
- * section at the end of README.md; a quick run (every scenario's quick options, seconds) writes the same files
- * under `bench/.cache/quick/` and leaves README.md alone. Exits with 1 when any output check failed.
+ * A full run writes `bench/results/<date>-node<major>.json`, `.md` and `.svg` and replaces the generated part of
+ * `docs/benchmarks.md`; a quick run (every scenario's quick options, seconds) writes the same files under
+ * `bench/.cache/quick/` and leaves the page alone. Exits with 1 when any output check failed.
  *
  * `node bench/run.ts --only 4,7` runs the scenarios of those numbers only, and keeps every other scenario's
  * tables from the latest results file (the record says which day each scenario ran).
  *
- * `node bench/run.ts --readme` runs nothing: it rewrites the README's Benchmarks section from the registry and
- * the latest results file in `bench/results/`.
+ * `node bench/run.ts --docs` runs nothing: it rewrites the generated part of `docs/benchmarks.md` from the
+ * registry and the latest results file in `bench/results/`.
  *
  * @module
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { benchmarksSection, type RunRecord, replaceBenchmarksSection } from "./harness/benchmarks-page.ts";
 import { describeMachine } from "./harness/machine.ts";
 import { runMarkdown } from "./harness/markdown-report.ts";
-import { benchmarksSection, type RunRecord, replaceReadmeSection } from "./harness/readme-section.ts";
 import { runScenario } from "./harness/scenario.ts";
 import type { ScenarioResult } from "./harness/scenario-result.ts";
 import { speedupChart } from "./harness/speedup-chart.ts";
 import { loadScenarios } from "./scenarios/index.ts";
 
 const PROJECT_ROOT = resolve(import.meta.dirname, "..");
-const README = resolve(PROJECT_ROOT, "README.md");
+const PAGE = resolve(PROJECT_ROOT, "docs/benchmarks.md");
 const RESULTS_DIR = resolve(PROJECT_ROOT, "bench/results");
 
 const { values: args } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
-    readme: { type: "boolean", default: false },
+    docs: { type: "boolean", default: false },
     only: { type: "string" },
   },
 });
@@ -47,15 +47,15 @@ if (unknown !== undefined && unknown.length > 0) {
 async function latestStem(): Promise<string> {
   const stems = (await readdir(RESULTS_DIR)).filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -5));
   const latest = stems.sort().at(-1);
-  if (latest === undefined) throw new Error(`Cannot write the README section: ${RESULTS_DIR} holds no results`);
+  if (latest === undefined) throw new Error(`Cannot write docs/benchmarks.md: ${RESULTS_DIR} holds no results`);
   return latest;
 }
 
-if (args.readme) {
+if (args.docs) {
   const stem = await latestStem();
   const record = JSON.parse(await readFile(resolve(RESULTS_DIR, `${stem}.json`), "utf8")) as RunRecord;
-  await replaceReadmeSection(README, benchmarksSection(scenarios, record, stem));
-  console.log(`wrote the README's Benchmarks section from bench/results/${stem}.json`);
+  await replaceBenchmarksSection(PAGE, benchmarksSection(scenarios, record, stem));
+  console.log(`wrote docs/benchmarks.md from bench/results/${stem}.json`);
 } else {
   const quick = args.quick;
   const machine = describeMachine();
@@ -87,12 +87,12 @@ if (args.readme) {
   await writeFile(resolve(directory, `${stem}.json`), `${JSON.stringify(record, null, 2)}\n`);
   await writeFile(resolve(directory, `${stem}.md`), `${runMarkdown(results, machine, date, `${stem}.svg`)}\n`);
   await writeFile(resolve(directory, `${stem}.svg`), speedupChart(results));
-  if (!quick) await replaceReadmeSection(README, benchmarksSection(scenarios, record, stem));
+  if (!quick) await replaceBenchmarksSection(PAGE, benchmarksSection(scenarios, record, stem));
 
   const failed = results.flatMap((result) =>
     result.checks.filter((check) => !check.ok).map((check) => `${result.id}: ${check.variant}: ${check.detail}`),
   );
   for (const failure of failed) console.error(`FAILED CHECK ${failure}`);
-  console.log(`wrote ${resolve(directory, stem)}.{json,md,svg}${quick ? "" : " and the README's Benchmarks section"}`);
+  console.log(`wrote ${resolve(directory, stem)}.{json,md,svg}${quick ? "" : " and docs/benchmarks.md"}`);
   if (failed.length > 0) process.exitCode = 1;
 }

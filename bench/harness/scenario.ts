@@ -1,7 +1,7 @@
 /**
  * What a benchmark scenario is: one file `bench/scenarios/<nn>-<id>.ts` exporting a {@linkcode Scenario} as
- * `scenario`. `bench/scenarios/index.ts` registers every such file; `bench/run.ts`, the README's Benchmarks
- * section and `bench/test/quick.test.ts` loop over that registry.
+ * `scenario`. `bench/scenarios/index.ts` registers every such file; `bench/run.ts`, `docs/benchmarks.md`
+ * and `bench/test/quick.test.ts` loop over that registry.
  *
  * @module
  */

@@ -2,8 +2,8 @@
  * The registry of benchmark scenarios: every file of this folder named `<nn>-<id>.ts` (two digits, a dash, the
  * scenario's id), in the order of its number. Each exports its {@linkcode Scenario} as `scenario`.
  *
- * Adding a scenario is adding one such file: `npm run bench` and `npm run bench:quick` (`bench/run.ts`), the
- * README's Benchmarks section and `bench/test/quick.test.ts` all loop over {@linkcode loadScenarios}. Other files
+ * Adding a scenario is adding one such file: `npm run bench` and `npm run bench:quick` (`bench/run.ts`),
+ * `docs/benchmarks.md` and `bench/test/quick.test.ts` all loop over {@linkcode loadScenarios}. Other files
  * here (`<nn>-<id>.bench.ts`, the vitest benchmarks some scenarios start) are not scenarios.
  *
  * @module

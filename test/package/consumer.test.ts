@@ -1,8 +1,8 @@
 /**
  * The published package as a user gets it: `npm pack`, installed from the tarball into an empty project, then
- * every subpath imported and the README's "Install and use" examples run on Node 20, Node 24, Node 26, Deno and Bun,
- * type-checked under strict settings with both `nodenext` and `bundler` resolution, the README's worker bundled
- * by `wrangler deploy --dry-run` and run in local workerd, and the bin run on Node 20.
+ * every subpath imported and the library's examples (the README's and `docs/library.md`'s) run on Node 20, Node 24,
+ * Node 26, Deno and Bun, type-checked under strict settings with both `nodenext` and `bundler` resolution, the library
+ * docs' worker bundled by `wrangler deploy --dry-run` and run in local workerd, and the bin run on Node 20.
  *
  * @module
  */
@@ -25,7 +25,7 @@ import { build, transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { findNode20 } from "../../scripts/node20.ts";
 import { ensureNode26 } from "../../scripts/node26.ts";
-import { expectedOutput, type ReadmeExample, readmeExamples } from "./readme-examples.ts";
+import { expectedOutput, type LibraryExample, libraryExamples } from "./doc-blocks.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = join(ROOT, "node_modules/.bin");
@@ -38,7 +38,7 @@ const SUBPATHS = [".", "./streams", "./iterable", "./numbers", "./store", "./spl
 
 let project: string;
 let tarball: { filename: string; size: number; files: string[] };
-let examples: ReadmeExample[];
+let examples: LibraryExample[];
 let node20: string;
 
 beforeAll(async () => {
@@ -63,7 +63,7 @@ beforeAll(async () => {
     mkdirSync(join(project, "node_modules", types, ".."), { recursive: true });
     symlinkSync(join(ROOT, "node_modules", types), join(project, "node_modules", types));
   }
-  examples = readmeExamples(readFileSync(join(ROOT, "README.md"), "utf8"));
+  examples = libraryExamples(ROOT);
   for (const example of examples) {
     writeFileSync(join(project, `${example.id}.${example.lang}`), example.code);
     if (example.lang === "ts") {
@@ -194,13 +194,13 @@ describe.each([
     expect(result.worker).toBe(true);
   });
 
-  test("the README's examples print what they say", async () => {
+  test("the library's examples print what they say", async () => {
     const [program, ...args] = command();
     const runnable = examples.filter((example) => example.lang === "ts" && !example.worker);
     expect(runnable.length).toBeGreaterThanOrEqual(6);
     for (const example of runnable) {
       const { stdout } = await run(program!, [...args, `${example.id}.mjs`], { cwd: project });
-      expect(stdout.trim(), `README line ${example.line}`).toBe(expectedOutput(example.code));
+      expect(stdout.trim(), `${example.file}:${example.line}`).toBe(expectedOutput(example.code));
     }
   });
 });
@@ -231,7 +231,7 @@ describe.each(["nodenext", "bundler"])("type-checked with moduleResolution %s", 
     skipLibCheck: false,
   };
 
-  test("the README's examples, and drainpipe streams where Node's standard ones are expected", async () => {
+  test("the library's examples, and drainpipe streams where Node's standard ones are expected", async () => {
     writeFileSync(join(project, "standard-types.ts"), STANDARD_TYPES);
     const files = [
       ...examples.filter((e) => e.lang === "ts" && !e.worker).map((e) => `${e.id}.ts`),
@@ -267,7 +267,8 @@ describe.each(["nodenext", "bundler"])("type-checked with moduleResolution %s", 
       return file;
     });
 
-  // What the README's "Types" paragraph promises: the declarations name no platform global the consumer may lack.
+  // What the "Types" paragraph of docs/library.md promises: the declarations name no platform global the consumer
+  // may lack.
   test.each([
     ["ES2022 alone", ["ES2022"], []],
     ["the DOM library", ["ES2022", "DOM"], []],
@@ -290,7 +291,7 @@ describe.each(["nodenext", "bundler"])("type-checked with moduleResolution %s", 
     await expect(run(join(BIN, "tsc"), ["-p", config], { cwd: project })).resolves.toBeDefined();
   });
 
-  test("the README's worker, with the Workers types", async () => {
+  test("the library docs' worker, with the Workers types", async () => {
     const worker = examples.find((e) => e.worker)!;
     const config = `tsconfig.worker.${resolution}.json`;
     writeFileSync(
@@ -304,7 +305,7 @@ describe.each(["nodenext", "bundler"])("type-checked with moduleResolution %s", 
   });
 });
 
-test("wrangler bundles the README's worker, which serves the API under its prefix in local workerd", async () => {
+test("wrangler bundles the library docs' worker, which serves the API under its prefix in local workerd", async () => {
   const worker = examples.find((e) => e.worker)!;
   const toml = examples.find((e) => e.lang === "toml")!;
   writeFileSync(

@@ -6,75 +6,115 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ensureNode26, STREAM_ITER_FLAG } from "../../scripts/node26.ts";
 import { type EmbeddedWorker, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
-import { expectedOutput, type ReadmeBlock, readmeBlocks } from "../package/readme-examples.ts";
-import { CLI_COMMAND, runShell, shellEnv } from "./cli-runner.ts";
+import { CLI_COMMAND, runShell, shellEnv } from "../cli/cli-runner.ts";
+import { type DocBlock, docBlocks, docFiles, expectedOutput } from "../package/doc-blocks.ts";
 
-// Every fenced block of the README is run by a test (here, or where the table below says) or says why it cannot
-// be: a block added without either fails the first test.
+// Every fenced block of the README and of docs/*.md is run by a test (here, or where the table below says) or says
+// why it cannot be: a block added without either fails the first test.
 const ROOT = resolve(import.meta.dirname, "../..");
-const blocks = readmeBlocks(await readFile(join(ROOT, "README.md"), "utf8"));
+const API = "docs/http-api.md";
+const SESSIONS = "Upload sessions: files of any size";
+const TUS = "Uploading from a browser or a tus client";
+const FILES = docFiles(ROOT);
+const blocks = (
+  await Promise.all(FILES.map(async (file) => docBlocks(file, await readFile(join(ROOT, file), "utf8"))))
+).flat();
 
-/** How each block is covered, by its section and the start of its first line. */
-const COVERAGE: { section: string; starts: string; by: string }[] = [
+/** How each block is covered, by its file, its section and the start of its first line. */
+const COVERAGE: { file: string; section: string; starts: string; by: string }[] = [
   {
+    file: "README.md",
     section: "Quick start",
     starts: "npm install && npm run demo",
     by:
       "not run as written (it installs the clone and runs the whole suite); the demo's script runs below, and " +
       "npm run build's script in runBuiltCli (test/cli/cli-runner.ts)",
   },
-  { section: "Install and use", starts: "", by: "test/package/consumer.test.ts" },
-  { section: "drainpipe streams", starts: "import {", by: "here" },
-  { section: "drainpipe streams", starts: "// Node 26", by: "here (on the project's Node 26)" },
-  { section: "Command line", starts: "npx drainpipe primes", by: "here" },
+  { file: "README.md", section: "HTTP", starts: "TOKEN=$(sed", by: "here" },
+  { file: "README.md", section: "Command line", starts: "npx drainpipe primes", by: "here" },
   {
-    section: "Command line",
+    file: "README.md",
+    section: "Library",
+    starts: "npm pack",
+    by: "test/package/consumer.test.ts, which packs the tarball and installs it into an empty project",
+  },
+  { file: "README.md", section: "Library", starts: "import {", by: "test/package/consumer.test.ts" },
+  { file: "docs/library.md", section: "Install and use", starts: "", by: "test/package/consumer.test.ts" },
+  { file: "docs/library.md", section: "The streams", starts: "import {", by: "here" },
+  { file: "docs/library.md", section: "The streams", starts: "// Node 26", by: "here (on the project's Node 26)" },
+  {
+    file: "docs/cli.md",
+    section: "Where the worker is",
     starts: "npx drainpipe upload primes.txt --name primes",
     by: "not run: it needs a deployed worker; the same options against a local one are in test/cli/main.test.ts",
   },
-  { section: "Local development server: `npm start`", starts: "drainpipe: created", by: "test/cli/dev-token.test.ts" },
-  { section: "The HTTP API", starts: "TOKEN=$(sed", by: "here" },
-  { section: "The HTTP API", starts: "#!/usr/bin/env bash", by: "here" },
-  { section: "The HTTP API", starts: "# ranges and validators", by: "here" },
-  { section: "The HTTP API", starts: "# conditional writes", by: "here" },
-  { section: "The HTTP API", starts: "# lines and search", by: "here" },
-  { section: "Uploading from a browser or a tus client", starts: "import { createReadStream", by: "here" },
   {
-    section: "Uploading from a browser or a tus client",
+    file: API,
+    section: "Local development server: `npm start`",
+    starts: "drainpipe: created",
+    by: "test/cli/dev-token.test.ts",
+  },
+  { file: API, section: "Reading: byte ranges and validators", starts: "# ranges", by: "here" },
+  { file: API, section: "Reading by line and by value", starts: "# lines and search", by: "here" },
+  { file: API, section: "Conditional writes", starts: "# conditional writes", by: "here" },
+  {
+    file: API,
+    section: SESSIONS,
+    starts: "#!/usr/bin/env bash",
+    by: "here",
+  },
+  { file: API, section: TUS, starts: "import { createReadStream", by: "here" },
+  {
+    file: API,
+    section: TUS,
     starts: "import Uppy",
     by:
       "not run as written: a browser module for a deployed worker; the page (src/page/uploader.ts) sets Uppy up with " +
       "these options, and test/page/ drives it in Chromium",
   },
-  { section: "Uploading from a browser or a tus client", starts: "# tus with curl", by: "here" },
-  { section: "Deploying", starts: "npx wrangler r2 bucket create", by: "not run: it needs a Cloudflare account" },
+  { file: API, section: TUS, starts: "# tus with curl", by: "here" },
+  {
+    file: "docs/configuration.md",
+    section: "Deploying",
+    starts: "npx wrangler r2 bucket create",
+    by: "not run: it needs a Cloudflare account",
+  },
 ];
 
-function block(section: string, starts: string): ReadmeBlock {
-  const found = blocks.find((candidate) => candidate.section === section && candidate.code.startsWith(starts));
-  if (!found) throw new Error(`Cannot find the README block of "${section}" starting "${starts}"`);
+function block(file: string, section: string, starts: string): DocBlock {
+  const found = blocks.find(
+    (candidate) => candidate.file === file && candidate.section === section && candidate.code.startsWith(starts),
+  );
+  if (!found) throw new Error(`Cannot find the block of ${file}, "${section}", starting "${starts}"`);
   return found;
 }
 
 let directory: string;
 
 beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), "drainpipe-readme-"));
+  directory = await mkdtemp(join(tmpdir(), "drainpipe-docs-"));
 });
 
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-test("every README block is run by a test or says why not", () => {
-  for (const { section, code, line } of blocks) {
-    const covered = COVERAGE.some((entry) => entry.section === section && code.startsWith(entry.starts));
-    expect(covered, `README line ${line} (${section}) is neither run nor explained`).toBe(true);
+test("every block of the README and docs/*.md is run by a test or says why not", () => {
+  expect(FILES).toContain("docs/http-api.md");
+  for (const { file, section, code, line } of blocks) {
+    const covered = COVERAGE.some(
+      (entry) => entry.file === file && entry.section === section && code.startsWith(entry.starts),
+    );
+    expect(covered, `${file}:${line} (${section}) is neither run nor explained`).toBe(true);
   }
 });
 
+test("every entry of the coverage table names a block that exists", () => {
+  for (const { file, section, starts } of COVERAGE) expect(() => block(file, section, starts)).not.toThrow();
+});
+
 test("the streams extensions block prints what its comments say", async () => {
-  const { code } = block("drainpipe streams", "import {");
+  const { code } = block("docs/library.md", "The streams", "import {");
   // As a module typed in at the project root, where its "./src/streams/index.ts" resolves.
   const { stdout } = await promisify(execFile)(
     join(ROOT, "node_modules/.bin/node"),
@@ -86,7 +126,7 @@ test("the streams extensions block prints what its comments say", async () => {
 });
 
 test("the iterable-streams block prints what its comments say on Node 26", { timeout: 600_000 }, async () => {
-  const { code } = block("drainpipe streams", "// Node 26");
+  const { code } = block("docs/library.md", "The streams", "// Node 26");
   const { stdout } = await promisify(execFile)(
     ensureNode26(),
     [STREAM_ITER_FLAG, "--no-warnings", "--input-type=module-typescript", "-e", code],
@@ -119,7 +159,7 @@ test("the command line block runs as written", { timeout: 300_000 }, async () =>
   await writeFile(join(bin, "npx"), '#!/bin/sh\nexec "$@"\n');
   await writeFile(join(bin, "drainpipe"), `#!/bin/sh\nexec ${CLI_COMMAND} "$@"\n`);
   await Promise.all([chmod(join(bin, "npx"), 0o755), chmod(join(bin, "drainpipe"), 0o755)]);
-  const { code } = block("Command line", "npx drainpipe primes");
+  const { code } = block("README.md", "Command line", "npx drainpipe primes");
   const run = await runShell(`set -e\n${code}`, {
     cwd: scratch,
     env: { PATH: `${bin}${delimiter}${shellEnv(undefined).PATH}` },
@@ -152,22 +192,26 @@ describe("the curl blocks, against a local worker", () => {
   });
 
   /** The block with `npm start`'s address replaced by the test worker's, and `.dev.vars` holding `token`. */
-  async function prepared(starts: string, token: string, section = "The HTTP API"): Promise<string> {
+  async function prepared(file: string, section: string, starts: string, token: string): Promise<string> {
     await writeFile(join(scratch, ".dev.vars"), `API_TOKEN=${token}\n`);
-    const { code } = block(section, starts);
+    const { code } = block(file, section, starts);
     expect(code).toContain("http://127.0.0.1:8787");
     return code.replaceAll("http://127.0.0.1:8787", worker.url);
   }
 
   test("a single POST stores the file", { timeout: 60_000 }, async () => {
-    const run = await runShell(await prepared("TOKEN=$(sed", worker.token), { cwd: scratch });
+    const run = await runShell(await prepared("README.md", "HTTP", "TOKEN=$(sed", worker.token), { cwd: scratch });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ name: "primes", totals: { numbers: 20_000 } });
   });
 
   test("the range and validator lines answer what their comments say", { timeout: 60_000 }, async () => {
-    expect((await runShell(await prepared("TOKEN=$(sed", worker.token), { cwd: scratch })).code).toBe(0);
-    const run = await runShell(await prepared("# ranges and validators", worker.token), { cwd: scratch });
+    expect(
+      (await runShell(await prepared("README.md", "HTTP", "TOKEN=$(sed", worker.token), { cwd: scratch })).code,
+    ).toBe(0);
+    const run = await runShell(await prepared(API, "Reading: byte ranges and validators", "# ranges", worker.token), {
+      cwd: scratch,
+    });
     expect(run.code).toBe(0);
     const text = await readFile(join(scratch, "primes.txt"), "utf8");
     const stored = await fetch(`${worker.url}/files/primes`, { headers: { Authorization: `Bearer ${worker.token}` } });
@@ -178,7 +222,10 @@ describe("the curl blocks, against a local worker", () => {
   });
 
   test("the lines and search lines answer what their comments say", { timeout: 60_000 }, async () => {
-    const run = await runShell(await prepared("# lines and search", worker.token), { cwd: scratch });
+    const run = await runShell(
+      await prepared(API, "Reading by line and by value", "# lines and search", worker.token),
+      { cwd: scratch },
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
       "2\n3\n5\n7\n11\n224737\n" +
@@ -187,13 +234,18 @@ describe("the curl blocks, against a local worker", () => {
   });
 
   test("the conditional write lines answer what their comments say", { timeout: 60_000 }, async () => {
-    const run = await runShell(await prepared("# conditional writes", worker.token), { cwd: scratch });
+    const run = await runShell(await prepared(API, "Conditional writes", "# conditional writes", worker.token), {
+      cwd: scratch,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("201\n412\n201\n412\n");
   });
 
   test("the upload session script stores the file and leaves nothing behind", { timeout: 60_000 }, async () => {
-    await writeFile(join(scratch, "upload-session.sh"), await prepared("#!/usr/bin/env bash", worker.token));
+    await writeFile(
+      join(scratch, "upload-session.sh"),
+      await prepared(API, SESSIONS, "#!/usr/bin/env bash", worker.token),
+    );
     const before = await readdir(scratch);
     const run = await runShell("bash upload-session.sh primes.txt by-session", { cwd: scratch });
     expect(run.code).toBe(0);
@@ -206,8 +258,7 @@ describe("the curl blocks, against a local worker", () => {
   });
 
   test("the tus curl lines answer what the text after them says", { timeout: 60_000 }, async () => {
-    const section = "Uploading from a browser or a tus client";
-    const run = await runShell(await prepared("# tus with curl", worker.token, section), { cwd: scratch });
+    const run = await runShell(await prepared(API, TUS, "# tus with curl", worker.token), { cwd: scratch });
     expect(run.code, run.stderr).toBe(0);
     const [first, second, ...rest] = run.stdout.trim().split("\n");
     expect([first, second]).toEqual(["204 4", "204 9"]);
@@ -217,10 +268,10 @@ describe("the curl blocks, against a local worker", () => {
   });
 
   test("the tus-js-client block stores the file byte for byte", { timeout: 120_000 }, async () => {
-    const { code } = block("Uploading from a browser or a tus client", "import { createReadStream");
+    const { code } = block(API, TUS, "import { createReadStream");
     // A module file inside the project, so that its bare import of tus-js-client resolves to the project's.
-    const module = join(ROOT, ".cache", "readme-blocks", "tus-client.mjs");
-    await mkdir(join(ROOT, ".cache", "readme-blocks"), { recursive: true });
+    const module = join(ROOT, ".cache", "doc-blocks", "tus-client.mjs");
+    await mkdir(join(ROOT, ".cache", "doc-blocks"), { recursive: true });
     await writeFile(module, code);
     const { stdout } = await promisify(execFile)(join(ROOT, "node_modules/.bin/node"), [module], {
       cwd: scratch,
@@ -234,7 +285,10 @@ describe("the curl blocks, against a local worker", () => {
   });
 
   test("the upload session script stops at a refusal, showing the worker's error once", async () => {
-    await writeFile(join(scratch, "upload-session.sh"), await prepared("#!/usr/bin/env bash", "not-the-token"));
+    await writeFile(
+      join(scratch, "upload-session.sh"),
+      await prepared(API, SESSIONS, "#!/usr/bin/env bash", "not-the-token"),
+    );
     const before = await readdir(scratch);
     const run = await runShell("bash upload-session.sh primes.txt refused", { cwd: scratch });
     expect(run.code).not.toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { speedupRange, summaryTable } from "../harness/readme-section.ts";
+import { speedupRange, summaryTable } from "../harness/benchmarks-page.ts";
 import type { ScenarioResult } from "../harness/scenario-result.ts";
 
 /** A result with only what the summary reads set. */
@@ -8,7 +8,7 @@ function result(title: string, speedups: ScenarioResult["speedups"], ok: boolean
   return { id: "x", title, runtime: "node 24", columns: [], rows: [], notes: [], speedups, checks };
 }
 
-describe("the README's benchmark summary", () => {
+describe("the benchmarks page's summary", () => {
   test("gives each table's range of speedups and its fastest variant", () => {
     const speedups = [
       { label: "polyfill", value: 0.3271 },

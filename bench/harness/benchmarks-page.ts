@@ -1,7 +1,7 @@
 /**
- * The "Benchmarks" section at the end of README.md, made from the scenario registry (what each scenario measures
- * and why) and a run's results: one summary table, a row per table of the run, linking the full tables
- * (`bench/results/<stem>.md`).
+ * The generated part of `docs/benchmarks.md` (from its "Running the benchmarks" heading to the end of the file),
+ * made from the scenario registry (what each scenario measures and why) and a run's results: one summary table, a
+ * row per table of the run, linking the full tables (`bench/results/<stem>.md`).
  *
  * @module
  */
@@ -11,6 +11,7 @@ import type { RegisteredScenario } from "../scenarios/index.ts";
 import type { Machine } from "./machine.ts";
 import { machineMarkdown } from "./markdown-report.ts";
 import type { ScenarioResult } from "./scenario-result.ts";
+import { wrapParagraph } from "./wrap-paragraph.ts";
 
 /** What a results file (`bench/results/<stem>.json`) holds. */
 export interface RunRecord {
@@ -29,20 +30,23 @@ export interface RunRecord {
   scenarioDates?: Record<string, string>;
 }
 
-const HEADING = "\n## Benchmarks\n";
+const HEADING = "\n## Running the benchmarks\n";
+
+/** The docs' line limit (`test/lint/line-length.test.ts`), which every generated line outside a table keeps. */
+const WIDTH = 120;
 
 /** The section's fixed opening: how to run the benchmarks and what every run does. */
 const INTRO = [
   "`npm run bench` runs every scenario (about 12 minutes; keep the machine otherwise idle) and writes",
-  "`bench/results/<date>-<runtime>.{json,md,svg}` and this section; `npm run bench:quick` runs them all with tiny",
+  "`bench/results/<date>-<runtime>.{json,md,svg}` and this page; `npm run bench:quick` runs them all with tiny",
   "sizes (under a minute, results under `bench/.cache/quick/`), and `bench/test/quick.test.ts`, part of `npm test`,",
   "runs every scenario's output checks with tiny sizes. Benchmarks assert nothing about time; every variant's output",
   "is checked in every run. `node bench/run.ts --only 4,7` runs those scenarios and keeps the others' tables from",
-  "the latest results file (the section says which ran when); `node bench/run.ts --readme` rewrites this section",
+  "the latest results file (the page says which ran when); `node bench/run.ts --docs` rewrites this page",
   "from the latest results file.",
   "",
   "The code: `bench/run.ts` (the run), `bench/harness/` (scenarios, run-alone options, statistics, reports and",
-  "this section), `bench/workers/` (the bench-only workers run in workerd, how they are started and how one request",
+  "this page), `bench/workers/` (the bench-only workers run in workerd, how they are started and how one request",
   "is measured), `bench/workloads/` (inputs, the pipelines and the baselines compared), `bench/implementations/`",
   "(the streams implementations compared) and `bench/test/` (the tests of that code, part of `npm test`); a helper",
   "only one scenario uses sits beside it as `bench/scenarios/<nn>-<id>.<helper>.ts`. What the benchmarks share with",
@@ -104,12 +108,13 @@ export function summaryTable(results: readonly ScenarioResult[]): string {
 }
 
 /**
- * The section, from its heading on: the introduction, every registered scenario, then the summary of `run`
- * (saved as `bench/results/<stem>.*`, whose `.md` holds the full tables).
+ * The generated part of the page, from its heading on: the introduction, every registered scenario, then the
+ * summary of `run` (saved as `bench/results/<stem>.*`, whose `.md` holds the full tables). Links are relative to
+ * `docs/`; every line outside the summary table is at most {@link WIDTH} characters.
  *
  * @example
  * ```ts
- * benchmarksSection(await loadScenarios(), record, "2026-11-22-node24"); // "\n## Benchmarks\n\n`npm run bench` …"
+ * benchmarksSection(await loadScenarios(), record, "2026-11-22-node24"); // "\n## Running the benchmarks\n\n…"
  * ```
  */
 export function benchmarksSection(scenarios: readonly RegisteredScenario[], run: RunRecord, stem: string): string {
@@ -119,15 +124,24 @@ export function benchmarksSection(scenarios: readonly RegisteredScenario[], run:
     HEADING,
     ...INTRO,
     "",
-    "Scenarios:",
+    "## Scenarios",
     "",
-    ...scenarios.map(
-      ({ number, file, scenario }) =>
-        `${number}. **${scenario.title}** (\`${file}\`): measures ${scenario.measures} Why: ${scenario.why}`,
+    ...scenarios.flatMap(({ number, file, scenario }) =>
+      wrapParagraph(
+        `**${scenario.title}** (\`${file}\`): measures ${scenario.measures} Why: ${scenario.why}`,
+        WIDTH,
+        `${number}. `,
+        " ".repeat(`${number}. `.length),
+      ),
     ),
     "",
-    `Latest run (${stem}): ${machineMarkdown(run.machine)}.${olderScenarios(run, scenarios)} ` +
-      `Every table with its notes: [${tables}](${tables}); chart: [${chart}](${chart}).`,
+    "## The latest run",
+    "",
+    ...wrapParagraph(
+      `Run ${stem}: ${machineMarkdown(run.machine)}.${olderScenarios(run, scenarios)} ` +
+        `Every table with its notes: [${tables}](../${tables}); chart: [${chart}](../${chart}).`,
+      WIDTH,
+    ),
     "",
     "A row per table of the run. Speedups are the chart's bars: the scenario's baseline time over a variant's (each",
     "table's notes name its baseline), so above 1× is faster than the baseline.",
@@ -157,11 +171,11 @@ function olderScenarios(run: RunRecord, scenarios: readonly RegisteredScenario[]
 }
 
 /**
- * Replaces the Benchmarks section of the README at `path` (from its heading to the end of the file) with
- * `section`, or appends it when there is none.
+ * Replaces the generated part of the page at `path` (from its "Running the benchmarks" heading to the end of the
+ * file) with `section`, or appends it when there is none.
  */
-export async function replaceReadmeSection(path: string, section: string): Promise<void> {
-  const readme = await readFile(path, "utf8");
-  const start = readme.indexOf(HEADING);
-  await writeFile(path, `${start >= 0 ? readme.slice(0, start) : `${readme.trimEnd()}\n`}${section}`);
+export async function replaceBenchmarksSection(path: string, section: string): Promise<void> {
+  const page = await readFile(path, "utf8");
+  const start = page.indexOf(HEADING);
+  await writeFile(path, `${start >= 0 ? page.slice(0, start) : `${page.trimEnd()}\n`}${section}`);
 }
