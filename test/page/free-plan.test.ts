@@ -1,5 +1,5 @@
 /**
- * The browser page against a worker on the Workers Free settings the README gives (`PLAN=free`,
+ * The browser page against a worker on the Workers Free settings docs/http-api.md gives (`PLAN=free`,
  * `MAX_SEGMENT_BYTES=2500000`), in headless Chromium: a file of several MB goes as one tus upload in chunks of the
  * worker's limit, never as parallel partial uploads (the request that joins those stores the whole file, more than
  * a Free request may do), and is stored byte for byte. Skipped without Chromium, with one line saying how to install
@@ -22,7 +22,7 @@ import { TusTraffic } from "./tus-traffic.ts";
 const CHROMIUM = findChromium();
 if (!CHROMIUM) console.warn(NO_CHROMIUM);
 
-/** The Free plan's chunk limit the README gives. */
+/** The Free plan's chunk limit docs/http-api.md gives. */
 const SEGMENT_BYTES = 2_500_000;
 
 let directory: string;

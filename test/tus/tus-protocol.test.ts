@@ -386,7 +386,7 @@ describe("offsets", () => {
     await interruptedPatch(new URL(url), start, rest, sent);
     const after = await head(worker, url);
     expect([200, 204]).toContain(after.status);
-    // At or before what was stored; the README says more: a PATCH is stored whole or not at all.
+    // At or before what was stored; docs/http-api.md says more: a PATCH is stored whole or not at all.
     expect(after.offset).toBe(start);
     // A client resumes as tus-js-client does: HEAD, then PATCH from there, retrying a 409 or 423 (the dropped
     // request may still hold the upload for a moment).
