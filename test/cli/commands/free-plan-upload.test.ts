@@ -10,9 +10,9 @@ import { listenOnLoopback } from "../loopback.ts";
 import { useRemoteWorker } from "../remote-worker.ts";
 
 // The CLI against a worker on the Free plan (50 subrequests and 10 ms of CPU per request), configured as
-// docs/limits-and-costs.md says: PLAN and MAX_SEGMENT_BYTES, nothing else. Every request the CLI sends fits, with no flags: a file larger than
-// MAX_SEGMENT_BYTES goes as a session in segments under it, a file whose parts do not fit one request as a session
-// sized by the worker, and both read back whole.
+// docs/limits-and-costs.md says: PLAN and MAX_SEGMENT_BYTES, nothing else. Every request the CLI sends fits, with no
+// flags: a file larger than MAX_SEGMENT_BYTES goes as a session in segments under it, a file whose parts do not fit
+// one request as a session sized by the worker, and both read back whole.
 const MAX_SEGMENT_BYTES = 3_000_000;
 const fixture = useRemoteWorker("drainpipe-free-plan-", { PLAN: "free", MAX_SEGMENT_BYTES: String(MAX_SEGMENT_BYTES) });
 const remote = (...args: string[]) => fixture.remote(args);
