@@ -12,7 +12,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "./cli-error.ts";
 import { writePrimes } from "./commands/primes.ts";
-import { describeThroughput, uploadFile } from "./commands/upload.ts";
 import { describeVerification, verifyFile } from "./commands/verify.ts";
 import { openConnection } from "./connection.ts";
 import { formatBytes, formatCount, formatSeconds } from "./format.ts";
@@ -22,6 +21,8 @@ import { printLines } from "./output.ts";
 import { progressEnabled } from "./progress.ts";
 import { parseQuantity } from "./quantity.ts";
 import { reportError } from "./report-error.ts";
+import { uploadFile } from "./upload/upload-file.ts";
+import { describeThroughput } from "./upload/upload-result.ts";
 
 async function demo(count: number): Promise<void> {
   const progress = progressEnabled(undefined);

@@ -3,7 +3,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { UploadResult } from "../../src/cli/commands/upload.ts";
+import type { UploadResult } from "../../src/cli/upload/upload-result.ts";
 import type { FileSummary } from "../../src/files/file-catalog.ts";
 import { CLI_COMMAND, type CliRun, runCli, runShell } from "./cli-runner.ts";
 import { useRemoteWorker } from "./remote-worker.ts";
