@@ -77,8 +77,12 @@ afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
 });
 
-test("the tarball ships dist/, the README and package.json only; no runtime dependencies", () => {
-  expect(tarball.files.filter((file) => !file.startsWith("dist/"))).toEqual(["README.md", "package.json"]);
+test("the tarball ships dist/, the bin, the README and package.json only; no runtime dependencies", () => {
+  expect(tarball.files.filter((file) => !file.startsWith("dist/"))).toEqual([
+    "README.md",
+    "bin/drainpipe.js",
+    "package.json",
+  ]);
   expect(tarball.files).toContain("dist/cli/main.js");
   expect(
     tarball.files.filter((file) => file.startsWith("dist/") && file.endsWith(".ts") && !file.endsWith(".d.ts")),
