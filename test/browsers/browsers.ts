@@ -9,7 +9,7 @@
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { chromium } from "playwright-core";
-import puppeteer from "puppeteer-core";
+import puppeteer, { type BrowserContext as PuppeteerBrowserContext, type Page as PuppeteerPage } from "puppeteer-core";
 import { CHROMIUM_FLAGS } from "../page/chromium.ts";
 
 /** The browsers, in report order. */
@@ -140,6 +140,20 @@ async function launchChromium(executablePath: string): Promise<RunningBrowser> {
   };
 }
 
+/**
+ * A new page of `context`. Firefox 153 sometimes answers WebDriver BiDi's `browsingContext.create` with "no such
+ * frame" (a `DiscardedBrowsingContextError`) while other pages of the context are being closed; a second try works.
+ */
+async function firefoxPage(context: PuppeteerBrowserContext): Promise<PuppeteerPage> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await context.newPage();
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes("no such frame")) throw error;
+    }
+  }
+}
+
 async function launchFirefox(executablePath: string): Promise<RunningBrowser> {
   const launched = await puppeteer.launch({
     browser: "firefox",
@@ -155,7 +169,7 @@ async function launchFirefox(executablePath: string): Promise<RunningBrowser> {
       const context = await launched.createBrowserContext();
       return {
         async newPage() {
-          const page = await context.newPage();
+          const page = await firefoxPage(context);
           const errors: string[] = [];
           page.on("pageerror", (error) => errors.push(error instanceof Error ? error.message : String(error)));
           return {

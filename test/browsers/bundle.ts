@@ -12,14 +12,15 @@ export type BundleStyle = "plain" | "minified";
 /**
  * Bundles `entry` (a path) into one classic script and resolves with its text. `minified` is esbuild's `--minify`
  * (whitespace, syntax and identifiers) with `keepNames: false`: drainpipe's classes lose their names, as they do in
- * a web application's production build.
+ * a web application's production build. `keepNames` keeps every class's and function's `name` (the WPT runner
+ * needs it: a bundled class shadowing a global is otherwise renamed, `ReadableStream` becoming `ReadableStream2`).
  *
  * @example
  * ```ts
  * const text = await bundleScript("test/browsers/pages/safe-page.ts", "minified");
  * ```
  */
-export async function bundleScript(entry: string, style: BundleStyle = "plain"): Promise<string> {
+export async function bundleScript(entry: string, style: BundleStyle = "plain", keepNames = false): Promise<string> {
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -28,7 +29,7 @@ export async function bundleScript(entry: string, style: BundleStyle = "plain"):
     platform: "browser",
     target: "es2022",
     minify: style === "minified",
-    keepNames: false,
+    keepNames,
     logLevel: "silent",
   });
   const output = result.outputFiles[0];
