@@ -159,8 +159,8 @@ export const scenario = defineScenario<Record<string, never>>({
           "Each subpath is bundled from its source (src/…/index.ts, what package.json's exports are built from) as " +
             '`export * from` it, so everything it exports counts; `cloudflare:` modules stay external. "only" ' +
             `rows import ${THREE} and nothing else, so what they do not need can tree-shake away. esbuild bundles ` +
-            "for the browser (format esm, target es2022, --minify), then node:zlib gzips at level 9 (the gzip command's " +
-            "-9 gives sizes within some 40 bytes of these).",
+            "for the browser (format esm, target es2022, --minify), then node:zlib gzips at level 9 (the gzip " +
+            "command's -9 gives sizes within some 40 bytes of these).",
           `Goal (issue 39): drainpipe's three classes alone within 1.2× ${POLYFILL}'s, gzipped.`,
         ],
         speedups: [],
