@@ -1,20 +1,15 @@
 /**
- * `npm start`'s `prestart` step: makes sure `.dev.vars` (in the working directory, the project root under npm)
- * gives `wrangler dev` an `API_TOKEN`, creating the file with a fresh random token when it does not exist,
- * then prints the token, ready-to-paste `curl` and `drainpipe` lines and the upload page's address (with the token in
- * its fragment, which the browser never sends). An existing file is never changed.
+ * `npm start`'s token step (see `scripts/start.ts`): makes sure `.dev.vars` (in the working directory, the project
+ * root under npm) gives `wrangler dev` an `API_TOKEN`, creating the file with a fresh random token when it does not
+ * exist, and says what to paste: the token, `curl` and `drainpipe` lines and the upload page's address (with the token
+ * in its fragment, which the browser never sends), at the address the worker is served on. An existing file is never
+ * changed.
  *
  * @module
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
 import { parseEnv } from "node:util";
-import { printLines } from "./output.ts";
 import { randomToken } from "./random-token.ts";
-import { reportError } from "./report-error.ts";
-
-/** Where `npm start` serves the worker (see the `start` script). */
-const DEV_URL = "http://127.0.0.1:8787";
 
 async function readDevVars(path: string): Promise<string | undefined> {
   try {
@@ -25,7 +20,22 @@ async function readDevVars(path: string): Promise<string | undefined> {
   }
 }
 
-async function prepareDevToken(path: string): Promise<void> {
+/**
+ * Creates `path` (a `.dev.vars` file) with a random `API_TOKEN` when it does not exist, and returns the lines to print:
+ * what it did or found, then the token and the lines to paste that reach the worker at `url`.
+ *
+ * @example
+ * ```ts
+ * import { mkdtemp } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * const path = join(await mkdtemp(join(tmpdir(), "dev-vars-")), ".dev.vars");
+ * const lines = await prepareDevToken(path, "http://127.0.0.1:8801");
+ * lines[0]; // "drainpipe: created .dev.vars with a new random API_TOKEN"
+ * lines.at(-1)?.startsWith("  the upload page: http://127.0.0.1:8801/#token="); // true
+ * ```
+ */
+export async function prepareDevToken(path: string, url: string): Promise<string[]> {
   const existing = await readDevVars(path);
   if (existing === undefined) {
     const token = randomToken();
@@ -37,40 +47,34 @@ async function prepareDevToken(path: string): Promise<void> {
         flag: "wx",
       },
     );
-    printLines([`drainpipe: created .dev.vars with a new random API_TOKEN`]);
-    printInstructions(token);
-    return;
+    return ["drainpipe: created .dev.vars with a new random API_TOKEN", ...instructions(token, url)];
   }
   const vars = parseEnv(existing);
   const token = vars.API_TOKEN;
   if (token !== undefined && token !== "") {
-    printLines([`drainpipe: using the API_TOKEN from .dev.vars`]);
-    printInstructions(token);
-  } else if (vars.AUTH_MODE === "open") {
-    printLines([`drainpipe: .dev.vars sets AUTH_MODE=open: the local worker needs no token`]);
-    printInstructions(undefined);
-  } else {
-    printLines([
-      `drainpipe: .dev.vars has no API_TOKEN line, so the worker will refuse requests (503 auth-not-configured).`,
-      `  Add one (API_TOKEN=<a long random string>), or delete .dev.vars to have a token made for you.`,
-    ]);
+    return ["drainpipe: using the API_TOKEN from .dev.vars", ...instructions(token, url)];
   }
+  if (vars.AUTH_MODE === "open") {
+    return [
+      "drainpipe: .dev.vars sets AUTH_MODE=open: the local worker needs no token",
+      ...instructions(undefined, url),
+    ];
+  }
+  return [
+    "drainpipe: .dev.vars has no API_TOKEN line, so the worker will refuse requests (503 auth-not-configured).",
+    "  Add one (API_TOKEN=<a long random string>), or delete .dev.vars to have a token made for you.",
+  ];
 }
 
-function printInstructions(token: string | undefined): void {
+/** The token (when there is one) and the lines to paste that reach the worker at `url`. */
+function instructions(token: string | undefined, url: string): string[] {
   const auth = token === undefined ? "" : ` -H "Authorization: Bearer ${token}"`;
   const cliToken = token === undefined ? "" : ` --token ${token}`;
-  printLines([
+  return [
     ...(token === undefined ? [] : [`  token: ${token}`]),
     `  once wrangler says "Ready", try (make the file with: npx drainpipe primes 1000000 -o primes.txt):`,
-    `  curl -H 'Expect:'${auth} --data-binary @primes.txt '${DEV_URL}/files/primes'`,
-    `  npx drainpipe ls --url ${DEV_URL}${cliToken}`,
-    `  the upload page: ${DEV_URL}/${token === undefined ? "" : `#token=${token}`}`,
-  ]);
-}
-
-try {
-  await prepareDevToken(resolve(".dev.vars"));
-} catch (error) {
-  reportError(error);
+    `  curl -H 'Expect:'${auth} --data-binary @primes.txt '${url}/files/primes'`,
+    `  npx drainpipe ls --url ${url}${cliToken}`,
+    `  the upload page: ${url}/${token === undefined ? "" : `#token=${token}`}`,
+  ];
 }
