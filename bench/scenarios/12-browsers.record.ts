@@ -10,9 +10,9 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import type { RunRecord } from "../harness/benchmarks-page.ts";
 import { describeMachine } from "../harness/machine.ts";
 import { runMarkdown } from "../harness/markdown-report.ts";
-import type { RunRecord } from "../harness/readme-section.ts";
 import { parseScenarioArgs } from "../harness/run-alone.ts";
 import { runScenario } from "../harness/scenario.ts";
 import { speedupChart } from "../harness/speedup-chart.ts";
