@@ -5,6 +5,7 @@ import { delimiter, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ensureNode26, STREAM_ITER_FLAG } from "../../scripts/node26.ts";
+import { prepareDevToken } from "../../src/cli/dev-token.ts";
 import { type EmbeddedWorker, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
 import { CLI_COMMAND, runShell, shellEnv } from "../cli/cli-runner.ts";
 import { type DocBlock, docBlocks, docFiles, expectedOutput } from "../package/doc-blocks.ts";
@@ -48,12 +49,7 @@ const COVERAGE: { file: string; section: string; starts: string; by: string }[] 
     starts: "npx drainpipe upload primes.txt --name primes",
     by: "not run: it needs a deployed worker; the same options against a local one are in test/cli/main.test.ts",
   },
-  {
-    file: API,
-    section: "Local development server: `npm start`",
-    starts: "drainpipe: created",
-    by: "test/cli/dev-token.test.ts",
-  },
+  { file: API, section: "Local development server: `npm start`", starts: "drainpipe: created", by: "here" },
   { file: API, section: "Reading: byte ranges and validators", starts: "# ranges", by: "here" },
   { file: API, section: "Reading by line and by value", starts: "# lines and search", by: "here" },
   { file: API, section: "Conditional writes", starts: "# conditional writes", by: "here" },
@@ -134,6 +130,14 @@ test("the iterable-streams block prints what its comments say on Node 26", { tim
   );
   expect(stdout.trim()).toBe(expectedOutput(code));
   expect(expectedOutput(code)).not.toBe("");
+});
+
+test("the npm start block is what npm start prints on a first run, but for the token", async () => {
+  const { code } = block(API, "Local development server: `npm start`", "drainpipe: created");
+  const path = join(directory, "first-run.dev.vars");
+  const lines = await prepareDevToken(path, "http://127.0.0.1:8787");
+  const token = /^API_TOKEN=(.+)$/m.exec(await readFile(path, "utf8"))![1]!;
+  expect(lines.join("\n").replaceAll(token, "3exf…")).toBe(code);
 });
 
 test("npm run demo's script stores the primes and verifies them", { timeout: 120_000 }, async () => {
