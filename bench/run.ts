@@ -14,10 +14,15 @@
  *
  * @module
  */
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { benchmarksSection, type RunRecord, replaceBenchmarksSection } from "./harness/benchmarks-page.ts";
+import {
+  benchmarksSection,
+  latestResults,
+  type RunRecord,
+  replaceBenchmarksSection,
+} from "./harness/benchmarks-page.ts";
 import { describeMachine } from "./harness/machine.ts";
 import { runMarkdown } from "./harness/markdown-report.ts";
 import { runScenario } from "./harness/scenario.ts";
@@ -43,17 +48,8 @@ if (unknown !== undefined && unknown.length > 0) {
   throw new Error(`Cannot run --only ${args.only}: no scenario numbered ${unknown.join(", ")}`);
 }
 
-/** The stem (`<date>-node<major>`) of the newest results file in `bench/results/`. */
-async function latestStem(): Promise<string> {
-  const stems = (await readdir(RESULTS_DIR)).filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -5));
-  const latest = stems.sort().at(-1);
-  if (latest === undefined) throw new Error(`Cannot write docs/benchmarks.md: ${RESULTS_DIR} holds no results`);
-  return latest;
-}
-
 if (args.docs) {
-  const stem = await latestStem();
-  const record = JSON.parse(await readFile(resolve(RESULTS_DIR, `${stem}.json`), "utf8")) as RunRecord;
+  const { stem, record } = await latestResults(RESULTS_DIR);
   await replaceBenchmarksSection(PAGE, benchmarksSection(scenarios, record, stem));
   console.log(`wrote docs/benchmarks.md from bench/results/${stem}.json`);
 } else {
@@ -69,10 +65,7 @@ if (args.docs) {
   const date = new Date().toISOString().slice(0, 10);
   const stem = `${date}-node${machine.node.split(".")[0]}`;
   const directory = quick ? resolve(PROJECT_ROOT, "bench/.cache/quick") : RESULTS_DIR;
-  const earlier =
-    only === undefined || quick
-      ? undefined
-      : (JSON.parse(await readFile(resolve(RESULTS_DIR, `${await latestStem()}.json`), "utf8")) as RunRecord);
+  const earlier = only === undefined || quick ? undefined : (await latestResults(RESULTS_DIR)).record;
   const results: ScenarioResult[] = [];
   const scenarioDates: Record<string, string> = {};
   for (const { number } of scenarios) {

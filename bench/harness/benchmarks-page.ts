@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { markdownTable } from "markdown-table";
 import type { RegisteredScenario } from "../scenarios/index.ts";
 import type { Machine } from "./machine.ts";
@@ -178,4 +179,19 @@ export async function replaceBenchmarksSection(path: string, section: string): P
   const page = await readFile(path, "utf8");
   const start = page.indexOf(HEADING);
   await writeFile(path, `${start >= 0 ? page.slice(0, start) : `${page.trimEnd()}\n`}${section}`);
+}
+
+/**
+ * The newest results file in `directory` (`bench/results/`): its stem (`<date>-node<major>`) and its record.
+ *
+ * @example
+ * ```ts
+ * const { stem, record } = await latestResults("bench/results"); // stem: "2026-11-29-node24"
+ * ```
+ */
+export async function latestResults(directory: string): Promise<{ stem: string; record: RunRecord }> {
+  const stems = (await readdir(directory)).filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -5));
+  const stem = stems.sort().at(-1);
+  if (stem === undefined) throw new Error(`Cannot find the latest benchmark results: ${directory} holds none`);
+  return { stem, record: JSON.parse(await readFile(join(directory, `${stem}.json`), "utf8")) as RunRecord };
 }

@@ -1,6 +1,11 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { describe, expect, test } from "vitest";
-import { speedupRange, summaryTable } from "../harness/benchmarks-page.ts";
+import { benchmarksSection, latestResults, speedupRange, summaryTable } from "../harness/benchmarks-page.ts";
 import type { ScenarioResult } from "../harness/scenario-result.ts";
+import { loadScenarios } from "../scenarios/index.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
 
 /** A result with only what the summary reads set. */
 function result(title: string, speedups: ScenarioResult["speedups"], ok: boolean[]): ScenarioResult {
@@ -32,4 +37,11 @@ describe("the benchmarks page's summary", () => {
       "| Scenario 2 | node 24 | no ratios (see its table) | 2 of 3 FAILED |",
     ]);
   });
+});
+
+// When it fails, `node bench/run.ts --docs` writes the page again.
+test("docs/benchmarks.md holds every registered scenario and the latest results", async () => {
+  const { stem, record } = await latestResults(resolve(ROOT, "bench/results"));
+  const page = await readFile(resolve(ROOT, "docs/benchmarks.md"), "utf8");
+  expect(page.endsWith(benchmarksSection(await loadScenarios(), record, stem))).toBe(true);
 });
