@@ -4,7 +4,8 @@
  * - the library: one ESM entry per public layer (`dist/<layer>/index.js`) and for `dist/streams/iterable/index.js`
  *   (the `./iterable` subpath), bundled by esbuild with code splitting
  *   (shared code in `dist/chunks/`, so each entry loads only what it uses), `keepNames` (class names such as
- *   `ReadableStream.name` survive) and source maps;
+ *   `ReadableStream.name` survive), source maps, and without the streams' debug assertions (the statements
+ *   labelled `DEBUG:`, see `src/streams/base/assert.ts`);
  * - its declarations (`dist/<layer>/index.d.ts` and the modules they name), by tsc with `stripInternal`
  *   (`tsconfig.build.json`), relative specifiers rewritten from `.ts` to `.js`;
  * - the command line: `dist/cli/main.js` and the embedded worker's host script, with their dependencies bundled
@@ -22,6 +23,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
+import { ASSERTION_LABEL } from "../src/streams/base/assert.ts";
 import { buildPage } from "./build-page.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -47,6 +49,8 @@ await build({
   platform: "neutral",
   target: "es2022",
   keepNames: true,
+  // The streams' debug assertions (`src/streams/base/assert.ts`) run in the tests, never in the package.
+  dropLabels: [ASSERTION_LABEL],
   sourcemap: true,
   external: ["cloudflare:workers"],
   logLevel: "warning",
@@ -64,6 +68,7 @@ await build({
   platform: "node",
   target: "node20",
   keepNames: true,
+  dropLabels: [ASSERTION_LABEL],
   external: ["wrangler"],
   // The bundled CommonJS dependencies (commander, cli-progress, …) call `require` for Node's built-in modules.
   banner: {

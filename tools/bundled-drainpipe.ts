@@ -17,6 +17,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { Plugin } from "vitest/config";
+import { ASSERTION_LABEL } from "../src/streams/base/assert.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -31,7 +32,8 @@ export const BUNDLE_PATH = resolve(ROOT, "bench/.cache/drainpipe-streams.js");
  * Bundles `src/streams/index.ts` (or `entry`, such as the same file in another checkout) into one ES module at
  * `outfile` (not minified, so profiles stay readable), with `keepNames` as `npm run build` and wrangler bundle it: that
  * option makes every named function created at run time pay for setting its `name`, so measuring without it would
- * flatter code that creates functions per stream or per chunk.
+ * flatter code that creates functions per stream or per chunk. Like `npm run build`, it drops the streams' debug
+ * assertions (`src/streams/base/assert.ts`).
  *
  * @throws when esbuild reports an error.
  *
@@ -50,6 +52,8 @@ export async function bundleDrainpipeStreams(outfile: string = BUNDLE_PATH, entr
     platform: "neutral",
     target: "es2022",
     keepNames: true,
+    // Without the debug assertions, as the package ships (`src/streams/base/assert.ts`).
+    dropLabels: [ASSERTION_LABEL],
     logLevel: "silent",
   });
   return outfile;

@@ -5,7 +5,7 @@ import { SplitLinesWritableStream } from "../split/split-lines-writable-stream.t
 import { type NumberChunk, SplitWritableStream } from "../split/split-writable-stream.ts";
 import { deleteAll } from "../store/list-all.ts";
 import type { ObjectStore } from "../store/object-store.ts";
-import type { ReadableStream } from "../streams/standard/readable-stream.ts";
+import type { ReadableStream } from "../streams/engine/readable-stream.ts";
 import { assertValidName } from "./file-name.ts";
 import { buildManifest, type Manifest, type ManifestSource } from "./manifest.ts";
 import { readManifestVersion } from "./read-manifest.ts";

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { TransformStream } from "../streams/standard/transform-stream.ts";
-import type { TransformStreamDefaultController } from "../streams/standard/transform-stream-default-controller.ts";
+import { TransformStream } from "../streams/engine/transform-stream.ts";
+import type { TransformStreamDefaultController } from "../streams/engine/transform-stream-default-controller.ts";
 
 const LF = 0x0a;
 const MINUS = 0x2d;

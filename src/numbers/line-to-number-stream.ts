@@ -1,6 +1,6 @@
-import { transformStreamDefaultControllerEnqueueEach } from "../streams/fast-paths/enqueue-each.ts";
-import { TransformStream } from "../streams/standard/transform-stream.ts";
-import type { Transformer } from "../streams/standard/transformer.ts";
+import { transformStreamDefaultControllerEnqueueEach } from "../streams/engine/fast-paths/enqueue-each.ts";
+import { TransformStream } from "../streams/engine/transform-stream.ts";
+import type { Transformer } from "../streams/engine/transformer.ts";
 import type { LineToNumberOptions } from "./line-to-number-options.ts";
 import { NumberParser, type ParseStats } from "./number-parser.ts";
 

@@ -1,4 +1,4 @@
-import { ReadableStream } from "../streams/standard/readable-stream.ts";
+import { ReadableStream } from "../streams/engine/readable-stream.ts";
 import { type PrimeBatchOptions, primeBatches } from "./prime-batches.ts";
 
 /**

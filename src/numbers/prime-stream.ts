@@ -1,4 +1,4 @@
-import { ReadableStream } from "../streams/standard/readable-stream.ts";
+import { ReadableStream } from "../streams/engine/readable-stream.ts";
 import { primeBatches } from "./prime-batches.ts";
 
 /** Primes the stream keeps queued ahead of its reader. */

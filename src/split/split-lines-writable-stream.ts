@@ -1,6 +1,6 @@
 import { CHUNK_RUN, LineRuns, NUMBER_RUN } from "../numbers/line-runs.ts";
 import { NumberParser, type ParseStats } from "../numbers/number-parser.ts";
-import { WritableStream } from "../streams/standard/writable-stream.ts";
+import { WritableStream } from "../streams/engine/writable-stream.ts";
 import type { PartRecord, PartSplitter } from "./part-splitter.ts";
 import { splitterEnding } from "./splitter-ending.ts";
 

@@ -1,4 +1,4 @@
-import { WritableStream } from "../streams/standard/writable-stream.ts";
+import { WritableStream } from "../streams/engine/writable-stream.ts";
 import type { PartRecord, PartSplitter } from "./part-splitter.ts";
 import { splitterEnding } from "./splitter-ending.ts";
 

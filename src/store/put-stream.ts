@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ReadableStream } from "../streams/standard/readable-stream.ts";
+import type { ReadableStream } from "../streams/engine/readable-stream.ts";
 import type { MultipartWrite, ObjectStore, StoredObject, UploadedPart } from "./object-store.ts";
 
 /** The chunk size of a multipart write: 10 MiB (R2 wants equal parts of at least 5 MiB but the last). */
@@ -17,7 +17,7 @@ export const PUT_STREAM_CHUNK_BYTES = 10 * 1024 * 1024;
  * @example
  * ```ts
  * import { MemoryStore } from "./memory-store.ts";
- * import { ReadableStream } from "../streams/standard/readable-stream.ts";
+ * import { ReadableStream } from "../streams/engine/readable-stream.ts";
  * const stored = await putStream(new MemoryStore(), "a/piece", ReadableStream.from<Uint8Array>([new Uint8Array(3)]));
  * stored.size; // 3
  * ```

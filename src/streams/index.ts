@@ -6,6 +6,10 @@
  * `_camelCase` fields tagged internal in their TSDoc (so they cannot be `#private`; the published declarations
  * leave them out); state private to one class uses TypeScript `private`. The one `#private` field is the brand
  * mark in `standard/webidl.ts`.
+ *
+ * Layout: `base/` (promise helpers, completions, debug assertions), `standard/` (the standard's pieces that involve
+ * no stream), `engine/` (the stream classes with drainpipe's fast paths woven in), and drainpipe's additions on top
+ * (`adapters/`, `iterable/`, `extensions/`); each folder imports only the ones before it (see `README.md` here).
  * @module
  */
 
@@ -21,40 +25,36 @@ export {
   sizedByteStream,
 } from "./adapters/sized-byte-stream.ts";
 export { toFixedLengthNativeStream, toNativeStream } from "./adapters/to-native.ts";
-export { type StreamExtensions, streamExtensions } from "./extensions/extensions.ts";
 export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_CHUNKS,
   type ReadManyOptions,
   type ReadManyResult,
-} from "./fast-paths/read-many.ts";
-export { ByteLengthQueuingStrategy } from "./standard/byte-length-queuing-strategy.ts";
-export { CountQueuingStrategy } from "./standard/count-queuing-strategy.ts";
-export type { QueuingStrategy, QueuingStrategyInit, QueuingStrategySize } from "./standard/queuing-strategy.ts";
-export { ReadableByteStreamController } from "./standard/readable-byte-stream-controller.ts";
+} from "./engine/fast-paths/read-many.ts";
+export { ReadableByteStreamController } from "./engine/readable-byte-stream-controller.ts";
 export {
   ReadableStream,
   type ReadableStreamGetReaderOptions,
   type ReadableStreamIteratorOptions,
   type ReadableWritablePair,
   type StreamPipeOptions,
-} from "./standard/readable-stream.ts";
-export type { ReadableStreamAsyncIterator } from "./standard/readable-stream-async-iterator.ts";
+} from "./engine/readable-stream.ts";
+export type { ReadableStreamAsyncIterator } from "./engine/readable-stream-async-iterator.ts";
 export {
   ReadableStreamBYOBReader,
   type ReadableStreamBYOBReaderReadOptions,
   type ReadableStreamBYOBReadResult,
-} from "./standard/readable-stream-byob-reader.ts";
-export { ReadableStreamBYOBRequest } from "./standard/readable-stream-byob-request.ts";
-export { ReadableStreamDefaultController } from "./standard/readable-stream-default-controller.ts";
+} from "./engine/readable-stream-byob-reader.ts";
+export { ReadableStreamBYOBRequest } from "./engine/readable-stream-byob-request.ts";
+export { ReadableStreamDefaultController } from "./engine/readable-stream-default-controller.ts";
 export {
   ReadableStreamDefaultReader,
   type ReadableStreamReadResult,
-} from "./standard/readable-stream-default-reader.ts";
-export { TransformStream } from "./standard/transform-stream.ts";
-export { TransformStreamDefaultController } from "./standard/transform-stream-default-controller.ts";
-export type { Transformer } from "./standard/transformer.ts";
-export type { UnderlyingSink } from "./standard/underlying-sink.ts";
+} from "./engine/readable-stream-default-reader.ts";
+export { TransformStream } from "./engine/transform-stream.ts";
+export { TransformStreamDefaultController } from "./engine/transform-stream-default-controller.ts";
+export type { Transformer } from "./engine/transformer.ts";
+export type { UnderlyingSink } from "./engine/underlying-sink.ts";
 export type {
   UnderlyingByteSource,
   UnderlyingDefaultSource,
@@ -62,7 +62,11 @@ export type {
   UnderlyingSourceCancelCallback,
   UnderlyingSourcePullCallback,
   UnderlyingSourceStartCallback,
-} from "./standard/underlying-source.ts";
-export { WritableStream } from "./standard/writable-stream.ts";
-export { WritableStreamDefaultController } from "./standard/writable-stream-default-controller.ts";
-export { WritableStreamDefaultWriter } from "./standard/writable-stream-default-writer.ts";
+} from "./engine/underlying-source.ts";
+export { WritableStream } from "./engine/writable-stream.ts";
+export { WritableStreamDefaultController } from "./engine/writable-stream-default-controller.ts";
+export { WritableStreamDefaultWriter } from "./engine/writable-stream-default-writer.ts";
+export { type StreamExtensions, streamExtensions } from "./extensions/extensions.ts";
+export { ByteLengthQueuingStrategy } from "./standard/byte-length-queuing-strategy.ts";
+export { CountQueuingStrategy } from "./standard/count-queuing-strategy.ts";
+export type { QueuingStrategy, QueuingStrategyInit, QueuingStrategySize } from "./standard/queuing-strategy.ts";

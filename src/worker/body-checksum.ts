@@ -16,7 +16,7 @@ const DIGEST_ALGORITHMS = { sha1: "SHA-1", sha256: "SHA-256" } as const;
  *
  * @example
  * ```ts
- * import type { ReadableStream } from "../streams/standard/readable-stream.ts";
+ * import type { ReadableStream } from "../streams/engine/readable-stream.ts";
  * declare const body: ReadableStream<Uint8Array>;
  * const checksum = new BodyChecksum({ algorithm: "sha1", digest: "2jmj7l5rSw0yVb/vlWAYkK/YBwk=" });
  * const checked = body.pipeThrough(checksum.stage);

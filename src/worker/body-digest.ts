@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { TransformStream } from "../streams/standard/transform-stream.ts";
+import { TransformStream } from "../streams/engine/transform-stream.ts";
 import { bytesToBase64 } from "./base64.ts";
 import { HttpError } from "./http-error.ts";
 
@@ -39,7 +39,7 @@ export function expectedDigest(header: string | null): string | undefined {
  *
  * @example
  * ```ts
- * import type { ReadableStream } from "../streams/standard/readable-stream.ts";
+ * import type { ReadableStream } from "../streams/engine/readable-stream.ts";
  * declare const body: ReadableStream<Uint8Array>;
  * const digest = new BodyDigest();
  * const checked = body.pipeThrough(digest.stage);

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { TransformStream } from "../streams/standard/transform-stream.ts";
-import type { TransformStreamDefaultController } from "../streams/standard/transform-stream-default-controller.ts";
+import { TransformStream } from "../streams/engine/transform-stream.ts";
+import type { TransformStreamDefaultController } from "../streams/engine/transform-stream-default-controller.ts";
 import { HttpError } from "./http-error.ts";
 
 const CR = 0x0d;

@@ -4,8 +4,8 @@ import { BufferPool } from "../streams/adapters/buffer-pool.ts";
 import { type FromNativeOptions, fromNativeStream } from "../streams/adapters/from-native.ts";
 import { type ReadPace, ReadTimeoutError } from "../streams/adapters/read-pace.ts";
 import { DEFAULT_CHUNK_SIZE } from "../streams/adapters/sized-byte-stream.ts";
-import { ReadableStream } from "../streams/standard/readable-stream.ts";
-import type { WritableStream } from "../streams/standard/writable-stream.ts";
+import { ReadableStream } from "../streams/engine/readable-stream.ts";
+import type { WritableStream } from "../streams/engine/writable-stream.ts";
 import { HttpError } from "./http-error.ts";
 import { declaredLength, limitBytes } from "./upload-limits.ts";
 

@@ -11,7 +11,7 @@ import type { Manifest } from "../files/manifest.ts";
 import { storeLines } from "../files/store-numbers.ts";
 import type { ObjectStore } from "../store/object-store.ts";
 import { fromNativeStream } from "../streams/adapters/from-native.ts";
-import { ReadableStream } from "../streams/standard/readable-stream.ts";
+import { ReadableStream } from "../streams/engine/readable-stream.ts";
 import { coordinatedUpload, wholeFile } from "./coordinated-upload.ts";
 import { HttpError, toHttpError } from "./http-error.ts";
 import { planUpload } from "./request-plans.ts";

@@ -1,4 +1,4 @@
-import { TransformStream } from "../streams/standard/transform-stream.ts";
+import { TransformStream } from "../streams/engine/transform-stream.ts";
 import { HttpError } from "./http-error.ts";
 
 /**
@@ -9,7 +9,7 @@ import { HttpError } from "./http-error.ts";
  *
  * @example
  * ```ts
- * import type { ReadableStream } from "../streams/standard/readable-stream.ts";
+ * import type { ReadableStream } from "../streams/engine/readable-stream.ts";
  * declare const request: Request;
  * declare const body: ReadableStream<Uint8Array>;
  * const maxBytes = 1 << 30;

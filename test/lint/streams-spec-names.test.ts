@@ -2,8 +2,8 @@
  * PascalCase names in `src/streams` are reserved for what implements a named part of the WHATWG Streams standard:
  * every PascalCase function, and every PascalCase symbol (the keys of internal methods), must be one of the
  * standard's abstract operations or internal methods (`streams-abstract-operations.txt`, extracted from the
- * standard's source). drainpipe's own operations, fast paths and brand checks are camelCase, and none of them live
- * under `standard/`'s neighbours `fast-paths/` and `extensions/` with a PascalCase name.
+ * standard's source). drainpipe's own operations, fast paths and brand checks are camelCase, and only `standard/` and
+ * `engine/` (outside `engine/fast-paths/` and `engine/fused/`) declare PascalCase names.
  */
 
 import { readdirSync, readFileSync } from "node:fs";
@@ -62,16 +62,19 @@ describe("names in src/streams", () => {
     expect(outside).toEqual([]);
   });
 
-  test("fast-paths/ and extensions/ (drainpipe's own) declare no PascalCase function or symbol", () => {
+  test("the fast paths, fused hops and additions (drainpipe's own) declare no PascalCase function or symbol", () => {
     const misplaced = declarations
-      .filter(({ file }) => !file.startsWith("src/streams/standard/"))
+      .filter(
+        ({ file }) =>
+          !/^src\/streams\/(standard|engine)\//.test(file) || /^src\/streams\/engine\/(fast-paths|fused)\//.test(file),
+      )
       .map(({ file, line, name }) => `${file}:${line} ${name}`);
     expect(misplaced).toEqual([]);
   });
 
-  test("standard/ imports nothing from extensions/", () => {
-    const imports = sourceFiles(join(streamsDir, "standard")).filter((path) =>
-      /from "\.\.\/extensions\//.test(readFileSync(path, "utf8")),
+  test("standard/ and engine/ import nothing from extensions/", () => {
+    const imports = [...sourceFiles(join(streamsDir, "standard")), ...sourceFiles(join(streamsDir, "engine"))].filter(
+      (path) => /from "(\.\.\/)+extensions\//.test(readFileSync(path, "utf8")),
     );
     expect(imports.map((path) => relative(root, path))).toEqual([]);
   });

@@ -111,6 +111,18 @@ test("the declarations show no internal slot", () => {
   expect(leaks).toEqual([]);
 });
 
+test("the package's code has none of the streams' debug assertions", () => {
+  // An assertion is a statement labelled DEBUG: calling debugAssert (src/streams/base/assert.ts); the build drops them.
+  const assertion = /\bDEBUG:|\bdebugAssert\b|\bDebugAssertionError\b/;
+  const source = readFileSync(join(ROOT, "src/streams/engine/readable-stream-default-controller.ts"), "utf8");
+  expect(source).toMatch(assertion);
+  const dir = join(project, "node_modules", PACKAGE.name, "dist");
+  const withAssertions = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter(
+    (file) => file.endsWith(".js") && assertion.test(readFileSync(join(dir, file), "utf8")),
+  );
+  expect(withAssertions).toEqual([]);
+});
+
 /** A class each layer defines, to tell from a bundle which layers it holds (class names survive bundling). */
 const MARKERS = {
   streams: "ReadableByteStreamController",

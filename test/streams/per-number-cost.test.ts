@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { WriteRequestQueue } from "../../src/streams/engine/write-request-queue.ts";
 import { ReadableStream, TransformStream, WritableStream } from "../../src/streams/index.ts";
 import { QueueWithSizes } from "../../src/streams/standard/queue-with-sizes.ts";
-import { WriteRequestQueue } from "../../src/streams/standard/write-request-queue.ts";
 
 const CHUNK_NUMBERS = 100_000;
 const INPUT_CHUNKS = 5;

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { ReadableStream } from "../standard/readable-stream.ts";
+import type { ReadableStream } from "../engine/readable-stream.ts";
 
 /**
  * Reads `stream` to its end into one buffer of `maxBytes` bytes, allocated up front, and returns the filled

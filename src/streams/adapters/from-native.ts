@@ -5,7 +5,7 @@
  */
 
 import "../platform-types.ts";
-import type { ReadableStream as DrainpipeReadableStream } from "../standard/readable-stream.ts";
+import type { ReadableStream as DrainpipeReadableStream } from "../engine/readable-stream.ts";
 import type { BufferPool } from "./buffer-pool.ts";
 import { checkReadPace, type ReadPace, ReadTimeoutError, readDeadline } from "./read-pace.ts";
 import { type FillResult, type SizedByteSource, sizedByteStream } from "./sized-byte-stream.ts";

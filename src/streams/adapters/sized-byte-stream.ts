@@ -3,9 +3,9 @@
  * @module
  */
 
-import type { ReadableByteStreamController } from "../standard/readable-byte-stream-controller.ts";
-import { ReadableStream } from "../standard/readable-stream.ts";
-import type { ReadableStreamBYOBRequest } from "../standard/readable-stream-byob-request.ts";
+import type { ReadableByteStreamController } from "../engine/readable-byte-stream-controller.ts";
+import { ReadableStream } from "../engine/readable-stream.ts";
+import type { ReadableStreamBYOBRequest } from "../engine/readable-stream-byob-request.ts";
 import type { BufferPool } from "./buffer-pool.ts";
 
 /**

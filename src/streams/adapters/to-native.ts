@@ -5,8 +5,8 @@
  */
 
 import "../platform-types.ts";
-import type { ReadableStream as DrainpipeReadableStream } from "../standard/readable-stream.ts";
-import { hostReadableStreamClass } from "./host-streams.ts";
+import { hostReadableStreamClass } from "../engine/host-streams.ts";
+import type { ReadableStream as DrainpipeReadableStream } from "../engine/readable-stream.ts";
 
 interface FixedLengthStreamLike {
   readonly readable: ReadableStream<Uint8Array>;

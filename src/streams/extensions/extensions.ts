@@ -6,7 +6,7 @@
 
 /** The non-standard extensions this implementation provides. */
 export interface StreamExtensions {
-  /** `ReadableStreamDefaultReader.prototype.readMany(options)`: a draining read (see `fast-paths/read-many.ts`). */
+  /** `ReadableStreamDefaultReader.prototype.readMany(options)`: a draining read (`engine/fast-paths/read-many.ts`). */
   readonly readMany: boolean;
   /** Underlying sinks may define `writev(chunks, controller)` for coalesced writes (see `writev.ts`). */
   readonly writev: boolean;
@@ -14,7 +14,7 @@ export interface StreamExtensions {
   readonly pipeBatches: boolean;
   /**
    * `ReadableStream.prototype[Symbol.for("Stream.toAsyncStreamable")]()`: the stream as the iterable-streams API's
-   * async iterable of `Uint8Array[]` batches, one draining read per batch (see `iterable/batch-iterator.ts`).
+   * async iterable of `Uint8Array[]` batches, one draining read per batch (see `engine/batch-iterator.ts`).
    */
   readonly toAsyncStreamable: boolean;
 }

@@ -3,10 +3,10 @@
  * @module
  */
 
-import type { ReadableByteStreamController } from "../standard/readable-byte-stream-controller.ts";
-import { ReadableStream } from "../standard/readable-stream.ts";
-import { batchBytes } from "./chunk-bytes.ts";
-import { toAsyncStreamable } from "./protocols.ts";
+import { batchBytes } from "../engine/chunk-bytes.ts";
+import { toAsyncStreamable } from "../engine/iterable-protocols.ts";
+import type { ReadableByteStreamController } from "../engine/readable-byte-stream-controller.ts";
+import { ReadableStream } from "../engine/readable-stream.ts";
 
 /** A source of the iterable-streams API: a sync or async iterable of batches (`Uint8Array[]`) or of chunks. */
 export type Streamable =

@@ -13,7 +13,7 @@
  * @module
  */
 
+export { drainableProtocol, toAsyncStreamable } from "../engine/iterable-protocols.ts";
 export { fromStreamable, type Streamable } from "./from-streamable.ts";
-export { drainableProtocol, toAsyncStreamable } from "./protocols.ts";
 export { toWriter } from "./to-writer.ts";
 export type { Writer, WriterChunk, WriterOptions } from "./writer.ts";

@@ -4,21 +4,21 @@
  */
 
 import "../platform-types.ts";
-import { batchLimit, writeBatch } from "../fast-paths/pipe-batches.ts";
-import { isCountOne } from "../standard/queuing-strategy.ts";
+import { batchBytes, chunkBytes } from "../engine/chunk-bytes.ts";
+import { batchLimit, writeBatch } from "../engine/fast-paths/pipe-batches.ts";
+import { drainableProtocol } from "../engine/iterable-protocols.ts";
 import {
   AcquireWritableStreamDefaultWriter,
   type WritableStream as DrainpipeWritableStream,
   IsWritableStreamLocked,
   isWritableStream,
-} from "../standard/writable-stream.ts";
+} from "../engine/writable-stream.ts";
 import {
   type WritableStreamDefaultWriter,
   WritableStreamDefaultWriterGetDesiredSize,
-} from "../standard/writable-stream-default-writer.ts";
-import type { RunWriteRequest } from "../standard/write-request-queue.ts";
-import { batchBytes, chunkBytes } from "./chunk-bytes.ts";
-import { drainableProtocol } from "./protocols.ts";
+} from "../engine/writable-stream-default-writer.ts";
+import type { RunWriteRequest } from "../engine/write-request-queue.ts";
+import { isCountOne } from "../standard/queuing-strategy.ts";
 import type { Writer, WriterChunk, WriterOptions } from "./writer.ts";
 
 /** The part of a web writer (drainpipe's or the platform's) this module uses. */

@@ -4,7 +4,7 @@
  */
 
 import "../platform-types.ts";
-import { drainableProtocol } from "./protocols.ts";
+import { drainableProtocol } from "../engine/iterable-protocols.ts";
 
 /** Options of a writer's asynchronous methods. */
 export interface WriterOptions {
