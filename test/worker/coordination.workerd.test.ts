@@ -4,16 +4,9 @@ import { type Manifest, versionKeys } from "../../src/files/manifest.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { listAll } from "../../src/store/list-all.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
-import { callWorker } from "../support/call-worker.ts";
+import { call, callWorker, TEST_AUTH, TEST_ORIGIN } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
-
-const origin = "http://drainpipe.test";
-const auth = { Authorization: "Bearer test-token" };
-
-function call(method: string, path: string, body?: BodyInit | null): Promise<Response> {
-  return exports.default.fetch(new Request(`${origin}${path}`, { method, headers: auth, body: body ?? null }));
-}
 
 async function bucketKeys(): Promise<string[]> {
   const keys: string[] = [];
@@ -66,9 +59,9 @@ describe("coordination of one file name across requests", () => {
   const newer = encodeNumbers(sampleNumbers(30_000, 2));
 
   test("a DELETE during an upload removes the current version and never the upload's parts", async () => {
-    expect((await call("POST", "/files/race?maxPartBytes=4096", older)).status).toBe(201);
+    expect((await call("POST", "/files/race?maxPartBytes=4096", { body: older })).status).toBe(201);
     const body = controlledBody();
-    const uploading = call("POST", "/files/race?maxPartBytes=4096", body.stream);
+    const uploading = call("POST", "/files/race?maxPartBytes=4096", { body: body.stream });
     body.send(newer.subarray(0, 100_000));
     await untilUploads("race", 1);
     expect((await call("DELETE", "/files/race")).status).toBe(204);
@@ -86,11 +79,11 @@ describe("coordination of one file name across requests", () => {
   });
 
   test("a reader that started before a replace gets the whole version it started, byte for byte", async () => {
-    expect((await call("POST", "/files/slow?maxPartBytes=4096", older)).status).toBe(201);
+    expect((await call("POST", "/files/slow?maxPartBytes=4096", { body: older })).status).toBe(201);
     const reading = await call("GET", "/files/slow/content");
     const reader = reading.body!.getReader();
     const first = await reader.read();
-    expect((await call("POST", "/files/slow?maxPartBytes=4096", newer)).status).toBe(201);
+    expect((await call("POST", "/files/slow?maxPartBytes=4096", { body: newer })).status).toBe(201);
     expect((await call("DELETE", "/files/slow")).status).toBe(204);
     const chunks = [first.value!];
     for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
@@ -105,10 +98,10 @@ describe("coordination of one file name across requests", () => {
   });
 
   test("a part that started before a replace is read whole", async () => {
-    expect((await call("POST", "/files/part?maxPartBytes=65536", older)).status).toBe(201);
+    expect((await call("POST", "/files/part?maxPartBytes=65536", { body: older })).status).toBe(201);
     const reading = await call("GET", "/files/part/parts/0");
     const length = Number(reading.headers.get("Content-Length"));
-    expect((await call("POST", "/files/part?maxPartBytes=4096", newer)).status).toBe(201);
+    expect((await call("POST", "/files/part?maxPartBytes=4096", { body: newer })).status).toBe(201);
     const bytes = new Uint8Array(await reading.arrayBuffer());
     expect(bytes.byteLength).toBe(length);
     expect(bytes).toEqual(older.subarray(0, length));
@@ -117,7 +110,7 @@ describe("coordination of one file name across requests", () => {
 
   test("32 concurrent writers of one name all get 201; the visible version is exactly one of them", async () => {
     const bodies = Array.from({ length: 32 }, (_, i) => `${i + 1}\n`);
-    const responses = await Promise.all(bodies.map((body) => call("POST", "/files/cas32", body)));
+    const responses = await Promise.all(bodies.map((body) => call("POST", "/files/cas32", { body })));
     expect(responses.map((response) => response.status)).toEqual(bodies.map(() => 201));
     const content = await (await call("GET", "/files/cas32/content")).text();
     expect(bodies).toContain(content);
@@ -126,9 +119,9 @@ describe("coordination of one file name across requests", () => {
 
   test("POST, DELETE, POST, DELETE at once leave either nothing or one complete version", async () => {
     const results = await Promise.all([
-      call("POST", "/files/mix?maxPartBytes=4096", older),
+      call("POST", "/files/mix?maxPartBytes=4096", { body: older }),
       call("DELETE", "/files/mix"),
-      call("POST", "/files/mix?maxPartBytes=4096", newer),
+      call("POST", "/files/mix?maxPartBytes=4096", { body: newer }),
       call("DELETE", "/files/mix"),
     ]);
     expect(results[0]!.status).toBe(201);
@@ -144,13 +137,13 @@ describe("coordination of one file name across requests", () => {
   });
 
   test("a client that breaks off mid-body leaves nothing of its attempt; the previous version stays", async () => {
-    expect((await call("POST", "/files/cut?maxPartBytes=4096", older)).status).toBe(201);
+    expect((await call("POST", "/files/cut?maxPartBytes=4096", { body: older })).status).toBe(201);
     const before = await bucketKeys();
     const body = controlledBody();
     const uploading = callWorker(
-      new Request(`${origin}/files/cut?maxPartBytes=4096`, {
+      new Request(`${TEST_ORIGIN}/files/cut?maxPartBytes=4096`, {
         method: "POST",
-        headers: { ...auth, "Content-Length": String(newer.byteLength) },
+        headers: { ...TEST_AUTH, "Content-Length": String(newer.byteLength) },
         body: body.stream,
       }),
     );
@@ -166,9 +159,9 @@ describe("coordination of one file name across requests", () => {
   test("GET /files/:name/uploads shows an upload in flight with the client's attempt token", async () => {
     const body = controlledBody();
     const uploading = exports.default.fetch(
-      new Request(`${origin}/files/seen`, {
+      new Request(`${TEST_ORIGIN}/files/seen`, {
         method: "POST",
-        headers: { ...auth, "Drainpipe-Attempt": "cli-123" },
+        headers: { ...TEST_AUTH, "Drainpipe-Attempt": "cli-123" },
         body: body.stream,
       }),
     );
@@ -199,7 +192,7 @@ describe("leftovers of dead uploads", () => {
 
   test("POST /sweep removes everything nothing refers to in the whole bucket and keeps live files", async () => {
     const input = encodeNumbers(sampleNumbers(2_000, 4));
-    expect((await call("POST", "/files/live?maxPartBytes=4096", input)).status).toBe(201);
+    expect((await call("POST", "/files/live?maxPartBytes=4096", { body: input })).status).toBe(201);
     const live = await bucketKeys();
     await env.BUCKET.put("live/uploads/dead-2/part-00000000", "3\n");
     await env.BUCKET.put("other/uploads/dead-3/part-00000000", "4\n");
@@ -213,7 +206,7 @@ describe("leftovers of dead uploads", () => {
   });
 
   test("POST /sweep needs the token", async () => {
-    const response = await exports.default.fetch(new Request(`${origin}/sweep`, { method: "POST" }));
+    const response = await exports.default.fetch(new Request(`${TEST_ORIGIN}/sweep`, { method: "POST" }));
     expect(response.status).toBe(401);
   });
 });
@@ -221,7 +214,7 @@ describe("leftovers of dead uploads", () => {
 describe("HEAD", () => {
   test("answers like GET without a body on every GET route", async () => {
     const input = encodeNumbers(sampleNumbers(5_000, 3));
-    expect((await call("POST", "/files/head?maxPartBytes=4096", input)).status).toBe(201);
+    expect((await call("POST", "/files/head?maxPartBytes=4096", { body: input })).status).toBe(201);
     for (const path of ["/files", "/files/head", "/files/head/parts/0", "/files/head/content", "/files/head/uploads"]) {
       const get = await call("GET", path);
       const head = await call("HEAD", path);

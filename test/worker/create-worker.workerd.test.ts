@@ -1,17 +1,12 @@
-import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, test } from "vitest";
 import { createWorker } from "../../src/worker/create-worker.ts";
 import { utf8 } from "../support/bytes.ts";
+import { callHandler, testRequest } from "../support/call-worker.ts";
 
-const headers = { Authorization: "Bearer test-token" };
 /** The test environment with its bindings under other names, as a user's worker might have them. */
 const renamed = { ...env, BUCKET: undefined, COORDINATOR: undefined, NUMBERS: env.BUCKET, FILES: env.COORDINATOR };
 const drainpipe = createWorker({ prefix: "/api/numbers/", bucket: "NUMBERS", coordinator: "FILES" });
-
-function call(path: string, init: RequestInit = { headers }): Promise<Response> {
-  return drainpipe.fetch(new Request(`http://app.test${path}`, init), renamed, createExecutionContext());
-}
 
 test("matches only paths under the prefix (a trailing slash in the option is ignored)", () => {
   expect(drainpipe.prefix).toBe("/api/numbers");
@@ -23,19 +18,20 @@ test("matches only paths under the prefix (a trailing slash in the option is ign
 });
 
 test("serves the API under the prefix with the renamed bindings, query strings kept", async () => {
-  const stored = await call("/api/numbers/files/mounted?maxPartBytes=1024", {
-    method: "POST",
-    headers,
-    body: utf8("7\n-1\n"),
-  });
+  const stored = await callHandler(
+    drainpipe,
+    testRequest("POST", "/api/numbers/files/mounted?maxPartBytes=1024", { body: utf8("7\n-1\n") }),
+    renamed,
+  );
   expect(stored.status).toBe(201);
   expect(((await stored.json()) as { maxPartBytes: number }).maxPartBytes).toBe(1024);
-  expect(await (await call("/api/numbers/files/mounted/content")).text()).toBe("7\n-1\n");
-  expect((await call("/api/numbers/files/mounted", { method: "DELETE", headers })).status).toBe(204);
+  const content = await callHandler(drainpipe, testRequest("GET", "/api/numbers/files/mounted/content"), renamed);
+  expect(await content.text()).toBe("7\n-1\n");
+  expect((await callHandler(drainpipe, testRequest("DELETE", "/api/numbers/files/mounted"), renamed)).status).toBe(204);
 });
 
 test("a path outside the prefix is a 404 in the API's error format", async () => {
-  const response = await call("/files");
+  const response = await callHandler(drainpipe, testRequest("GET", "/files"), renamed);
   expect(response.status).toBe(404);
   expect(((await response.json()) as { error: string }).error).toBe("not-found");
 });

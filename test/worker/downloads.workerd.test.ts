@@ -1,5 +1,5 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
 import type { Manifest } from "../../src/files/manifest.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
@@ -8,22 +8,15 @@ import { RequestBudget } from "../../src/store/request-budget.ts";
 import type { DrainpipeEnv } from "../../src/worker/env.ts";
 import worker from "../../src/worker/index.ts";
 import { meteredNamespace } from "../../src/worker/metered-namespace.ts";
-import { callWorkerToEnd } from "../support/call-worker.ts";
+import { call, callWorkerToEnd, TEST_AUTH, TEST_ORIGIN } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 
 // Downloads as proxies, CDNs and browsers meet them: the headers of every read, HEAD against GET on every route,
 // multi-range requests, and a deployment that plans for more subrequests than its platform grants.
 
-const origin = "http://drainpipe.test";
-const auth = { Authorization: "Bearer test-token" };
-
-function call(method: string, path: string, headers: Record<string, string> = {}, body?: BodyInit) {
-  return exports.default.fetch(new Request(`${origin}${path}`, { method, headers: { ...auth, ...headers }, body }));
-}
-
 async function stored(name: string, bytes: Uint8Array, maxPartBytes = 1024): Promise<Manifest> {
-  const response = await call("POST", `/files/${name}?maxPartBytes=${maxPartBytes}`, {}, bytes);
+  const response = await call("POST", `/files/${name}?maxPartBytes=${maxPartBytes}`, { body: bytes });
   expect(response.status).toBe(201);
   return (await response.json()) as Manifest;
 }
@@ -47,7 +40,7 @@ describe("the headers of a read", () => {
     ] as const;
     for (const [path, headers, status, disposition] of cases) {
       for (const method of ["GET", "HEAD"]) {
-        const response = await call(method, path, headers);
+        const response = await call(method, path, { headers });
         expect(response.status).toBe(status);
         expect({
           encoding: response.headers.get("Content-Encoding"),
@@ -59,7 +52,7 @@ describe("the headers of a read", () => {
       }
     }
     // A 304 is labelled too, so that no runtime labels it gzip.
-    const unchanged = await call("GET", "/files/primes/content", { "If-None-Match": etag });
+    const unchanged = await call("GET", "/files/primes/content", { headers: { "If-None-Match": etag } });
     expect(unchanged.status).toBe(304);
     expect(unchanged.headers.get("Content-Encoding")).toBe("identity");
     expect(unchanged.headers.get("Cache-Control")).toBe("private, no-cache, no-transform");
@@ -69,7 +62,7 @@ describe("the headers of a read", () => {
     await stored("open", sorted);
     const publicEnv = { ...env, PUBLIC_READS: "true" } as DrainpipeEnv;
     for (const path of ["/files/open/content", "/files/open", "/files", "/limits", "/files/open/lines?from=0"]) {
-      const response = await callWorkerToEnd(new Request(`${origin}${path}`), publicEnv);
+      const response = await callWorkerToEnd(new Request(`${TEST_ORIGIN}${path}`), publicEnv);
       expect(response.status).toBe(200);
       expect(response.headers.get("Cache-Control")).toBe("public, no-cache, no-transform");
     }
@@ -119,7 +112,7 @@ describe("several ranges in one request", () => {
   test("are answered with the whole body, as documented: no multipart/byteranges", async () => {
     const manifest = await stored("multi", sorted);
     for (const range of ["bytes=0-9,20-29", "bytes=0-9, 5000-5009", "bytes=-5,0-0"]) {
-      const response = await call("GET", "/files/multi/content", { Range: range });
+      const response = await call("GET", "/files/multi/content", { headers: { Range: range } });
       expect(response.status).toBe(200);
       expect(response.headers.get("Content-Range")).toBeNull();
       expect(response.headers.get("Content-Length")).toBe(String(manifest.totals.bytes));
@@ -152,7 +145,7 @@ async function behindMeter(path: string, limit: number): Promise<Received> {
     COORDINATOR: meteredNamespace(env.COORDINATOR, budget),
   } as DrainpipeEnv;
   const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(`${origin}${path}`, { headers: auth }), metered, ctx);
+  const response = await worker.fetch(new Request(`${TEST_ORIGIN}${path}`, { headers: TEST_AUTH }), metered, ctx);
   const declared = response.headers.get("Content-Length");
   let bytes = 0;
   let completed = false;

@@ -1,21 +1,13 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, test } from "vitest";
 import { type Manifest, versionKeys } from "../../src/files/manifest.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { listAll } from "../../src/store/list-all.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
 import { text, utf8 } from "../support/bytes.ts";
+import { call } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
-
-const origin = "http://drainpipe.test";
-
-const auth = { Authorization: "Bearer test-token" };
-
-function call(method: string, path: string, body?: BodyInit): Promise<Response> {
-  const init = body === undefined ? { method, headers: auth } : { method, body, headers: auth };
-  return exports.default.fetch(new Request(`${origin}${path}`, init));
-}
 
 async function bucketKeys(prefix = ""): Promise<string[]> {
   const keys: string[] = [];
@@ -30,7 +22,7 @@ beforeEach(async () => {
 describe("POST /files/:name", () => {
   test("stores canonical input as newline-aligned parts; GET content is byte-identical", async () => {
     const input = encodeNumbers(sampleNumbers(30_000));
-    const response = await call("POST", "/files/sample?maxPartBytes=8192", input);
+    const response = await call("POST", "/files/sample?maxPartBytes=8192", { body: input });
     expect(response.status).toBe(201);
     const manifest = (await response.json()) as Manifest;
     expect(manifest.source).toEqual({ kind: "upload", bytes: input.length, lines: 30_000, canonical: true });
@@ -55,7 +47,7 @@ describe("POST /files/:name", () => {
   });
 
   test("normalises non-canonical input and says so in the manifest", async () => {
-    const response = await call("POST", "/files/messy", utf8("007\r\n\n-0\n12\n-5"));
+    const response = await call("POST", "/files/messy", { body: utf8("007\r\n\n-0\n12\n-5") });
     expect(response.status).toBe(201);
     const manifest = (await response.json()) as Manifest;
     expect(manifest.source).toMatchObject({ kind: "upload", canonical: false, lines: 5 });
@@ -65,7 +57,7 @@ describe("POST /files/:name", () => {
   });
 
   test("an empty body stores an empty file", async () => {
-    const response = await call("POST", "/files/nothing", new Uint8Array(0));
+    const response = await call("POST", "/files/nothing", { body: new Uint8Array(0) });
     expect(response.status).toBe(201);
     expect(((await response.json()) as Manifest).totals).toEqual({ parts: 0, bytes: 0, numbers: 0 });
     expect(await (await call("GET", "/files/nothing/content")).text()).toBe("");
@@ -73,7 +65,7 @@ describe("POST /files/:name", () => {
 
   test("bad input is a 400 naming line and column, and nothing is written", async () => {
     const body = `${"1\n".repeat(50_000)}12\n3x4\n`;
-    const response = await call("POST", "/files/bad?maxPartBytes=1024", utf8(body));
+    const response = await call("POST", "/files/bad?maxPartBytes=1024", { body: utf8(body) });
     expect(response.status).toBe(400);
     const error = (await response.json()) as Record<string, unknown>;
     expect(error).toMatchObject({ error: "invalid-number", line: 50_002, column: 2, reason: "unexpected-byte" });
@@ -82,8 +74,8 @@ describe("POST /files/:name", () => {
   });
 
   test("a failed replacement keeps the previous version readable", async () => {
-    expect((await call("POST", "/files/keep", utf8("1\n2\n3\n"))).status).toBe(201);
-    expect((await call("POST", "/files/keep", utf8("4\n5\nnope\n"))).status).toBe(400);
+    expect((await call("POST", "/files/keep", { body: utf8("1\n2\n3\n") })).status).toBe(201);
+    expect((await call("POST", "/files/keep", { body: utf8("4\n5\nnope\n") })).status).toBe(400);
     expect(await (await call("GET", "/files/keep/content")).text()).toBe("1\n2\n3\n");
   });
 
@@ -93,14 +85,14 @@ describe("POST /files/:name", () => {
     ["1073741825", 400],
     ["1024", 201],
   ])("maxPartBytes=%s gives %i", async (value, status) => {
-    const response = await call("POST", `/files/size?maxPartBytes=${value}`, utf8("1\n"));
+    const response = await call("POST", `/files/size?maxPartBytes=${value}`, { body: utf8("1\n") });
     expect(response.status).toBe(status);
     if (status === 400) expect(await response.json()).toMatchObject({ error: "invalid-max-part-bytes" });
   });
 
   test("invalid names are refused", async () => {
     for (const name of ["a..b", ".hidden", "a%2Fb", "a%00b", "x".repeat(129)]) {
-      const response = await call("POST", `/files/${name}`, utf8("1\n"));
+      const response = await call("POST", `/files/${name}`, { body: utf8("1\n") });
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ error: "invalid-name" });
     }
@@ -108,7 +100,7 @@ describe("POST /files/:name", () => {
   });
 
   test("dot segments are resolved by URL parsing and never reach a name", async () => {
-    expect((await call("POST", "/files/../files/x/..", utf8("1\n"))).status).toBe(404);
+    expect((await call("POST", "/files/../files/x/..", { body: utf8("1\n") })).status).toBe(404);
     expect(await bucketKeys()).toEqual([]);
   });
 });
@@ -136,15 +128,15 @@ describe("POST /files/:name/primes", () => {
 
 describe("reading and removing", () => {
   test("GET /files lists complete files only", async () => {
-    await call("POST", "/files/b", utf8("1\n"));
-    await call("POST", "/files/a", utf8("2\n3\n"));
+    await call("POST", "/files/b", { body: utf8("1\n") });
+    await call("POST", "/files/a", { body: utf8("2\n3\n") });
     await env.BUCKET.put("c/uploads/x/part-00000000", "9\n");
     const body = (await (await call("GET", "/files")).json()) as { files: { name: string }[] };
     expect(body.files.map((file) => file.name)).toEqual(["a", "b"]);
   });
 
   test("GET of a manifest, a part and the content of a missing file are 404s", async () => {
-    await call("POST", "/files/one", utf8("1\n"));
+    await call("POST", "/files/one", { body: utf8("1\n") });
     for (const path of [
       "/files/none",
       "/files/none/content",
@@ -159,7 +151,7 @@ describe("reading and removing", () => {
   });
 
   test("DELETE removes every object of the file", async () => {
-    await call("POST", "/files/d?maxPartBytes=1024", encodeNumbers(sampleNumbers(2_000)));
+    await call("POST", "/files/d?maxPartBytes=1024", { body: encodeNumbers(sampleNumbers(2_000)) });
     expect((await call("DELETE", "/files/d")).status).toBe(204);
     expect(await bucketKeys()).toEqual([]);
     expect((await call("DELETE", "/files/d")).status).toBe(404);
@@ -169,7 +161,7 @@ describe("reading and removing", () => {
 describe("routing", () => {
   test("unknown routes are 404 and wrong methods 405 with Allow", async () => {
     expect((await call("GET", "/nope")).status).toBe(404);
-    const response = await call("PUT", "/files/x", "1\n");
+    const response = await call("PUT", "/files/x", { body: "1\n" });
     expect(response.status).toBe(405);
     expect(response.headers.get("Allow")).toBe("POST, GET, HEAD, DELETE");
     expect(await response.json()).toMatchObject({ error: "method-not-allowed" });

@@ -1,4 +1,4 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeEach, describe, expect, test } from "vitest";
 import type { Manifest } from "../../src/files/manifest.ts";
@@ -6,22 +6,15 @@ import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { listAll } from "../../src/store/list-all.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
 import type { DrainpipeEnv } from "../../src/worker/env.ts";
-import { callWorkerToEnd } from "../support/call-worker.ts";
+import { call, callWorkerToEnd, TEST_AUTH, TEST_ORIGIN } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { recordingGets } from "../support/recording-gets.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 
 // Byte ranges and validators of reads, inside workerd over real (miniflare) R2 and Durable Objects.
 
-const origin = "http://drainpipe.test";
-const auth = { Authorization: "Bearer test-token" };
-
-function call(method: string, path: string, headers: Record<string, string> = {}, body?: BodyInit) {
-  return exports.default.fetch(new Request(`${origin}${path}`, { method, headers: { ...auth, ...headers }, body }));
-}
-
 async function stored(name: string, bytes: Uint8Array, maxPartBytes = 1024): Promise<Manifest> {
-  const response = await call("POST", `/files/${name}?maxPartBytes=${maxPartBytes}`, {}, bytes);
+  const response = await call("POST", `/files/${name}?maxPartBytes=${maxPartBytes}`, { body: bytes });
   expect(response.status).toBe(201);
   return (await response.json()) as Manifest;
 }
@@ -70,7 +63,7 @@ describe("byte ranges of GET /files/:name/content", () => {
     await stored("ranged", input);
     const from = start < 0 ? input.length + start : start;
     const to = length === undefined ? input.length : from + length;
-    const response = await call("GET", "/files/ranged/content", { Range: range });
+    const response = await call("GET", "/files/ranged/content", { headers: { Range: range } });
     expect(response.status).toBe(206);
     expect(response.headers.get("Content-Range")).toBe(`bytes ${from}-${to - 1}/${input.length}`);
     expect(response.headers.get("Content-Length")).toBe(String(to - from));
@@ -83,7 +76,9 @@ describe("byte ranges of GET /files/:name/content", () => {
     async (range) => {
       await stored("past", input);
       const response = await call("GET", "/files/past/content", {
-        Range: range.replaceAll("SIZE", String(input.length)),
+        headers: {
+          Range: range.replaceAll("SIZE", String(input.length)),
+        },
       });
       expect(response.status).toBe(416);
       expect(response.headers.get("Content-Range")).toBe(`bytes */${input.length}`);
@@ -96,7 +91,7 @@ describe("byte ranges of GET /files/:name/content", () => {
     "%s (invalid, or several ranges) answers 200 with the whole body",
     async (range) => {
       await stored("ignored", input);
-      const response = await call("GET", "/files/ignored/content", { Range: range });
+      const response = await call("GET", "/files/ignored/content", { headers: { Range: range } });
       expect(response.status).toBe(200);
       expect(response.headers.get("Content-Range")).toBeNull();
       expect(await bytesOf(response)).toEqual(input);
@@ -105,7 +100,7 @@ describe("byte ranges of GET /files/:name/content", () => {
 
   test("HEAD with a range answers the 206's headers and no body", async () => {
     await stored("head", input);
-    const response = await call("HEAD", "/files/head/content", { Range: "bytes=10-19" });
+    const response = await call("HEAD", "/files/head/content", { headers: { Range: "bytes=10-19" } });
     expect(response.status).toBe(206);
     expect(response.headers.get("Content-Length")).toBe("10");
     expect(response.headers.get("Content-Range")).toBe(`bytes 10-19/${input.length}`);
@@ -122,10 +117,10 @@ describe("byte ranges of GET /files/:name/content", () => {
     ] as const) {
       const gets: number[] = [];
       const head = await callWorkerToEnd(
-        new Request(`${origin}${path}`, { method: "HEAD", headers: { ...auth, ...headers } }),
+        new Request(`${TEST_ORIGIN}${path}`, { method: "HEAD", headers: { ...TEST_AUTH, ...headers } }),
         { ...env, BUCKET: recordingGets(env.BUCKET, gets) } as DrainpipeEnv,
       );
-      const get = await call("GET", path, headers);
+      const get = await call("GET", path, { headers });
       expect([head.status, [...head.headers]]).toEqual([get.status, [...get.headers]]);
       expect((await head.arrayBuffer()).byteLength).toBe(0);
       await get.arrayBuffer();
@@ -162,7 +157,7 @@ describe("byte ranges of GET /files/:name/content", () => {
                 : form === 2
                   ? [`bytes=-${bytes.length - first}`, first, bytes.length]
                   : [`bytes=${first}-${last}`, first, last + 1];
-            const response = await call("GET", `/files/${name}/content`, { Range: header });
+            const response = await call("GET", `/files/${name}/content`, { headers: { Range: header } });
             expect(response.status).toBe(206);
             expect(response.headers.get("Content-Range")).toBe(`bytes ${from}-${to - 1}/${bytes.length}`);
             expect(await bytesOf(response)).toEqual(bytes.subarray(from, to));
@@ -171,7 +166,9 @@ describe("byte ranges of GET /files/:name/content", () => {
             const part = manifest.parts[index]!;
             const inPart = [from - edges[index]!, Math.min(to, edges[index + 1]!) - edges[index]!] as const;
             const partResponse = await call("GET", `/files/${name}/parts/${index}`, {
-              Range: `bytes=${inPart[0]}-${inPart[1] - 1}`,
+              headers: {
+                Range: `bytes=${inPart[0]}-${inPart[1] - 1}`,
+              },
             });
             expect(partResponse.status).toBe(206);
             expect(partResponse.headers.get("Content-Range")).toBe(`bytes ${inPart[0]}-${inPart[1] - 1}/${part.bytes}`);
@@ -190,13 +187,13 @@ describe("byte ranges of GET /files/:name/parts/:index", () => {
     const manifest = await stored("parts", input);
     const part = manifest.parts[2]!;
     const start = boundaries(manifest)[2]!;
-    const middle = await call("GET", "/files/parts/parts/2", { Range: "bytes=3-12" });
+    const middle = await call("GET", "/files/parts/parts/2", { headers: { Range: "bytes=3-12" } });
     expect(middle.status).toBe(206);
     expect(middle.headers.get("Content-Range")).toBe(`bytes 3-12/${part.bytes}`);
     expect(await bytesOf(middle)).toEqual(input.subarray(start + 3, start + 13));
-    const suffix = await call("GET", "/files/parts/parts/2", { Range: "bytes=-5" });
+    const suffix = await call("GET", "/files/parts/parts/2", { headers: { Range: "bytes=-5" } });
     expect(await bytesOf(suffix)).toEqual(input.subarray(start + part.bytes - 5, start + part.bytes));
-    const past = await call("GET", "/files/parts/parts/2", { Range: `bytes=${part.bytes}-` });
+    const past = await call("GET", "/files/parts/parts/2", { headers: { Range: `bytes=${part.bytes}-` } });
     expect(past.status).toBe(416);
     expect(past.headers.get("Content-Range")).toBe(`bytes */${part.bytes}`);
     expect(await openReads("parts")).toBe(0);
@@ -206,7 +203,7 @@ describe("byte ranges of GET /files/:name/parts/:index", () => {
 describe("validators", () => {
   test("one strong ETag and Last-Modified per version: on the manifest, the content and every part", async () => {
     const input = encodeNumbers(sampleNumbers(1_000, 13));
-    const created = await call("POST", "/files/tagged?maxPartBytes=1024", {}, input);
+    const created = await call("POST", "/files/tagged?maxPartBytes=1024", { body: input });
     const manifest = (await created.json()) as Manifest;
     const etag = `"${manifest.uploadId}"`;
     const modified = new Date(manifest.createdAt).toUTCString();
@@ -233,16 +230,16 @@ describe("validators", () => {
     const old = await stored("cached", encodeNumbers(sampleNumbers(500, 14)));
     const current = await stored("cached", encodeNumbers(sampleNumbers(500, 14)));
     for (const path of ["/files/cached", "/files/cached/content", "/files/cached/parts/0"]) {
-      const fresh = await call("GET", path, { "If-None-Match": `"x", "${current.uploadId}"` });
+      const fresh = await call("GET", path, { headers: { "If-None-Match": `"x", "${current.uploadId}"` } });
       expect(fresh.status).toBe(304);
       expect(fresh.headers.get("ETag")).toBe(`"${current.uploadId}"`);
       expect(await fresh.text()).toBe("");
-      const weak = await call("GET", path, { "If-None-Match": `W/"${current.uploadId}"` });
+      const weak = await call("GET", path, { headers: { "If-None-Match": `W/"${current.uploadId}"` } });
       expect(weak.status).toBe(304);
-      const stale = await call("GET", path, { "If-None-Match": `"${old.uploadId}"` });
+      const stale = await call("GET", path, { headers: { "If-None-Match": `"${old.uploadId}"` } });
       expect(stale.status).toBe(200);
       await stale.arrayBuffer();
-      expect((await call("GET", path, { "If-None-Match": "*" })).status).toBe(304);
+      expect((await call("GET", path, { headers: { "If-None-Match": "*" } })).status).toBe(304);
     }
     expect(await openReads("cached")).toBe(0);
   });
@@ -252,7 +249,7 @@ describe("validators", () => {
     const old = await stored("resumable", input);
     const current = await stored("resumable", input);
     const ranged = (ifRange: string) =>
-      call("GET", "/files/resumable/content", { Range: "bytes=100-", "If-Range": ifRange });
+      call("GET", "/files/resumable/content", { headers: { Range: "bytes=100-", "If-Range": ifRange } });
     const kept = await ranged(`"${current.uploadId}"`);
     expect(kept.status).toBe(206);
     expect(await bytesOf(kept)).toEqual(input.subarray(100));
@@ -269,18 +266,18 @@ describe("validators", () => {
     const before = new Date(Date.parse(current.createdAt) - 5_000).toUTCString();
     const after = new Date(Date.parse(current.createdAt) + 5_000).toUTCString();
     for (const path of ["/files/guarded", "/files/guarded/content", "/files/guarded/parts/0"]) {
-      const stale = await call("GET", path, { "If-Match": `"${old.uploadId}"` });
+      const stale = await call("GET", path, { headers: { "If-Match": `"${old.uploadId}"` } });
       expect(stale.status).toBe(412);
       expect(await stale.json()).toMatchObject({ error: "precondition-failed", etag: `"${current.uploadId}"` });
-      expect((await call("GET", path, { "If-Match": `W/"${current.uploadId}"` })).status).toBe(412);
-      expect((await call("GET", path, { "If-Unmodified-Since": before })).status).toBe(412);
+      expect((await call("GET", path, { headers: { "If-Match": `W/"${current.uploadId}"` } })).status).toBe(412);
+      expect((await call("GET", path, { headers: { "If-Unmodified-Since": before } })).status).toBe(412);
       const satisfied: Record<string, string>[] = [
         { "If-Match": `"${current.uploadId}"` },
         { "If-Match": "*" },
         { "If-Unmodified-Since": after },
       ];
       for (const headers of satisfied) {
-        const read = await call("GET", path, headers);
+        const read = await call("GET", path, { headers });
         expect(read.status).toBe(200);
         await read.arrayBuffer();
       }
@@ -301,40 +298,45 @@ describe("conditional writes", () => {
   const keysOf = (name: string, manifest: Manifest) => [`${name}/manifest.json`, ...manifest.parts.map((p) => p.key)];
 
   test("If-None-Match: * creates a free name only; a second one gets 412 and leaves nothing", async () => {
-    const created = await call("POST", "/files/once?maxPartBytes=1024", { "If-None-Match": "*" }, body);
+    const created = await call("POST", "/files/once?maxPartBytes=1024", { headers: { "If-None-Match": "*" }, body });
     expect(created.status).toBe(201);
     const manifest = (await created.json()) as Manifest;
-    const refused = await call("POST", "/files/once?maxPartBytes=1024", { "If-None-Match": "*" }, body);
+    const refused = await call("POST", "/files/once?maxPartBytes=1024", { headers: { "If-None-Match": "*" }, body });
     expect(refused.status).toBe(412);
     expect(await refused.json()).toMatchObject({ error: "precondition-failed", etag: `"${manifest.uploadId}"` });
     expect(await bucketKeys()).toEqual(keysOf("once", manifest).sort());
-    expect((await call("GET", "/files/once/content", { "If-Match": `"${manifest.uploadId}"` })).status).toBe(200);
+    expect(
+      (await call("GET", "/files/once/content", { headers: { "If-Match": `"${manifest.uploadId}"` } })).status,
+    ).toBe(200);
   });
 
   test("If-Match replaces only the named version, and deletes only it", async () => {
     const first = await stored("guarded", body);
     const second = await stored("guarded", body);
-    const stale = await call("POST", "/files/guarded?maxPartBytes=1024", { "If-Match": `"${first.uploadId}"` }, body);
+    const stale = await call("POST", "/files/guarded?maxPartBytes=1024", {
+      headers: { "If-Match": `"${first.uploadId}"` },
+      body,
+    });
     expect(stale.status).toBe(412);
     expect(await bucketKeys()).toEqual(keysOf("guarded", second).sort());
-    const replaced = await call(
-      "POST",
-      "/files/guarded?maxPartBytes=1024",
-      { "If-Match": `"${second.uploadId}"` },
+    const replaced = await call("POST", "/files/guarded?maxPartBytes=1024", {
+      headers: { "If-Match": `"${second.uploadId}"` },
       body,
-    );
+    });
     expect(replaced.status).toBe(201);
     const third = (await replaced.json()) as Manifest;
     expect(replaced.headers.get("ETag")).toBe(`"${third.uploadId}"`);
-    const staleDelete = await call("DELETE", "/files/guarded", { "If-Match": `"${second.uploadId}"` });
+    const staleDelete = await call("DELETE", "/files/guarded", { headers: { "If-Match": `"${second.uploadId}"` } });
     expect(staleDelete.status).toBe(412);
     expect(await bucketKeys()).toEqual(keysOf("guarded", third).sort());
-    expect((await call("DELETE", "/files/guarded", { "If-Match": `"${third.uploadId}"` })).status).toBe(204);
+    expect((await call("DELETE", "/files/guarded", { headers: { "If-Match": `"${third.uploadId}"` } })).status).toBe(
+      204,
+    );
     expect(await bucketKeys()).toEqual([]);
-    const missing = await call("DELETE", "/files/guarded", { "If-Match": "*" });
+    const missing = await call("DELETE", "/files/guarded", { headers: { "If-Match": "*" } });
     expect(missing.status).toBe(412);
     expect(await missing.json()).toMatchObject({ error: "precondition-failed", etag: null });
-    expect((await call("POST", "/files/guarded", { "If-Match": "*" }, body)).status).toBe(412);
+    expect((await call("POST", "/files/guarded", { headers: { "If-Match": "*" }, body })).status).toBe(412);
     expect(await bucketKeys()).toEqual([]);
   });
 
@@ -342,12 +344,12 @@ describe("conditional writes", () => {
     const openSession = async () => {
       const opened = await call("POST", "/files/sessioned/uploads?maxPartBytes=1024");
       const { uploadId } = (await opened.json()) as { uploadId: string };
-      const segment = await call("PUT", `/files/sessioned/uploads/${uploadId}/segments/0`, {}, body);
+      const segment = await call("PUT", `/files/sessioned/uploads/${uploadId}/segments/0`, { body });
       expect(segment.status).toBe(201);
       return uploadId;
     };
     const complete = (id: string, headers: Record<string, string>) =>
-      call("POST", `/files/sessioned/uploads/${id}/complete`, headers, JSON.stringify({ segments: 1 }));
+      call("POST", `/files/sessioned/uploads/${id}/complete`, { headers, body: JSON.stringify({ segments: 1 }) });
     const first = await complete(await openSession(), { "If-None-Match": "*" });
     expect(first.status).toBe(201);
     const manifest = (await first.json()) as Manifest;
@@ -379,7 +381,7 @@ describe("conditional writes", () => {
         },
       });
     const headers = { "If-Match": `"${original.uploadId}"` };
-    const racing = [0, 1].map(() => call("POST", "/files/raced?maxPartBytes=1024", headers, streamed()));
+    const racing = [0, 1].map(() => call("POST", "/files/raced?maxPartBytes=1024", { headers, body: streamed() }));
     for (;;) {
       const listing = (await (await call("GET", "/files/raced/uploads")).json()) as { uploads: unknown[] };
       if (listing.uploads.length === 2) break;

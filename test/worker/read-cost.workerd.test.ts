@@ -1,9 +1,4 @@
-import {
-  createExecutionContext,
-  runDurableObjectAlarm,
-  runInDurableObject,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, test, vi } from "vitest";
 import type { Manifest } from "../../src/files/manifest.ts";
@@ -11,40 +6,32 @@ import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { listAll } from "../../src/store/list-all.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
 import { RequestBudget } from "../../src/store/request-budget.ts";
-import type { DrainpipeEnv } from "../../src/worker/env.ts";
-import worker from "../../src/worker/index.ts";
 import { meteredNamespace } from "../../src/worker/metered-namespace.ts";
+import { type CallOptions, callUntilDone } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
 
 // What a read costs the file's coordinator: its calls (counted with the metered namespace, as the platform-limits
 // tests do) and the rows it writes to its SQLite ledger (counted by a wrapper around the object's `sql.exec`).
 
-const origin = "http://drainpipe.test";
-const auth = { Authorization: "Bearer test-token" };
-
 /** A request to the worker with `READ_GRACE_SECONDS` `grace`; `coordinatorCalls` counts its coordinator calls. */
-async function call(
+async function countedCall(
   method: string,
   path: string,
   grace: string,
-  init: { body?: BodyInit; headers?: Record<string, string> } = {},
+  options: CallOptions = {},
 ): Promise<{ response: Response; coordinatorCalls: () => number; done: Promise<void> }> {
   const budget = new RequestBudget(10_000);
-  const testEnv = {
-    ...env,
-    READ_GRACE_SECONDS: grace,
-    COORDINATOR: meteredNamespace(env.COORDINATOR, budget),
-  } as DrainpipeEnv;
-  const ctx = createExecutionContext();
-  const request = new Request(`${origin}${path}`, { method, headers: { ...auth, ...init.headers }, body: init.body });
-  const response = await worker.fetch(request, testEnv, ctx);
-  return { response, coordinatorCalls: () => budget.used, done: waitOnExecutionContext(ctx) };
+  const vars = { READ_GRACE_SECONDS: grace, COORDINATOR: meteredNamespace(env.COORDINATOR, budget) };
+  const { response, done } = await callUntilDone(method, path, { ...options, vars });
+  return { response, coordinatorCalls: () => budget.used, done };
 }
 
 /** Stores `numbers` as `name` in parts of 1 KiB. */
 async function stored(name: string, numbers: Float64Array, grace: string): Promise<Manifest> {
-  const { response } = await call("POST", `/files/${name}?maxPartBytes=1024`, grace, { body: encodeNumbers(numbers) });
+  const { response } = await countedCall("POST", `/files/${name}?maxPartBytes=1024`, grace, {
+    body: encodeNumbers(numbers),
+  });
   expect(response.status).toBe(201);
   return (await response.json()) as Manifest;
 }
@@ -99,7 +86,7 @@ describe("the cost of a read of an unchanged file", () => {
         ["/files/steady/content", { Range: "bytes=100-199" }],
         ["/files/steady/parts/3", {}],
       ] as const) {
-        const { response, coordinatorCalls, done } = await call("GET", path, grace, { headers });
+        const { response, coordinatorCalls, done } = await countedCall("GET", path, grace, { headers });
         expect(response.status).toBeLessThan(300);
         await response.arrayBuffer();
         await done;
@@ -122,7 +109,7 @@ describe("reads across a replace", () => {
     const old = sampleNumbers(6_000, 2);
     const manifest = await stored("long", old, "2");
     expect(manifest.parts.length).toBeGreaterThan(20);
-    const read = await call("GET", "/files/long/content", "2");
+    const read = await countedCall("GET", "/files/long/content", "2");
     const reader = read.response.body!.getReader();
     const chunks: Uint8Array[] = [(await reader.read()).value!];
     // The body waits for this reader; half the grace period (1 s) in, the read takes its lease.
@@ -141,7 +128,7 @@ describe("reads across a replace", () => {
 
   test("a replaced version nobody leased is deleted by the alarm once its grace period ended", async () => {
     const manifest = await stored("brief", sampleNumbers(500, 4), "1");
-    const read = await call("GET", "/files/brief/content", "1");
+    const read = await countedCall("GET", "/files/brief/content", "1");
     await read.response.arrayBuffer();
     await read.done;
     await stored("brief", sampleNumbers(500, 5), "1");
@@ -154,7 +141,7 @@ describe("reads across a replace", () => {
   test("a read whose version went before it took its lease errors its body, never a short 200", async () => {
     const numbers = sampleNumbers(6_000, 6);
     await stored("gone", numbers, "2");
-    const read = await call("GET", "/files/gone/content", "2");
+    const read = await countedCall("GET", "/files/gone/content", "2");
     expect(read.response.status).toBe(200);
     const reader = read.response.body!.getReader();
     await reader.read();

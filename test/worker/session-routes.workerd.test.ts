@@ -1,21 +1,14 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeEach, describe, expect, test } from "vitest";
 import { type Manifest, versionKeys } from "../../src/files/manifest.ts";
 import { encodeNumbers } from "../../src/numbers/number-encoder.ts";
 import { listAll } from "../../src/store/list-all.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
-import { callWorker } from "../support/call-worker.ts";
+import { call, callWorker, TEST_AUTH, TEST_ORIGIN } from "../support/call-worker.ts";
 import { emptyR2Store } from "../support/empty-r2-store.ts";
 import { sampleNumbers } from "../support/split-contract.ts";
-
-const origin = "http://drainpipe.test";
-const auth = { Authorization: "Bearer test-token" };
-
-function call(method: string, path: string, body?: BodyInit | null, headers: Record<string, string> = {}) {
-  return exports.default.fetch(new Request(`${origin}${path}`, { method, headers: { ...auth, ...headers }, body }));
-}
 
 async function bucketKeys(prefix = ""): Promise<string[]> {
   const keys: string[] = [];
@@ -30,11 +23,11 @@ async function open(name: string, query = ""): Promise<string> {
 }
 
 function put(name: string, uploadId: string, index: number, body: Uint8Array, headers: Record<string, string> = {}) {
-  return call("PUT", `/files/${name}/uploads/${uploadId}/segments/${index}`, body, headers);
+  return call("PUT", `/files/${name}/uploads/${uploadId}/segments/${index}`, { body, headers });
 }
 
 function complete(name: string, uploadId: string, segments: number) {
-  return call("POST", `/files/${name}/uploads/${uploadId}/complete`, JSON.stringify({ segments }));
+  return call("POST", `/files/${name}/uploads/${uploadId}/complete`, { body: JSON.stringify({ segments }) });
 }
 
 /** Cuts `bytes` after the line breaks at or after each of `cuts` (byte offsets), like `split -C`. */
@@ -140,12 +133,18 @@ describe("upload sessions", () => {
     expect(await bucketKeys("dig/")).toEqual(kept);
     const malformed = await put("dig", uploadId, 1, body, { "Content-Digest": "md5=:abc:" });
     expect(malformed.status).toBe(400);
-    const single = await call("POST", "/files/digest-post", body, {
-      "Content-Digest": `sha-256=:${await sha256(body)}:`,
+    const single = await call("POST", "/files/digest-post", {
+      body,
+      headers: {
+        "Content-Digest": `sha-256=:${await sha256(body)}:`,
+      },
     });
     expect(((await single.json()) as Manifest).source).toMatchObject({ kind: "upload", digest: await sha256(body) });
-    const mismatch = await call("POST", "/files/digest-post2", body, {
-      "Content-Digest": `sha-256=:${await sha256(input)}:`,
+    const mismatch = await call("POST", "/files/digest-post2", {
+      body,
+      headers: {
+        "Content-Digest": `sha-256=:${await sha256(input)}:`,
+      },
     });
     expect(mismatch.status).toBe(400);
     expect(await bucketKeys("digest-post2/")).toEqual([]);
@@ -182,8 +181,8 @@ describe("upload sessions", () => {
       },
     });
     const piece = input.subarray(0, input.indexOf(10, 40_000) + 1);
-    const path = `${origin}/files/flaky/uploads/${uploadId}/segments/0`;
-    const failed = await callWorker(new Request(path, { method: "PUT", headers: auth, body: piece }), {
+    const path = `${TEST_ORIGIN}/files/flaky/uploads/${uploadId}/segments/0`;
+    const failed = await callWorker(new Request(path, { method: "PUT", headers: TEST_AUTH, body: piece }), {
       ...env,
       BUCKET: failing,
     });
@@ -219,8 +218,8 @@ describe("upload sessions", () => {
     const small = { ...env, MAX_UPLOAD_BYTES: "10" };
     // As over HTTP, the segments declare their length.
     const request = (method: string, path: string, body?: string) => {
-      const headers = body ? { ...auth, "Content-Length": String(body.length) } : auth;
-      return callWorker(new Request(`${origin}${path}`, { method, headers, ...(body ? { body } : {}) }), small);
+      const headers = body ? { ...TEST_AUTH, "Content-Length": String(body.length) } : TEST_AUTH;
+      return callWorker(new Request(`${TEST_ORIGIN}${path}`, { method, headers, ...(body ? { body } : {}) }), small);
     };
     const opened = await request("POST", "/files/capped/uploads");
     const { uploadId } = (await opened.json()) as { uploadId: string };
@@ -238,9 +237,9 @@ describe("upload sessions", () => {
     await put("toolarge", uploadId, 0, new TextEncoder().encode("1\n2\n3\n"));
     expect((await bucketKeys("toolarge/")).length).toBe(1);
     const small = { ...env, MAX_UPLOAD_NUMBERS: "2" };
-    const completion = new Request(`${origin}/files/toolarge/uploads/${uploadId}/complete`, {
+    const completion = new Request(`${TEST_ORIGIN}/files/toolarge/uploads/${uploadId}/complete`, {
       method: "POST",
-      headers: auth,
+      headers: TEST_AUTH,
       body: JSON.stringify({ segments: 1 }),
     });
     const refused = await callWorker(completion, small);
@@ -250,7 +249,7 @@ describe("upload sessions", () => {
   });
 
   test("replacing a file through a session is atomic for a reader that started before", async () => {
-    expect((await call("POST", "/files/swap?maxPartBytes=4096", input)).status).toBe(201);
+    expect((await call("POST", "/files/swap?maxPartBytes=4096", { body: input })).status).toBe(201);
     const reading = await call("GET", "/files/swap/content");
     const uploadId = await open("swap");
     await put("swap", uploadId, 0, new TextEncoder().encode("42\n"));
@@ -260,10 +259,13 @@ describe("upload sessions", () => {
   });
 
   test("a session not completed within UPLOAD_TTL is removed by the coordinator's alarm", async () => {
-    const opened = await callWorker(new Request(`${origin}/files/stale/uploads`, { method: "POST", headers: auth }), {
-      ...env,
-      UPLOAD_TTL: "3",
-    });
+    const opened = await callWorker(
+      new Request(`${TEST_ORIGIN}/files/stale/uploads`, { method: "POST", headers: TEST_AUTH }),
+      {
+        ...env,
+        UPLOAD_TTL: "3",
+      },
+    );
     const { uploadId } = (await opened.json()) as { uploadId: string };
     await put("stale", uploadId, 0, new TextEncoder().encode("1\n"));
     expect((await bucketKeys("stale/")).length).toBeGreaterThan(0);

@@ -7,29 +7,18 @@ import { listAll } from "../../src/store/list-all.ts";
 import { R2Store } from "../../src/store/r2-store.ts";
 import { RequestBudget } from "../../src/store/request-budget.ts";
 import type { DrainpipeEnv } from "../../src/worker/env.ts";
-import { callMetered, callWorker } from "../support/call-worker.ts";
+import { type CallOptions, call, callMetered, callWorker, TEST_AUTH, TEST_ORIGIN } from "../support/call-worker.ts";
 
 // The tus routes inside workerd with real miniflare R2 and Durable Objects: what a tus upload stores is what one
 // POST of the same bytes stores, whatever the PATCHes' cuts; errors, budgets, expiry and the sweep.
 
-const origin = "http://drainpipe.test";
-const auth = { Authorization: "Bearer test-token" };
 const tus = { "Tus-Resumable": "1.0.0" };
 const octets = { "Content-Type": "application/offset+octet-stream" };
 const encoder = new TextEncoder();
 
-/** Sends a request to the worker (authenticated, `Tus-Resumable` set), with `vars` over the test deployment's. */
-function call(
-  method: string,
-  path: string,
-  options: { body?: BodyInit | null; headers?: Record<string, string>; vars?: Partial<DrainpipeEnv> } = {},
-) {
-  const request = new Request(`${origin}${path}`, {
-    method,
-    headers: { ...auth, ...tus, ...options.headers },
-    body: options.body ?? null,
-  });
-  return callWorker(request, { ...env, ...options.vars } as DrainpipeEnv);
+/** {@linkcode call} with `Tus-Resumable`, which every request of the tus protocol carries. */
+function tusCall(method: string, path: string, options: CallOptions = {}): Promise<Response> {
+  return call(method, path, { ...options, headers: { ...tus, ...options.headers } });
 }
 
 /** `Upload-Metadata` of `pairs`, values base64. */
@@ -41,7 +30,7 @@ function metadata(pairs: Record<string, string>): string {
 
 /** Creates a tus upload; resolves with its URL path. */
 async function create(headers: Record<string, string>, vars?: Partial<DrainpipeEnv>): Promise<string> {
-  const response = await call("POST", "/tus", { headers, vars });
+  const response = await tusCall("POST", "/tus", { headers, vars });
   expect(response.status, await response.clone().text()).toBe(201);
   return response.headers.get("Location")!;
 }
@@ -49,7 +38,7 @@ async function create(headers: Record<string, string>, vars?: Partial<DrainpipeE
 /** A PATCH of `body` at `offset`, with its `Content-Length` as HTTP clients send it. */
 function patch(path: string, offset: number, body: Uint8Array, headers: Record<string, string> = {}) {
   const length = String(body.byteLength);
-  return call("PATCH", path, {
+  return tusCall("PATCH", path, {
     body,
     headers: { ...octets, "Upload-Offset": String(offset), "Content-Length": length, ...headers },
   });
@@ -72,17 +61,17 @@ async function patchAll(path: string, bytes: Uint8Array, cuts: number[]): Promis
 
 /** Stores `bytes` as `name` with one POST; resolves with the answer. */
 function post(name: string, bytes: Uint8Array) {
-  return callWorker(new Request(`${origin}/files/${name}`, { method: "POST", headers: auth, body: bytes }));
+  return callWorker(new Request(`${TEST_ORIGIN}/files/${name}`, { method: "POST", headers: TEST_AUTH, body: bytes }));
 }
 
 async function manifest(name: string): Promise<Manifest> {
-  const response = await call("GET", `/files/${name}`);
+  const response = await tusCall("GET", `/files/${name}`);
   expect(response.status).toBe(200);
   return (await response.json()) as Manifest;
 }
 
 async function content(name: string): Promise<string> {
-  const response = await call("GET", `/files/${name}/content`);
+  const response = await tusCall("GET", `/files/${name}/content`);
   expect(response.status).toBe(200);
   return response.text();
 }
@@ -115,7 +104,7 @@ const validText = fc
 
 describe("tus 1.0 routes", () => {
   test("OPTIONS answers the capabilities without a token", async () => {
-    const response = await callWorker(new Request(`${origin}/tus`, { method: "OPTIONS" }));
+    const response = await callWorker(new Request(`${TEST_ORIGIN}/tus`, { method: "OPTIONS" }));
     expect(response.status).toBe(204);
     expect(response.headers.get("Tus-Version")).toBe("1.0.0");
     expect(response.headers.get("Tus-Extension")?.split(",")).toEqual([
@@ -133,12 +122,12 @@ describe("tus 1.0 routes", () => {
 
   test("a request without Tus-Resumable gets 412 with Tus-Version; without a token, 401", async () => {
     const missing = await callWorker(
-      new Request(`${origin}/tus`, { method: "POST", headers: { ...auth, "Upload-Length": "3" } }),
+      new Request(`${TEST_ORIGIN}/tus`, { method: "POST", headers: { ...TEST_AUTH, "Upload-Length": "3" } }),
     );
     expect(missing.status).toBe(412);
     expect(missing.headers.get("Tus-Version")).toBe("1.0.0");
     const anonymous = await callWorker(
-      new Request(`${origin}/tus`, { method: "POST", headers: { ...tus, "Upload-Length": "3" } }),
+      new Request(`${TEST_ORIGIN}/tus`, { method: "POST", headers: { ...tus, "Upload-Length": "3" } }),
     );
     expect(anonymous.status).toBe(401);
   });
@@ -159,7 +148,7 @@ describe("tus 1.0 routes", () => {
         expect(stored.source.kind === "segments" && stored.source.bytes).toBe(bytes.byteLength);
         expect(stored.sorted).toBe(posted.sorted);
         expect(stored.parts.length).toBeLessThanOrEqual(posted.parts.length + cuts.length);
-        const head = await call("HEAD", path);
+        const head = await tusCall("HEAD", path);
         expect(head.headers.get("Upload-Offset")).toBe(String(bytes.byteLength));
       }),
       // An empty file (complete at its creation) and cuts at both ends come first, whatever the seed.
@@ -199,7 +188,7 @@ describe("tus 1.0 routes", () => {
           expected.reason,
         ]);
         expect(answer.detail).toContain(`line ${expected.line as number}, column ${expected.column as number}`);
-        expect((await call("HEAD", path)).status).toBe(404);
+        expect((await tusCall("HEAD", path)).status).toBe(404);
         expect(await keys(`${name}/`)).toEqual([]);
       }),
       { numRuns: 25 },
@@ -223,15 +212,15 @@ describe("tus 1.0 routes", () => {
           if (slice.byteLength > 0) expect((await patchAll(path, slice, [slice.byteLength >> 1])).status).toBe(204);
           partials.push(path);
         }
-        const final = await call("POST", "/tus", {
+        const final = await tusCall("POST", "/tus", {
           headers: { "Upload-Concat": `final;${partials.join(" ")}`, "Upload-Metadata": metadata({ filename: name }) },
         });
         expect(final.status, await final.clone().text()).toBe(201);
         expect(final.headers.get("Upload-Offset")).toBe(String(bytes.byteLength));
         expect((await post(`${name}-post`, bytes)).status).toBe(201);
         expect(await content(name)).toBe(await content(`${name}-post`));
-        for (const path of partials) expect((await call("HEAD", path)).status).toBe(404);
-        const head = await call("HEAD", final.headers.get("Location")!);
+        for (const path of partials) expect((await tusCall("HEAD", path)).status).toBe(404);
+        const head = await tusCall("HEAD", final.headers.get("Location")!);
         expect(head.status).toBe(200);
         expect(head.headers.get("Upload-Length")).toBe(String(bytes.byteLength));
       }),
@@ -253,7 +242,7 @@ describe("tus 1.0 routes", () => {
       "Upload-Checksum": `sha1 ${await digest("SHA-1", encoder.encode("no"))}`,
     });
     expect(mismatch.status).toBe(460);
-    expect((await call("HEAD", path)).headers.get("Upload-Offset")).toBe("0");
+    expect((await tusCall("HEAD", path)).headers.get("Upload-Offset")).toBe("0");
     expect(await keys(`${name}/`)).toEqual([]);
     const first = await patch(path, 0, bytes.subarray(0, 3), {
       "Upload-Checksum": `sha1 ${await digest("SHA-1", bytes.subarray(0, 3))}`,
@@ -282,17 +271,17 @@ describe("tus 1.0 routes", () => {
 
   test("a deferred length is given by the last PATCH; creation can carry the first bytes", async () => {
     const name = fresh("deferred");
-    const created = await call("POST", "/tus", {
+    const created = await tusCall("POST", "/tus", {
       body: encoder.encode("10\n2"),
       headers: { ...octets, "Upload-Defer-Length": "1", "Upload-Metadata": metadata({ name }) },
     });
     expect(created.status).toBe(201);
     expect(created.headers.get("Upload-Offset")).toBe("4");
     const path = created.headers.get("Location")!;
-    const head = await call("HEAD", path);
+    const head = await tusCall("HEAD", path);
     expect(head.headers.get("Upload-Defer-Length")).toBe("1");
     expect((await patch(path, 4, encoder.encode("0\n3"))).status).toBe(204);
-    expect((await call("GET", `/files/${name}`)).status).toBe(404);
+    expect((await tusCall("GET", `/files/${name}`)).status).toBe(404);
     const last = await patch(path, 7, encoder.encode("0\n"), { "Upload-Length": "9" });
     expect(last.status).toBe(204);
     expect(await content(name)).toBe("10\n20\n30\n");
@@ -303,8 +292,8 @@ describe("tus 1.0 routes", () => {
     const path = await create({ "Upload-Length": "100", "Upload-Metadata": metadata({ name }) });
     expect((await patch(path, 0, encoder.encode("1\n2\n3\n4"))).status).toBe(204);
     expect((await keys(`${name}/`)).length).toBeGreaterThan(0);
-    expect((await call("DELETE", path)).status).toBe(204);
-    expect((await call("HEAD", path)).status).toBe(404);
+    expect((await tusCall("DELETE", path)).status).toBe(204);
+    expect((await tusCall("HEAD", path)).status).toBe(404);
     expect((await patch(path, 7, encoder.encode("\n"))).status).toBe(404);
     expect(await keys(`${name}/`)).toEqual([]);
   });
@@ -314,18 +303,18 @@ describe("tus 1.0 routes", () => {
     const condition = { "If-None-Match": "*", "Upload-Metadata": metadata({ name }) };
     const path = await create({ ...condition, "Upload-Length": "4" });
     expect((await post(name, encoder.encode("7\n"))).status).toBe(201);
-    expect((await call("POST", "/tus", { headers: { ...condition, "Upload-Length": "4" } })).status).toBe(412);
+    expect((await tusCall("POST", "/tus", { headers: { ...condition, "Upload-Length": "4" } })).status).toBe(412);
     const refused = await patch(path, 0, encoder.encode("1\n2\n"));
     expect(refused.status).toBe(412);
     expect(await content(name)).toBe("7\n");
-    expect((await call("HEAD", path)).status).toBe(404);
+    expect((await tusCall("HEAD", path)).status).toBe(404);
   });
 
   test("a PATCH larger than one request may carry is refused with 413, naming the chunk size", async () => {
     const name = fresh("big");
     const vars = { MAX_SEGMENT_BYTES: "1000" };
     const path = await create({ "Upload-Length": "5000", "Upload-Metadata": metadata({ name }) }, vars);
-    const response = await call("PATCH", path, {
+    const response = await tusCall("PATCH", path, {
       body: new Uint8Array(2000).fill(0x31),
       headers: { ...octets, "Upload-Offset": "0" },
       vars,
@@ -334,7 +323,7 @@ describe("tus 1.0 routes", () => {
     expect(response.status, JSON.stringify(body)).toBe(413);
     expect(body.chunkSize).toBe(1000);
     expect(body.detail).toContain("chunkSize: 1000");
-    expect((await call("HEAD", path)).headers.get("Upload-Offset")).toBe("0");
+    expect((await tusCall("HEAD", path)).headers.get("Upload-Offset")).toBe("0");
   });
 
   test("chunks so small that the file would pass MAX_PARTS are refused at the first PATCH", async () => {
@@ -350,7 +339,7 @@ describe("tus 1.0 routes", () => {
     expect(body.error).toBe("too-many-parts");
     expect(body.chunkSize).toBeGreaterThan(chunk.byteLength);
     expect(Math.ceil(3_000_000 / body.chunkSize) * Math.ceil(body.chunkSize / 1024)).toBeLessThanOrEqual(4000);
-    expect((await call("HEAD", path)).headers.get("Upload-Offset")).toBe("0");
+    expect((await tusCall("HEAD", path)).headers.get("Upload-Offset")).toBe("0");
   });
 
   test("a PATCH counts its subrequests: begin, one put per part, accept", async () => {
@@ -393,7 +382,7 @@ describe("tus 1.0 routes", () => {
     // The alarm may have run by itself already (local workerd runs alarms); else run it now.
     await runDurableObjectAlarm(env.COORDINATOR.getByName(name));
     expect(await keys(`${name}/`)).toEqual([]);
-    expect((await call("HEAD", path)).status).toBe(404);
+    expect((await tusCall("HEAD", path)).status).toBe(404);
   });
 
   test("the sweep keeps an open partial upload's pieces and removes a dead one's", async () => {
@@ -406,7 +395,7 @@ describe("tus 1.0 routes", () => {
     await env.BUCKET.put(orphan, "9\n");
     let cursor: string | null = null;
     do {
-      const swept = await call("POST", `/sweep${cursor === null ? "" : `?cursor=${encodeURIComponent(cursor)}`}`);
+      const swept = await tusCall("POST", `/sweep${cursor === null ? "" : `?cursor=${encodeURIComponent(cursor)}`}`);
       expect(swept.status).toBe(200);
       cursor = ((await swept.json()) as { cursor: string | null }).cursor;
     } while (cursor !== null);
@@ -429,7 +418,7 @@ describe("tus 1.0 routes", () => {
         controller.close();
       },
     });
-    const first = call("PATCH", path, { body: slow, headers: { ...octets, "Upload-Offset": "0" } });
+    const first = tusCall("PATCH", path, { body: slow, headers: { ...octets, "Upload-Offset": "0" } });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await patch(path, 0, encoder.encode("1\n2\n"))).status).toBe(204);
     release();
@@ -441,7 +430,7 @@ describe("tus 1.0 routes", () => {
     const vars = { CORS_ORIGINS: "http://app.test" };
     const preflight = (from: string) =>
       callWorker(
-        new Request(`${origin}/tus`, {
+        new Request(`${TEST_ORIGIN}/tus`, {
           method: "OPTIONS",
           headers: {
             Origin: from,
@@ -460,7 +449,7 @@ describe("tus 1.0 routes", () => {
       expect(exposed).toContain(header);
     }
     expect((await preflight("http://evil.test")).headers.get("Access-Control-Allow-Origin")).toBeNull();
-    const created = await call("POST", "/tus", {
+    const created = await tusCall("POST", "/tus", {
       headers: { Origin: "http://app.test", "Upload-Length": "2", "Upload-Concat": "partial" },
       vars,
     });
