@@ -15,14 +15,8 @@
  */
 import { resolve } from "node:path";
 import { median } from "simple-statistics";
-import {
-  BROWSERS,
-  type BrowserName,
-  findBrowser,
-  launchBrowser,
-  missingBrowserLine,
-} from "../../test/browsers/browsers.ts";
-import { htmlPage, script, startServer } from "../../test/browsers/server.ts";
+import { BROWSERS, type BrowserName, findBrowser, launchBrowser, missingBrowserLine } from "../../harness/browsers.ts";
+import { htmlPage, script, startServer } from "../../harness/page-server.ts";
 import { runAlone } from "../harness/run-alone.ts";
 import { defineScenario } from "../harness/scenario.ts";
 import type { OutputCheck, ScenarioResult, Speedup } from "../harness/scenario-result.ts";

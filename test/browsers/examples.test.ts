@@ -14,12 +14,18 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  BROWSERS,
+  findBrowser,
+  launchBrowser,
+  missingBrowserLine,
+  type RunningBrowser,
+} from "../../harness/browsers.ts";
+import { htmlPage, type PageServer, script, startServer } from "../../harness/page-server.ts";
 import { expectedOutput, libraryExamples } from "../package/doc-blocks.ts";
-import { BROWSERS, findBrowser, launchBrowser, missingBrowserLine, type RunningBrowser } from "./browsers.ts";
 import { bundleScript } from "./bundle.ts";
 import type { ExampleOutput } from "./pages/example-capture.ts";
 import type { SmokeOutcome } from "./pages/smoke-page.ts";
-import { htmlPage, type PageServer, script, startServer } from "./server.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const PAGES = resolve(import.meta.dirname, "pages");

@@ -20,10 +20,10 @@ import {
   launchBrowser,
   missingBrowserLine,
   type RunningBrowser,
-} from "./browsers.ts";
+} from "../../harness/browsers.ts";
+import { htmlPage, type PageServer, script, startServer } from "../../harness/page-server.ts";
 import { type BundleStyle, bundleScript } from "./bundle.ts";
 import type { SafeReports } from "./pages/safe-page.ts";
-import { htmlPage, type PageServer, script, startServer } from "./server.ts";
 
 const PAGES = resolve(import.meta.dirname, "pages");
 const STYLES: readonly BundleStyle[] = ["plain", "minified"];

@@ -9,9 +9,9 @@
  * @module
  */
 import { describe, expect, test } from "vitest";
+import { BROWSERS, findBrowser, launchBrowser, missingBrowserLine } from "../../harness/browsers.ts";
 import { compareWithExpectations, loadRuntimeExpectations, WHOLE_FILE } from "../wpt/expectations.ts";
 import { formatDeviation, formatRuntimeTable, subtestsBehindNative, tally } from "../wpt/report.ts";
-import { BROWSERS, findBrowser, launchBrowser, missingBrowserLine } from "./browsers.ts";
 
 const wptDir = process.env.WPT_DIR ?? "";
 const EXPECTATIONS_FILE = new URL("../wpt/expectations.json", import.meta.url).pathname;

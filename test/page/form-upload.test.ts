@@ -13,9 +13,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { findChromium, launchChromium, NO_CHROMIUM } from "../../harness/chromium.ts";
 import { writePrimes } from "../../src/cli/commands/primes.ts";
 import { type EmbeddedWorker, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
-import { findChromium, launchChromium, NO_CHROMIUM } from "./chromium.ts";
 
 const CHROMIUM = findChromium();
 if (!CHROMIUM) console.warn(NO_CHROMIUM);

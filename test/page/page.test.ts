@@ -20,10 +20,10 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { findChromium, launchChromium, NO_CHROMIUM } from "../../harness/chromium.ts";
 import { buildPage } from "../../scripts/build-page.ts";
 import { writePrimes } from "../../src/cli/commands/primes.ts";
 import { type EmbeddedWorker, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
-import { findChromium, launchChromium, NO_CHROMIUM } from "./chromium.ts";
 import { TusTraffic } from "./tus-traffic.ts";
 
 const CHROMIUM = findChromium();

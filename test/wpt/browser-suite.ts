@@ -1,5 +1,5 @@
 /**
- * Runs the WPT streams suite in a browser (Chromium or Firefox, `test/browsers/browsers.ts`): each test file in a
+ * Runs the WPT streams suite in a browser (Chromium or Firefox, `harness/browsers.ts`): each test file in a
  * page of its own, loaded from a local server that serves the WPT checkout, as WPT's own `.any.html` wrapper does
  * (testharness.js, the `META: script=` includes, the test file), all pages of one implementation in one browser
  * context of their own. For drainpipe, a classic script bundled from `src/streams/index.ts` (esbuild, with
@@ -10,10 +10,10 @@
  * `script-src 'self'` by `test/browsers/safe.test.ts`.
  */
 import path from "node:path";
-import type { BrowserPage, RunningBrowser } from "../browsers/browsers.ts";
+import type { BrowserPage, RunningBrowser } from "../../harness/browsers.ts";
+import { htmlPage, type PageServer, script, startServer } from "../../harness/page-server.ts";
 import { bundleScript } from "../browsers/bundle.ts";
 import type { PageResults } from "../browsers/pages/wpt-report.ts";
-import { htmlPage, type PageServer, script, startServer } from "../browsers/server.ts";
 import type { Implementation } from "./implementation.ts";
 import type { FileResult } from "./results.ts";
 import { FILE_TIMEOUT_MS } from "./run-file.ts";

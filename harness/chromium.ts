@@ -1,6 +1,6 @@
 /**
- * Headless Chromium for the page's tests: Debian's `chromium` package (`apt-get install -y chromium`), driven by
- * playwright-core, in a profile of its own.
+ * Headless Chromium for the page's tests (test/page) and, through `browsers.ts`, the browser tests and benchmarks:
+ * Debian's `chromium` package (`apt-get install -y chromium`), driven by playwright-core, in a profile of its own.
  *
  * @module
  */

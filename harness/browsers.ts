@@ -10,7 +10,7 @@ import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { chromium } from "playwright-core";
 import puppeteer, { type BrowserContext as PuppeteerBrowserContext, type Page as PuppeteerPage } from "puppeteer-core";
-import { CHROMIUM_FLAGS } from "../page/chromium.ts";
+import { CHROMIUM_FLAGS } from "./chromium.ts";
 
 /** The browsers, in report order. */
 export const BROWSERS = ["chromium", "firefox"] as const;
