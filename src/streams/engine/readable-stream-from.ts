@@ -132,10 +132,15 @@ class AsyncIteratorRecord {
   }
 }
 
-/** GetIterator(obj, async): an async iterator record, adapting sync iterables. */
+/**
+ * Web IDL's conversion to `async_sequence<any>` (`from`'s argument type since whatwg/streams#1372), then
+ * GetIterator(obj, async): an async iterator record, adapting sync iterables. Only an object converts: a string, and
+ * any other primitive, is a TypeError, although a string is iterable.
+ */
 function getAsyncIterator(iterable: unknown): AsyncIteratorRecord {
-  if (iterable === undefined || iterable === null) {
-    throw new TypeError("Cannot create a stream: the argument is not iterable");
+  if (!isObject(iterable)) {
+    const kind = iterable === null ? "null" : typeof iterable;
+    throw new TypeError(`Cannot create a stream: the argument is ${kind}, not an iterable object`);
   }
   const asyncMethod = getMethod(iterable, Symbol.asyncIterator);
   if (asyncMethod !== undefined) {

@@ -179,13 +179,18 @@ export class ReadableStream<R = unknown> {
   }
 
   /**
-   * Creates a readable stream from an async iterable or a sync iterable (such as an array or a generator).
+   * Creates a readable stream from an async iterable or a sync iterable object (such as an array or a generator).
+   * A string is not iterated: as the standard has it since whatwg/streams#1372, only an object is accepted.
+   *
+   * @throws {TypeError} when `asyncIterable` is not an object (a string, a number, `null`, ...) or has no callable
+   *   `Symbol.asyncIterator` or `Symbol.iterator` method.
    * @example
    * ```ts
    * const stream = ReadableStream.from([1, 2, 3]);
+   * ReadableStream.from("abc" as never); // throws TypeError "Cannot create a stream: the argument is string …"
    * ```
    */
-  static from<R>(asyncIterable: AsyncIterable<R> | Iterable<R | PromiseLike<R>>): ReadableStream<R> {
+  static from<R>(asyncIterable: (AsyncIterable<R> | Iterable<R | PromiseLike<R>>) & object): ReadableStream<R> {
     return ReadableStreamFromIterable(asyncIterable);
   }
 

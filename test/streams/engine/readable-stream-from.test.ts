@@ -152,3 +152,35 @@ describe("ReadableStream.from over a sync iterator", () => {
     expect(reads).toEqual(["done#0", "value#0", "done#1", "value#1", "done#2", "value#2"]);
   });
 });
+
+describe("ReadableStream.from's argument (whatwg/streams#1372: Web IDL async_sequence)", () => {
+  test.each([
+    ["a string", "ab"],
+    ["an empty string", ""],
+    ["a number", 42],
+    ["a boolean", true],
+    ["a symbol", Symbol("s")],
+    ["a bigint", 1n],
+    ["null", null],
+    ["undefined", undefined],
+  ])("%s is a TypeError, although a string is iterable", (_label, value) => {
+    expect(() => ReadableStream.from(value as never)).toThrow(TypeError);
+  });
+
+  test("a String object is an object, so it is iterated by code point", async () => {
+    const reader = ReadableStream.from(new String("a😀") as unknown as Iterable<string>).getReader();
+    expect(await reader.read()).toEqual({ value: "a", done: false });
+    expect(await reader.read()).toEqual({ value: "😀", done: false });
+    expect(await reader.read()).toEqual({ value: undefined, done: true });
+  });
+
+  test("a function with Symbol.iterator is an object, so it is accepted", async () => {
+    const iterable = Object.assign(() => 0, {
+      *[Symbol.iterator]() {
+        yield 1;
+      },
+    });
+    const reader = ReadableStream.from(iterable).getReader();
+    expect(await reader.read()).toEqual({ value: 1, done: false });
+  });
+});
