@@ -1,3 +1,4 @@
+import { ErrorCode } from "../http-contract/error-code.ts";
 import { CliError } from "./cli-error.ts";
 import { formatCount } from "./format.ts";
 import { WorkerError } from "./worker-error.ts";
@@ -27,7 +28,7 @@ const PARSE_POSITION = /^Cannot parse line \d+, column \d+: /;
 export function isBadLine(error: unknown): error is WorkerError & { body: { line: number; column: number } } {
   return (
     error instanceof WorkerError &&
-    error.body.error === "invalid-number" &&
+    error.is(ErrorCode.invalidNumber) &&
     typeof error.body.line === "number" &&
     typeof error.body.column === "number"
   );

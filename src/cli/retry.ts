@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ErrorCode } from "../http-contract/error-code.ts";
 import { CliError } from "./cli-error.ts";
 import { WorkerError } from "./worker-error.ts";
 
@@ -31,7 +32,7 @@ export interface RetryOptions {
  * ```
  */
 export function isRetryable(error: unknown): boolean {
-  if (error instanceof WorkerError) return error.status >= 500 && error.body.error !== "subrequest-limit";
+  if (error instanceof WorkerError) return error.status >= 500 && !error.is(ErrorCode.subrequestLimit);
   return error instanceof CliError && (error.code === "unreachable" || error.code === "no-answer");
 }
 

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Manifest } from "../files/manifest.ts";
-import type { SegmentReceipt, SessionDescription, SessionWithSegments } from "../worker/api-types.ts";
+import type { SegmentReceipt, SessionDescription, SessionWithSegments } from "../http-contract/bodies.ts";
 import { badLineError, isBadLine } from "./bad-line.ts";
 import { CliError } from "./cli-error.ts";
 import { countLineBreaks, digestOfRange, type FileRange, readRange } from "./file-range.ts";

@@ -1,21 +1,31 @@
+import type {
+  CompleteSessionRequest,
+  FileSummary,
+  Manifest,
+  SearchResult,
+  SegmentReceipt,
+  SessionDescription,
+  SessionWithSegments,
+  SweepResult,
+  UploadInFlight,
+  WorkerLimits,
+} from "../http-contract/bodies.ts";
+import { ErrorCode } from "../http-contract/error-code.ts";
+import { ATTEMPT_HEADER } from "../http-contract/headers.ts";
+import { ReplyFormatError } from "../http-contract/reply-format-error.ts";
 import {
-  type CompleteSessionRequest,
-  type FileList,
-  type FileSummary,
-  LINE_COUNT_HEADER,
-  LINE_FROM_HEADER,
-  LINE_TOTAL_HEADER,
-  type Manifest,
-  type RemnantsRemoved,
-  type SearchResult,
-  type SegmentReceipt,
-  type SessionDescription,
-  type SessionWithSegments,
-  type SweepResult,
-  type UploadInFlight,
-  type UploadsListing,
-  type WorkerLimits,
-} from "../worker/api-types.ts";
+  parseFileList,
+  parseLinePosition,
+  parseManifestReply,
+  parseRemnantsRemoved,
+  parseSearchResult,
+  parseSegmentReceipt,
+  parseSessionDescription,
+  parseSessionWithSegments,
+  parseSweepResult,
+  parseUploadsListing,
+  parseWorkerLimits,
+} from "../http-contract/reply-parsers.ts";
 import { versionEtag } from "../worker/validators.ts";
 import { CliError } from "./cli-error.ts";
 import { WorkerError } from "./worker-error.ts";
@@ -96,7 +106,8 @@ export class WorkerClient {
    */
   async limits(): Promise<WorkerLimits | undefined> {
     try {
-      return (await (await this.#request("read the worker's limits", "GET", "limits")).json()) as WorkerLimits;
+      const action = "read the worker's limits";
+      return await this.#reply(await this.#request(action, "GET", "limits"), action, parseWorkerLimits);
     } catch (error) {
       if (error instanceof WorkerError && error.status === 404) return undefined;
       throw error;
@@ -109,7 +120,7 @@ export class WorkerClient {
     let cursor: string | null = null;
     do {
       const path: string = cursor === null ? "files" : `files?cursor=${encodeURIComponent(cursor)}`;
-      const page = (await (await this.#request("list files", "GET", path)).json()) as FileList;
+      const page = await this.#reply(await this.#request("list files", "GET", path), "list files", parseFileList);
       files.push(...page.files);
       cursor = page.cursor;
     } while (cursor !== null);
@@ -118,8 +129,8 @@ export class WorkerClient {
 
   /** The manifest of `name` (`GET /files/:name`). */
   async manifest(name: string): Promise<Manifest> {
-    const response = await this.#request(`read the manifest of "${name}"`, "GET", filePath(name));
-    return (await response.json()) as Manifest;
+    const action = `read the manifest of "${name}"`;
+    return this.#reply(await this.#request(action, "GET", filePath(name)), action, parseManifestReply);
   }
 
   /**
@@ -130,30 +141,32 @@ export class WorkerClient {
     const query = options.maxPartBytes === undefined ? "" : `?maxPartBytes=${options.maxPartBytes}`;
     const headers: Record<string, string> = { "Content-Type": "text/plain" };
     if (options.size !== undefined) headers["Content-Length"] = String(options.size);
-    if (options.attempt !== undefined) headers["Drainpipe-Attempt"] = options.attempt;
-    const response = await this.#request(`upload "${name}"`, "POST", `${filePath(name)}${query}`, {
+    if (options.attempt !== undefined) headers[ATTEMPT_HEADER] = options.attempt;
+    const action = `upload "${name}"`;
+    const response = await this.#request(action, "POST", `${filePath(name)}${query}`, {
       body,
       headers,
       signal: options.signal,
     });
-    return (await response.json()) as Manifest;
+    return this.#reply(response, action, parseManifestReply);
   }
 
   /** Opens an upload session of `name` (`POST /files/:name/uploads`). */
   async openSession(name: string, maxPartBytes?: number | undefined): Promise<SessionDescription> {
     const query = maxPartBytes === undefined ? "" : `?maxPartBytes=${maxPartBytes}`;
-    const response = await this.#request(
-      `open an upload session of "${name}"`,
-      "POST",
-      `${sessionsPath(name)}${query}`,
-    );
-    return (await response.json()) as SessionDescription;
+    const action = `open an upload session of "${name}"`;
+    const response = await this.#request(action, "POST", `${sessionsPath(name)}${query}`);
+    return this.#reply(response, action, parseSessionDescription);
   }
 
   /** The session `sessionId` of `name` with its received segments (`GET /files/:name/uploads/:uploadId`). */
   async session(name: string, sessionId: string): Promise<SessionWithSegments> {
-    const response = await this.#request(`read upload session ${sessionId}`, "GET", sessionPath(name, sessionId));
-    return (await response.json()) as SessionWithSegments;
+    const action = `read upload session ${sessionId}`;
+    return this.#reply(
+      await this.#request(action, "GET", sessionPath(name, sessionId)),
+      action,
+      parseSessionWithSegments,
+    );
   }
 
   /** Sends segment `index` of session `sessionId` with its `Content-Digest`. */
@@ -164,35 +177,27 @@ export class WorkerClient {
     body: ReadableStream<Uint8Array>,
     options: { size: number; digest: string; signal?: AbortSignal | undefined },
   ): Promise<SegmentReceipt> {
-    const response = await this.#request(
-      `send segment ${index} of "${name}"`,
-      "PUT",
-      `${sessionPath(name, sessionId)}/segments/${index}`,
-      {
-        body,
-        headers: {
-          "Content-Length": String(options.size),
-          "Content-Type": "text/plain",
-          "Content-Digest": `sha-256=:${options.digest}:`,
-        },
-        signal: options.signal,
+    const action = `send segment ${index} of "${name}"`;
+    const response = await this.#request(action, "PUT", `${sessionPath(name, sessionId)}/segments/${index}`, {
+      body,
+      headers: {
+        "Content-Length": String(options.size),
+        "Content-Type": "text/plain",
+        "Content-Digest": `sha-256=:${options.digest}:`,
       },
-    );
-    return (await response.json()) as SegmentReceipt;
+      signal: options.signal,
+    });
+    return this.#reply(response, action, parseSegmentReceipt);
   }
 
   /** Completes session `sessionId` as a file of `segments` segments; resolves with the manifest. */
   async completeSession(name: string, sessionId: string, segments: number): Promise<Manifest> {
-    const response = await this.#request(
-      `complete the upload of "${name}"`,
-      "POST",
-      `${sessionPath(name, sessionId)}/complete`,
-      {
-        body: new Response(JSON.stringify({ segments } satisfies CompleteSessionRequest)).body!,
-        headers: { "Content-Type": "application/json" },
-      },
-    );
-    return (await response.json()) as Manifest;
+    const action = `complete the upload of "${name}"`;
+    const response = await this.#request(action, "POST", `${sessionPath(name, sessionId)}/complete`, {
+      body: new Response(JSON.stringify({ segments } satisfies CompleteSessionRequest)).body!,
+      headers: { "Content-Type": "application/json" },
+    });
+    return this.#reply(response, action, parseManifestReply);
   }
 
   /** Aborts session `sessionId`: the worker removes everything it wrote. */
@@ -202,8 +207,9 @@ export class WorkerClient {
 
   /** The uploads of `name` in flight (`GET /files/:name/uploads`). */
   async uploads(name: string): Promise<UploadInFlight[]> {
-    const response = await this.#request(`list the uploads of "${name}"`, "GET", sessionsPath(name));
-    return ((await response.json()) as UploadsListing).uploads;
+    const action = `list the uploads of "${name}"`;
+    return (await this.#reply(await this.#request(action, "GET", sessionsPath(name)), action, parseUploadsListing))
+      .uploads;
   }
 
   /** Removes every object in the bucket that nothing refers to (`POST /sweep`). */
@@ -212,7 +218,8 @@ export class WorkerClient {
     let cursor: string | null = null;
     do {
       const path: string = cursor === null ? "sweep" : `sweep?cursor=${encodeURIComponent(cursor)}`;
-      const step = (await (await this.#request("sweep the bucket", "POST", path)).json()) as SweepResult;
+      const action = "sweep the bucket";
+      const step = await this.#reply(await this.#request(action, "POST", path), action, parseSweepResult);
       total.names += step.names;
       total.removed += step.removed;
       cursor = step.cursor;
@@ -232,8 +239,9 @@ export class WorkerClient {
     try {
       response = await this.#request(action, "GET", `${filePath(name)}/content`);
     } catch (error) {
-      const code = error instanceof WorkerError ? error.body.error : undefined;
-      if (code === "over-budget" || code === "subrequest-limit") return this.#contentByParts(name);
+      const tooMany =
+        error instanceof WorkerError && (error.is(ErrorCode.overBudget) || error.is(ErrorCode.subrequestLimit));
+      if (tooMany) return this.#contentByParts(name);
       throw error;
     }
     return this.#fileContent(response, action, 0);
@@ -252,7 +260,8 @@ export class WorkerClient {
         headers: { Range: `bytes=${offset}-`, "If-Range": etag },
       });
     } catch (error) {
-      if (error instanceof WorkerError && error.status === 416 && error.body.size === offset) return null;
+      if (error instanceof WorkerError && error.is(ErrorCode.rangeNotSatisfiable) && error.body.size === offset)
+        return null;
       throw error;
     }
     return this.#fileContent(response, action, response.status === 206 ? offset : 0);
@@ -271,7 +280,7 @@ export class WorkerClient {
         headers: { "If-Match": etag },
       });
     } catch (error) {
-      if (!(error instanceof WorkerError && error.status === 412)) throw error;
+      if (!(error instanceof WorkerError && error.is(ErrorCode.preconditionFailed))) throw error;
       throw new CliError(`Cannot ${action}: "${name}" was replaced while it was read; run the command again`, {
         code: "replaced",
         cause: error,
@@ -294,21 +303,21 @@ export class WorkerClient {
    */
   async lines(name: string, from: string, count?: string): Promise<FileLines> {
     const query = new URLSearchParams({ from, ...(count === undefined ? {} : { count }) });
-    const response = await this.#request(`read lines of "${name}"`, "GET", `${filePath(name)}/lines?${query}`);
-    const header = (name: string) => Number(response.headers.get(name));
-    return {
-      text: await response.text(),
-      from: header(LINE_FROM_HEADER),
-      count: header(LINE_COUNT_HEADER),
-      total: header(LINE_TOTAL_HEADER),
-    };
+    const action = `read lines of "${name}"`;
+    const response = await this.#request(action, "GET", `${filePath(name)}/lines?${query}`);
+    const position = this.#checked(action, () => parseLinePosition(response.headers));
+    return { text: await this.#text(response, action), ...position };
   }
 
   /** The first line of `name` whose number is at least `value` (`GET /files/:name/search`; `value` sent as given). */
   async search(name: string, value: string): Promise<SearchResult> {
     const query = new URLSearchParams({ value });
-    const response = await this.#request(`search "${name}"`, "GET", `${filePath(name)}/search?${query}`);
-    return (await response.json()) as SearchResult;
+    const action = `search "${name}"`;
+    return this.#reply(
+      await this.#request(action, "GET", `${filePath(name)}/search?${query}`),
+      action,
+      parseSearchResult,
+    );
   }
 
   /**
@@ -316,9 +325,10 @@ export class WorkerClient {
    * uploads has them removed too. Fails with the worker's 404 when there is nothing at all.
    */
   async remove(name: string): Promise<RemoveOutcome> {
-    const response = await this.#request(`remove "${name}"`, "DELETE", filePath(name));
+    const action = `remove "${name}"`;
+    const response = await this.#request(action, "DELETE", filePath(name));
     if (response.status === 204) return { existed: true, remnants: 0 };
-    const { remnants } = (await response.json()) as RemnantsRemoved;
+    const { remnants } = await this.#reply(response, action, parseRemnantsRemoved);
     return { existed: false, remnants };
   }
 
@@ -346,6 +356,38 @@ export class WorkerClient {
       cancel: (reason) => reader?.cancel(reason),
     });
     return { body, size: manifest.totals.bytes, offset: 0, etag };
+  }
+
+  /** The body of `response` to `action`, read whole and checked by `parse` (a reply parser of the HTTP contract). */
+  async #reply<T>(response: Response, action: string, parse: (text: string) => T): Promise<T> {
+    const text = await this.#text(response, action);
+    return this.#checked(action, () => parse(text));
+  }
+
+  /** The whole text of `response`, a connection cut while reading it failing as a {@linkcode CliError}. */
+  async #text(response: Response, action: string): Promise<string> {
+    try {
+      return await response.text();
+    } catch (error) {
+      throw requestFailed(action, this.url, error);
+    }
+  }
+
+  /** What `parse` returns, a reply it finds malformed failing as a {@linkcode CliError} (`bad-reply`). */
+  #checked<T>(action: string, parse: () => T): T {
+    try {
+      return parse();
+    } catch (error) {
+      if (!(error instanceof ReplyFormatError)) throw error;
+      throw new CliError(
+        `Cannot ${action}: the worker at ${this.url} sent a reply this client cannot read (${error.message})`,
+        {
+          code: "bad-reply",
+          details: { url: this.url, reply: error.reply, field: error.field },
+          cause: error,
+        },
+      );
+    }
   }
 
   async #request(

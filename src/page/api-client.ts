@@ -5,34 +5,19 @@
  * @module
  */
 
-import type { WorkerLimits } from "../worker/api-types.ts";
+import type { FileList, WorkerLimits } from "../http-contract/bodies.ts";
+import { parseFileList, parseWorkerLimits } from "../http-contract/reply-parsers.ts";
 import { apiErrorOf } from "./api-error.ts";
 import type { TokenStore } from "./token-store.ts";
 
 /** What `GET /limits` answers (the worker's own type): the page reads `maxSegmentBytes` and `plan`. */
-export type { WorkerLimits } from "../worker/api-types.ts";
-
-/** A stored file as `GET /files` lists it. */
-export interface StoredFile {
-  /** The name it is stored under. */
-  name: string;
-  /** When it was stored (ISO 8601). */
-  createdAt: string;
-  /** Its parts, bytes and numbers. */
-  totals: { parts: number; bytes: number; numbers: number };
-}
-
-/** One page of `GET /files`. */
-export interface StoredFilePage {
-  /** The files of the page, in name order. */
-  files: StoredFile[];
-  /** Pass to {@linkcode ApiClient.listFiles} for the next page; `null` on the last. */
-  cursor: string | null;
-}
+/** A stored file as `GET /files` lists it (the worker's own type). */
+export type { FileSummary as StoredFile, WorkerLimits } from "../http-contract/bodies.ts";
 
 /**
  * Calls the worker at `origin` with the token of `tokens`. Every failure is an {@linkcode ApiError} (with the
- * worker's `error` and `detail`) or a network `TypeError`.
+ * worker's `error` and `detail`), a network `TypeError`, or a `ReplyFormatError` for a reply not of the promised
+ * shape.
  *
  * @example
  * ```ts
@@ -54,13 +39,13 @@ export class ApiClient {
 
   /** `GET /limits`: what one request may carry. */
   async limits(): Promise<WorkerLimits> {
-    return (await this.#get("/limits")).json() as Promise<WorkerLimits>;
+    return parseWorkerLimits(await (await this.#get("/limits")).text());
   }
 
   /** `GET /files`: one page of the stored files, from `cursor` (the first page without one). */
-  async listFiles(cursor: string | null = null): Promise<StoredFilePage> {
+  async listFiles(cursor: string | null = null): Promise<FileList> {
     const query = cursor === null ? "" : `?cursor=${encodeURIComponent(cursor)}`;
-    return (await this.#get(`/files${query}`)).json() as Promise<StoredFilePage>;
+    return parseFileList(await (await this.#get(`/files${query}`)).text());
   }
 
   /** `GET /files/<name>/content`: the whole content of a stored file, in memory. */

@@ -3,10 +3,11 @@
  *
  * @module
  */
-import type { ErrorBody } from "../worker/api-types.ts";
+import type { ErrorBody } from "../http-contract/bodies.ts";
+import { parseErrorBody } from "../http-contract/reply-parsers.ts";
 
 /** The JSON body of an error answer of the worker (the worker's own type; `README.md`, "The HTTP API"). */
-export type { ErrorBody } from "../worker/api-types.ts";
+export type { ErrorBody } from "../http-contract/bodies.ts";
 
 /** An answer of the worker outside 2xx. */
 export class ApiError extends Error {
@@ -25,35 +26,25 @@ export class ApiError extends Error {
 }
 
 /**
- * Reads `text` as the worker's error body: an object with a string `error`, else `undefined` (an answer from
- * something else on the way, such as a proxy's HTML page).
+ * The worker's error body in `text` (checked by the HTTP contract's `parseErrorBody`), else `undefined`: an answer
+ * from something else on the way, such as a proxy's HTML page.
  *
  * @example
  * ```ts
- * parseErrorBody('{"error":"invalid-number","detail":"line 3, column 1: …","line":3,"column":1,"offset":4}');
+ * errorBodyIn('{"error":"invalid-number","detail":"line 3, column 1: …","line":3,"column":1,"offset":4}');
  * // { error: "invalid-number", detail: "line 3, column 1: …", line: 3, column: 1, offset: 4 }
+ * errorBodyIn("<html>Bad Gateway</html>"); // undefined
  * ```
  */
-export function parseErrorBody(text: string): ErrorBody | undefined {
-  let parsed: unknown;
+export function errorBodyIn(text: string): ErrorBody | undefined {
   try {
-    parsed = JSON.parse(text);
+    return parseErrorBody(text);
   } catch {
     return undefined;
   }
-  if (typeof parsed !== "object" || parsed === null) return undefined;
-  const body = parsed as Record<string, unknown>;
-  if (typeof body.error !== "string") return undefined;
-  return {
-    error: body.error,
-    detail: typeof body.detail === "string" ? body.detail : body.error,
-    ...(typeof body.line === "number" ? { line: body.line } : {}),
-    ...(typeof body.column === "number" ? { column: body.column } : {}),
-    ...(typeof body.offset === "number" ? { offset: body.offset } : {}),
-  };
 }
 
 /** The {@linkcode ApiError} for `response`, an answer outside 2xx (its body is read). */
 export async function apiErrorOf(response: Response): Promise<ApiError> {
-  return new ApiError(response.status, parseErrorBody(await response.text().catch(() => "")));
+  return new ApiError(response.status, errorBodyIn(await response.text().catch(() => "")));
 }

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type ErrorBody, parseErrorBody } from "./api-error.ts";
+import { ErrorCode } from "../http-contract/error-code.ts";
+import { type ErrorBody, errorBodyIn } from "./api-error.ts";
 import type { Refusal } from "./refusals.ts";
 
 /** A failed upload, for the person who started it. */
@@ -59,8 +60,8 @@ export function describeUploadFailure(
   const refusal = response && (recorded(response) ?? { status: response.getStatus(), body: response.getBody() });
   if (refusal && refusal.status !== 0) {
     const status = refusal.status;
-    const body = parseErrorBody(refusal.body);
-    if (body?.error === "invalid-number" && body.line !== undefined) {
+    const body = errorBodyIn(refusal.body);
+    if (body?.error === ErrorCode.invalidNumber && body.line !== undefined) {
       return { title: `"${fileName}" has a bad line`, detail: body.detail, status, body };
     }
     if (body)
@@ -75,7 +76,7 @@ export function describeUploadFailure(
  *
  * @example
  * ```ts
- * const bad = { error: "invalid-number", detail: "…", line: 3, column: 2, offset: 5 };
+ * const bad = { error: "invalid-number", detail: "…", line: 3, column: 2, offset: 5 } as const;
  * position(bad); // "line 3, column 2 (byte offset 5)"
  * ```
  */

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { EXPOSED_DRAINPIPE_HEADERS } from "../http-contract/headers.ts";
 import type { Settings } from "./settings.ts";
 import { TUS_EXPOSED_HEADERS, TUS_REQUEST_HEADERS, TUS_RESUMABLE, TUS_VERSION } from "./tus-protocol.ts";
 
@@ -20,9 +21,7 @@ const EXPOSED_HEADERS = [
   "Content-Range",
   "Content-Length",
   "Content-Disposition",
-  "Drainpipe-Line-From",
-  "Drainpipe-Line-Count",
-  "Drainpipe-Line-Total",
+  ...EXPOSED_DRAINPIPE_HEADERS,
 ].join(", ");
 
 /** How long a browser may cache a preflight's answer, in seconds. */

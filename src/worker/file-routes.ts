@@ -1,12 +1,13 @@
 import type { Manifest } from "../files/manifest.ts";
 import { type PartSlice, sliceParts, wholeParts } from "../files/part-slices.ts";
 import { storeNumbers } from "../files/store-numbers.ts";
+import type { FileList, RemnantsRemoved, UploadsListing } from "../http-contract/bodies.ts";
+import { ATTEMPT_HEADER } from "../http-contract/headers.ts";
 import { primeBatchStream } from "../numbers/prime-batch-stream.ts";
 import { MAX_PRIME_COUNT } from "../numbers/prime-batches.ts";
 import { parseMaxPartBytes } from "../split/part-size.ts";
 import type { ReadableStream } from "../streams/engine/readable-stream.ts";
 import { TransformStream } from "../streams/engine/transform-stream.ts";
-import type { FileList, RemnantsRemoved, UploadsListing } from "./api-types.ts";
 import { BodyDigest, expectedDigest } from "./body-digest.ts";
 import type { ByteRange } from "./byte-range.ts";
 import { CoordinatedRead } from "./coordinated-read.ts";
@@ -29,9 +30,6 @@ import { uploadFailure, uploadForm } from "./upload-form.ts";
 import { declaredLength } from "./upload-limits.ts";
 import { validatorHeaders } from "./validators.ts";
 import { preconditionFailed, writeCondition } from "./write-preconditions.ts";
-
-/** The request header in which a client names its attempt, to find it again in `GET /files/:name/uploads`. */
-export const ATTEMPT_HEADER = "Drainpipe-Attempt";
 
 /** Longest accepted {@linkcode ATTEMPT_HEADER}: it is stored with the attempt and shown in listings. */
 export const MAX_ATTEMPT_LENGTH = 128;

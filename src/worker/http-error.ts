@@ -1,5 +1,7 @@
 import { InvalidNameError } from "../files/file-name.ts";
 import { StoreNumbersError } from "../files/store-numbers.ts";
+import type { ErrorBody } from "../http-contract/bodies.ts";
+import type { ErrorCode } from "../http-contract/error-code.ts";
 import { NumberParseError } from "../numbers/number-parse-error.ts";
 import { PartSizeError } from "../split/part-size.ts";
 import { NumberLimitError, PartLimitError } from "../split/part-splitter.ts";
@@ -8,7 +10,6 @@ import { OverBudgetError } from "../store/over-budget-error.ts";
 import { StoreError } from "../store/store-error.ts";
 import { SubrequestLimitError } from "../store/subrequest-limit-error.ts";
 import { ReadTimeoutError } from "../streams/adapters/read-pace.ts";
-import type { ErrorBody } from "./api-types.ts";
 
 /**
  * An error with an HTTP status, rendered as `{ "error": code, "detail": message, ...extra }`.
@@ -24,7 +25,7 @@ export class HttpError extends Error {
   /** The response status. */
   readonly status: number;
   /** A stable, machine-readable error code. */
-  readonly code: string;
+  readonly code: ErrorCode;
   /** Extra fields for the JSON body (e.g. `line` and `column`). */
   readonly extra: Record<string, unknown>;
   /** Extra response headers (e.g. `Allow`). */
@@ -33,7 +34,7 @@ export class HttpError extends Error {
   /** Builds the error; `detail` becomes the message. */
   constructor(
     status: number,
-    code: string,
+    code: ErrorCode,
     detail: string,
     options: { cause?: unknown; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
   ) {

@@ -27,7 +27,7 @@ export type {
   SweepResult,
   UploadInFlight,
   UploadsListing,
-} from "./api-types.ts";
+} from "../http-contract/bodies.ts";
 export {
   createWorker,
   type DrainpipeWorker,

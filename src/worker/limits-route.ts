@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { WorkerLimits } from "./api-types.ts";
+import type { WorkerLimits } from "../http-contract/bodies.ts";
 import type { RequestScope } from "./request-scope.ts";
 import type { Route } from "./router.ts";
 import { MAX_SEGMENTS } from "./session-routes.ts";

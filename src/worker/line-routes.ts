@@ -21,7 +21,8 @@ import {
   NotSortedError,
 } from "../files/line-reads.ts";
 import type { Manifest } from "../files/manifest.ts";
-import { LINE_COUNT_HEADER, LINE_FROM_HEADER, LINE_TOTAL_HEADER, type SearchResult } from "./api-types.ts";
+import type { SearchResult } from "../http-contract/bodies.ts";
+import { LINE_COUNT_HEADER, LINE_FROM_HEADER, LINE_TOTAL_HEADER } from "../http-contract/headers.ts";
 import type { CoordinatedRead } from "./coordinated-read.ts";
 import { HttpError } from "./http-error.ts";
 import { readDecision } from "./read-preconditions.ts";
@@ -139,15 +140,15 @@ function indexMissing(manifest: Manifest, what: string): never {
 }
 
 /**
- * The query parameter `key` as a whole number from `min` to `max`, or `fallback` when absent.
+ * The query parameter `key` as a whole number from `min` to `max`, or `fallback` when absent; `from` has none.
  *
- * @throws {HttpError} `400 missing-<key>` when absent without a fallback, `400 invalid-<key>` when not such a number.
+ * @throws {HttpError} `400 missing-from` when `from` is absent, `400 invalid-<key>` when not such a number.
  */
-function wholeNumber(url: URL, key: string, fallback: number | undefined, min: number, max: number): number {
+function wholeNumber(url: URL, key: "from" | "count", fallback: number | undefined, min: number, max: number): number {
   const text = url.searchParams.get(key);
   if (text === null) {
     if (fallback !== undefined) return fallback;
-    throw new HttpError(400, `missing-${key}`, `Cannot read lines: the query parameter ${key} is missing`);
+    throw new HttpError(400, "missing-from", `Cannot read lines: the query parameter ${key} is missing`);
   }
   const value = /^[0-9]{1,16}$/.test(text) ? Number(text) : Number.NaN;
   if (!(value >= min && value <= max)) {

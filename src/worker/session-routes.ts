@@ -14,8 +14,13 @@
  */
 import { MAX_OPEN_SESSIONS, type SessionView } from "../coordinator/sessions.ts";
 import { type SegmentSummary, summarizeSegment } from "../files/segment-summary.ts";
+import type {
+  CompleteSessionRequest,
+  SegmentReceipt,
+  SessionDescription,
+  SessionWithSegments,
+} from "../http-contract/bodies.ts";
 import type { ReadPace } from "../streams/adapters/read-pace.ts";
-import type { CompleteSessionRequest, SegmentReceipt, SessionDescription, SessionWithSegments } from "./api-types.ts";
 import { BodyDigest, expectedDigest } from "./body-digest.ts";
 import { type Admission, coordinatedUpload } from "./coordinated-upload.ts";
 import { HttpError, toHttpError } from "./http-error.ts";

@@ -7,9 +7,9 @@
  * @module
  */
 import { assertValidName, InvalidNameError } from "../files/file-name.ts";
+import type { SweepResult } from "../http-contract/bodies.ts";
 import { deleteAll } from "../store/list-all.ts";
 import type { ObjectStore } from "../store/object-store.ts";
-import type { SweepResult } from "./api-types.ts";
 import { isPartialOwner } from "./tus-id.ts";
 
 /** Options of {@linkcode sweepBucket}. */

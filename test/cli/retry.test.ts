@@ -3,7 +3,7 @@ import { CliError } from "../../src/cli/cli-error.ts";
 import { isRetryable, withRetries } from "../../src/cli/retry.ts";
 import { WorkerError } from "../../src/cli/worker-error.ts";
 
-const answered = (status: number) => new WorkerError("send", status, { error: "e", detail: "d" });
+const answered = (status: number) => new WorkerError("send", status, { error: "internal", detail: "d" });
 const unreachable = () =>
   new CliError("Cannot send: the worker at http://127.0.0.1:8787/ is unreachable (refused)", { code: "unreachable" });
 

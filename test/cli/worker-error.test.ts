@@ -14,7 +14,7 @@ describe("WorkerError.from", () => {
         "Cannot parse: unexpected byte 0x78 (line 3, column 2)",
     );
     expect(error.status).toBe(400);
-    expect(error.body.line).toBe(3);
+    expect(error.body?.line).toBe(3);
     expect(error.exitCode).toBe(EXIT_FAILURE);
   });
 

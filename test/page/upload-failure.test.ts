@@ -34,8 +34,10 @@ describe("describeUploadFailure", () => {
   });
 
   test("the error may come wrapped in Uppy's NetworkError (as its cause)", () => {
-    const wrapped = Object.assign(new Error("network"), { cause: tusError(413, '{"error":"too-large","detail":"…"}') });
-    expect(describeUploadFailure("f", wrapped)).toMatchObject({ title: 'The worker refused "f" (413 too-large)' });
+    const wrapped = Object.assign(new Error("network"), {
+      cause: tusError(413, '{"error":"file-too-large","detail":"…"}'),
+    });
+    expect(describeUploadFailure("f", wrapped)).toMatchObject({ title: 'The worker refused "f" (413 file-too-large)' });
   });
 
   test("an answer without the worker's JSON, and no answer at all", () => {

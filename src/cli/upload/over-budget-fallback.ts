@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ErrorCode } from "../../http-contract/error-code.ts";
 import { openFileStream } from "../local-file.ts";
 import { WorkerError } from "../worker-error.ts";
 import type { SendContext } from "./send-context.ts";
@@ -35,7 +36,7 @@ export async function sendOverBudgetAsSession(
   input: UploadInput,
   again: (() => ReadableStream<Uint8Array>) | undefined = undefined,
 ): Promise<SessionResult> {
-  const overBudget = error instanceof WorkerError && error.body.error === "over-budget";
+  const overBudget = error instanceof WorkerError && error.is(ErrorCode.overBudget);
   const resendable = input.source.size !== undefined || again !== undefined;
   if (!overBudget || !resendable || context.interruption.signal.aborted) throw error;
   process.stderr.write(

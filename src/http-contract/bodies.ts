@@ -1,7 +1,7 @@
 /**
- * The bodies of the HTTP API's requests and responses and its own response headers (see the README's "The HTTP
- * API"), declared once: the routes build them and clients (the CLI's `WorkerClient`) read them. Manifests and file
- * summaries are the files layer's own types.
+ * The JSON bodies of the HTTP API's requests and replies, declared once: the worker's routes build them, and the
+ * clients (the CLI's `WorkerClient`, the page's `ApiClient`) read them through the parsers of `reply-parsers.ts`.
+ * Manifests, file summaries, search results and segment summaries are the files layer's own types.
  *
  * @module
  */
@@ -9,16 +9,12 @@ import type { FileSummary } from "../files/file-catalog.ts";
 import type { SearchResult } from "../files/line-reads.ts";
 import type { Manifest } from "../files/manifest.ts";
 import type { SegmentSummary } from "../files/segment-summary.ts";
+import type { ErrorCode } from "./error-code.ts";
 
-/** `GET /files/:name/search`'s body is the files layer's `SearchResult`. */
+/** `GET /files/:name` answers a `Manifest`, `GET /files/:name/search` a `SearchResult`: the files layer's types. */
 export type { FileSummary, Manifest, SearchResult };
 
-/** Response header of `GET /files/:name/lines`: the index of the first line the answer holds. */
-export const LINE_FROM_HEADER = "Drainpipe-Line-From";
-/** Response header of `GET /files/:name/lines`: how many lines the answer holds (fewer than asked at the end). */
-export const LINE_COUNT_HEADER = "Drainpipe-Line-Count";
-/** Response header of `GET /files/:name/lines`: how many lines the file has. */
-export const LINE_TOTAL_HEADER = "Drainpipe-Line-Total";
+// ——— Files ———
 
 /** `GET /files`: the complete files, in name order. */
 export interface FileList {
@@ -27,6 +23,52 @@ export interface FileList {
   /** Pass back as `?cursor=` for the next page; `null` on the last page. */
   cursor: string | null;
 }
+
+/** `DELETE /files/:name` on a name that held only leftovers of dead uploads (`200`). */
+export interface RemnantsRemoved {
+  /** The file name. */
+  name: string;
+  /** Always `false`: there was no complete file. */
+  removed: false;
+  /** How many leftover objects went. */
+  remnants: number;
+}
+
+/** `POST /sweep`: what a sweep of the whole bucket removed. */
+export interface SweepResult {
+  /** File names whose coordinator swept them. */
+  names: number;
+  /** Objects removed in all. */
+  removed: number;
+  /** Pass back as `?cursor=` to sweep on; `null` once the whole bucket is swept. */
+  cursor: string | null;
+}
+
+/**
+ * `GET /limits`: what one request to the worker may carry, from its settings alone, so a client can size its
+ * requests before it sends any.
+ */
+export interface WorkerLimits {
+  /** The Workers plan the worker keeps the limits of (`PLAN`). */
+  plan: "free" | "paid";
+  /** Subrequests one request may make (`SUBREQUEST_LIMIT`, or the plan's). */
+  subrequests: number;
+  /**
+   * Largest body one upload request should carry (`MAX_SEGMENT_BYTES`): a file larger than this goes as an upload
+   * session, whose segments are at most this (less when small parts need more subrequests than one request has).
+   */
+  maxSegmentBytes: number;
+  /** Largest file accepted, in one request or a session (`MAX_UPLOAD_BYTES`). */
+  maxUploadBytes: number;
+  /** Most numbers in one file (`MAX_UPLOAD_NUMBERS`). */
+  maxUploadNumbers: number;
+  /** The part size limit of an upload that names none (`DEFAULT_MAX_PART_BYTES`). */
+  defaultMaxPartBytes: number;
+  /** Most segments in one upload session. */
+  maxSegments: number;
+}
+
+// ——— Uploads in flight ———
 
 /** A single upload in flight, as `GET /files/:name/uploads` lists it. */
 export interface UploadInFlight {
@@ -70,49 +112,7 @@ export interface UploadsListing {
   reads: number;
 }
 
-/** `DELETE /files/:name` on a name that held only leftovers of dead uploads (`200`). */
-export interface RemnantsRemoved {
-  /** The file name. */
-  name: string;
-  /** Always `false`: there was no complete file. */
-  removed: false;
-  /** How many leftover objects went. */
-  remnants: number;
-}
-
-/**
- * `GET /limits`: what one request to the worker may carry, from its settings alone, so a client can size its
- * requests before it sends any.
- */
-export interface WorkerLimits {
-  /** The Workers plan the worker plans its requests against (`PLAN`). */
-  plan: "free" | "paid";
-  /** Subrequests one request may make (`SUBREQUEST_LIMIT`, or the plan's). */
-  subrequests: number;
-  /**
-   * Largest body one upload request should carry (`MAX_SEGMENT_BYTES`): a file larger than this goes as an upload
-   * session, whose segments are at most this (less when small parts need more subrequests than one request has).
-   */
-  maxSegmentBytes: number;
-  /** Largest file accepted, in one request or a session (`MAX_UPLOAD_BYTES`). */
-  maxUploadBytes: number;
-  /** Most numbers in one file (`MAX_UPLOAD_NUMBERS`). */
-  maxUploadNumbers: number;
-  /** The part size limit of an upload that names none (`DEFAULT_MAX_PART_BYTES`). */
-  defaultMaxPartBytes: number;
-  /** Most segments in one upload session. */
-  maxSegments: number;
-}
-
-/** `POST /sweep`: what a sweep of the whole bucket removed. */
-export interface SweepResult {
-  /** File names whose coordinator swept them. */
-  names: number;
-  /** Objects removed in all. */
-  removed: number;
-  /** Pass back as `?cursor=` to sweep on; `null` once the whole bucket is swept. */
-  cursor: string | null;
-}
+// ——— Upload sessions ———
 
 /** An upload session, as `POST /files/:name/uploads` answers it (`201`). */
 export interface SessionDescription {
@@ -150,17 +150,22 @@ export interface CompleteSessionRequest {
   segments: number;
 }
 
-/** Every error response: `{ error, detail, … }`, with further fields for some codes. */
+// ——— Errors ———
+
+/**
+ * Every error reply: `{ error, detail, … }`, a code and what went wrong in words, with further fields for some
+ * codes. A field beside `error` and `detail` is a fact about the refusal, never a second description of it.
+ */
 export interface ErrorBody {
   /** A stable, machine-readable code such as `invalid-number`. */
-  error: string;
+  error: ErrorCode;
   /** What went wrong, in words. */
   detail: string;
   /** `invalid-number`: the 1-based line of the bad input. */
   line?: number;
   /** `invalid-number`: the 1-based column (in bytes) of the bad input. */
   column?: number;
-  /** `invalid-number`: the 0-based byte offset of the bad input. */
+  /** `invalid-number`: the 0-based byte offset of the bad input; `offset-mismatch`: the upload's offset. */
   offset?: number;
   /** `invalid-number`: why the line is not a number. */
   reason?: string;
@@ -172,6 +177,22 @@ export interface ErrorBody {
   segments?: number[];
   /** `range-not-satisfiable`: the size in bytes of what the range was asked of. */
   size?: number;
+  /** `lines-not-satisfiable`: how many lines the file has. */
+  lines?: number;
   /** `precondition-failed`: the `ETag` of the version that is current, or `null` when there is none. */
   etag?: string | null;
+  /** `over-budget`: subrequests the refused work needs. */
+  needed?: number;
+  /** `over-budget`: subrequests the request had left. */
+  available?: number;
+  /** `over-budget`: the request's whole subrequest limit. */
+  limit?: number;
+  /** `subrequest-limit`: the subrequests the worker was set to plan with. */
+  subrequests?: number;
+  /** `body-too-slow`: the bytes that had arrived. */
+  bytes?: number;
+  /** `body-too-slow`: how long the worker waited for more, in milliseconds. */
+  timeoutMs?: number;
+  /** `patch-too-large` (tus): the largest chunk accepted; `too-many-parts` (tus): the smallest that fits, in bytes. */
+  chunkSize?: number;
 }
