@@ -26,7 +26,7 @@ function manifest(name: string): unknown {
     maxPartBytes: 10_485_760,
     source: { kind: "upload", bytes: text.length, lines: 50_000, canonical: true },
     totals: { parts: 1, bytes: text.length, numbers: 50_000 },
-    parts: [{ index: 0, key: "k", bytes: text.length, numbers: 50_000, first: 0, last: 49_999 }],
+    parts: [{ index: 0, key: "k", bytes: text.length, numbers: 50_000, first: 0, last: 49_999, etag: "e" }],
   };
 }
 
