@@ -4,7 +4,8 @@ import { expect, test } from "vitest";
 import { docFiles } from "../package/doc-blocks.ts";
 
 // Every relative link of the README and docs/*.md leads to a file of the repository and, when it names an anchor, to
-// a heading of that file: moving a section between files cannot leave a link behind.
+// a heading of that file, and every path they name in code exists: moving a section or a file cannot leave a
+// reference behind.
 const ROOT = resolve(import.meta.dirname, "../..");
 
 /** The text of a Markdown file without its fenced code blocks, whose brackets are code, not links. */
@@ -57,4 +58,23 @@ test("every relative link of the README and docs/*.md leads to a file and a head
   }
   expect(checked).toBeGreaterThan(30);
   expect(broken).toEqual([]);
+});
+
+/** A path of the repository in a code span, such as `src/cli/main.ts` or `bench/results/`. */
+const REPOSITORY_PATH = /`((?:src|test|bench|harness|scripts|tools|docs|bin)\/[^`\s]*)`/g;
+
+test("every path of the repository that the README and docs/*.md name in code exists", () => {
+  const missing: string[] = [];
+  let checked = 0;
+  for (const file of docFiles(ROOT)) {
+    for (const [, path] of prose(readFileSync(join(ROOT, file), "utf8")).matchAll(REPOSITORY_PATH)) {
+      // Patterns (`<nn>-<id>.ts`, `*.test.ts`, `{json,md}`, `…`) stand for many paths; a segment starting with a dot
+      // is a directory the tools write (`bench/.cache/`, `test/.artifacts/`), absent from a fresh clone.
+      if (/[<>*{}…]/.test(path!) || /\/\./.test(path!)) continue;
+      checked++;
+      if (!existsSync(join(ROOT, path!))) missing.push(`${file}: ${path}`);
+    }
+  }
+  expect(checked).toBeGreaterThan(50);
+  expect(missing).toEqual([]);
 });
