@@ -28,6 +28,8 @@ export interface BrowserBenchOptions {
   pipeCount: number;
   /** Timed runs of each of scenario 1's shapes after one untimed; the median counts. */
   pipeSamples: number;
+  /** Only the matrix shapes whose names contain one of these texts, and none of scenario 1's (for profiling). */
+  only?: string[];
 }
 
 /** The samples of one of scenario 1's shapes. */
@@ -122,10 +124,11 @@ async function measure(
   implementation: StreamsImplementation,
   options: BrowserBenchOptions,
 ): Promise<BrowserBenchReport> {
+  const { only } = options;
+  const shapes = MATRIX_SHAPES.filter((shape) => only === undefined || only.some((text) => shape.name.includes(text)));
   const matrix: ShapeReport[] = [];
-  for (const shape of MATRIX_SHAPES)
-    matrix.push(await measureShape(shape, implementation, options.matrixCount, options.runs));
-  const pipes = await measurePipes(implementation, options.pipeCount, options.pipeSamples);
+  for (const shape of shapes) matrix.push(await measureShape(shape, implementation, options.matrixCount, options.runs));
+  const pipes = only === undefined ? await measurePipes(implementation, options.pipeCount, options.pipeSamples) : [];
   return { userAgent: navigator.userAgent, matrix, pipes };
 }
 
