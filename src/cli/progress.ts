@@ -1,20 +1,26 @@
 /**
  * Progress bars on stderr (with `cli-progress`): done and total, rate and ETA. Shown when stderr is a terminal
- * or when asked for with `--progress`, so scripts and pipes get clean output.
+ * or when asked for with `--progress`, so scripts and pipes get clean output. The rate is counted as the summary
+ * printed after the work counts it: over all the time since the bar started, up to when it stops.
  *
  * @module
  */
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import prettyMs from "pretty-ms";
-import { formatByteRate, formatBytes, formatCount, formatCountRate, secondsSince } from "./format.ts";
+import { formatByteRate, formatBytes, formatCount, formatCountRate } from "./format.ts";
+import { RecentRate } from "./recent-rate.ts";
 
 /** A running progress bar. */
 export interface Progress {
   /** Sets how much is done, in the bar's unit. */
   update(done: number): void;
-  /** Draws the final state and ends the bar's line. */
-  stop(): void;
+  /**
+   * Draws the final state as of now (the rate over all the time since the bar started), ends the bar's line, and
+   * returns those seconds: what a summary of the same work divides by, so that the two agree. Later calls only
+   * return the same seconds, and later updates do nothing.
+   */
+  stop(): number;
 }
 
 /** Options of {@linkcode startProgress}. */
@@ -25,9 +31,22 @@ export interface ProgressOptions {
   total: number | undefined;
   /** What is counted: bytes (shown in MB and MB/s) or primes. */
   unit: "bytes" | "primes";
-  /** Whether to draw at all (see {@linkcode progressEnabled}); a disabled bar does nothing. */
+  /** Whether to draw at all (see {@linkcode progressEnabled}); a disabled bar only measures the time. */
   enabled: boolean;
+  /** The clock, in milliseconds: `performance.now` unless a test brings its own. */
+  now?: (() => number) | undefined;
+  /** Where to draw: stderr unless a test brings its own. */
+  stream?: NodeJS.WritableStream | undefined;
 }
+
+/** How often the bar is redrawn, new data or not, so that its rate and ETA follow the clock while nothing arrives. */
+const REDRAW_MS = 500;
+
+/**
+ * The span, in seconds, of the rate an ETA rests on: the ETA is the time left at the rate of about the last this many
+ * seconds, and unknown (`?`) before that much has passed.
+ */
+export const ETA_WINDOW_SECONDS = 3;
 
 /**
  * Adds `--progress` and `--no-progress` to `command`; read them with {@linkcode progressEnabled}.
@@ -62,42 +81,58 @@ export function progressEnabled(flag: boolean | undefined): boolean {
 }
 
 /**
- * Starts a progress bar on stderr.
+ * Starts a progress bar on stderr: done (and of how much, with the percentage), the rate since the start, and the time
+ * left at the recent rate (see {@linkcode ETA_WINDOW_SECONDS}).
  *
  * @example
  * ```ts
  * declare const size: number;
  * const progress = startProgress({ label: "upload", total: size, unit: "bytes", enabled: true });
  * progress.update(1_048_576);
- * progress.stop();
+ * const seconds = progress.stop();
  * ```
  */
 export function startProgress(options: ProgressOptions): Progress {
-  if (!options.enabled) return { update() {}, stop() {} };
-  const start = performance.now();
+  const now = options.now ?? (() => performance.now());
+  const start = now();
+  const elapsed = () => Math.max(now() - start, 0) / 1000;
+  if (!options.enabled) return { update() {}, stop: elapsed };
   const describe = options.unit === "bytes" ? describeBytes : describePrimes;
   const { total } = options;
+  const stream = (options.stream ?? process.stderr) as NodeJS.WritableStream & { isTTY?: boolean };
   const bar = new cliProgress.SingleBar({
     format:
       total === undefined
         ? `${options.label} {done} | {rate}`
         : `${options.label} [{bar}] {percentage}% | {done} / {size} | {rate} | ETA {remaining}`,
-    stream: process.stderr,
-    noTTYOutput: process.stderr.isTTY !== true,
+    stream,
+    noTTYOutput: stream.isTTY !== true,
     barsize: 30,
   });
-  const payload = (done: number) => {
-    const seconds = secondsSince(start);
-    const remaining = total === undefined ? "?" : estimateRemaining(done, total, seconds);
-    return { ...describe(done, total ?? done, seconds), remaining };
+  const recent = new RecentRate(ETA_WINDOW_SECONDS);
+  let done = 0;
+  let stopped: number | undefined;
+  const draw = (seconds: number) => {
+    recent.record(seconds, done);
+    const remaining = total === undefined ? "?" : estimateRemaining(total - done, recent.perSecond());
+    bar.update(done, { ...describe(done, total ?? done, seconds), remaining });
   };
-  bar.start(Math.max(total ?? 0, 1), 0, payload(0));
+  bar.start(Math.max(total ?? 0, 1), 0, { ...describe(0, total ?? 0, 0), remaining: "?" });
+  const timer = setInterval(() => draw(elapsed()), REDRAW_MS);
+  timer.unref();
   return {
-    update(done) {
-      bar.update(done, payload(done));
+    update(value) {
+      if (stopped !== undefined) return;
+      done = value;
+      draw(elapsed());
     },
     stop() {
+      if (stopped !== undefined) return stopped;
+      clearInterval(timer);
+      stopped = elapsed();
+      draw(stopped);
       bar.stop();
+      return stopped;
     },
   };
 }
@@ -130,20 +165,21 @@ export function countBytes(
 }
 
 /**
- * The time left at the average rate so far in whole seconds, e.g. `1m 5s`; `<1s` for less than a second, `0s`
- * once all is done, `?` before anything is.
+ * The time left for `left` more at `perSecond`, in whole seconds, e.g. `1m 5s`; `<1s` for less than a second, `0s`
+ * once nothing is left, `?` while the rate is unknown or nil.
  *
  * @example
  * ```ts
- * estimateRemaining(50, 100, 65); // "1m 5s"
- * estimateRemaining(99, 100, 1);  // "<1s"
+ * estimateRemaining(50, 10 / 13);  // "1m 5s"
+ * estimateRemaining(1, 99);        // "<1s"
+ * estimateRemaining(50, undefined); // "?"
  * ```
  */
-export function estimateRemaining(done: number, total: number, seconds: number): string {
-  if (done >= total) return "0s";
-  if (done <= 0 || seconds <= 0) return "?";
-  const left = ((total - done) * seconds) / done;
-  return left < 1 ? "<1s" : prettyMs(Math.round(left) * 1000);
+export function estimateRemaining(left: number, perSecond: number | undefined): string {
+  if (left <= 0) return "0s";
+  if (perSecond === undefined || perSecond <= 0) return "?";
+  const seconds = left / perSecond;
+  return seconds < 1 ? "<1s" : prettyMs(Math.round(seconds) * 1000);
 }
 
 function describeBytes(done: number, total: number, seconds: number): Record<string, string> {

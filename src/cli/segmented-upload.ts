@@ -55,6 +55,11 @@ export interface SegmentedUploadResult {
   sentSegments: number;
   /** Bytes sent by this run. */
   bytes: number;
+  /**
+   * Seconds from the progress bar's start (the session open, the first segment about to go) to the manifest: the
+   * time the bar's rate counts.
+   */
+  seconds: number;
 }
 
 /**
@@ -112,14 +117,17 @@ export async function uploadInSegments(
       const linesBefore = await countLineBreaks(file.path, range.start);
       throw badLineError(error, file.path, { index: range.index, offset: range.start, linesBefore }) ?? error;
     });
+  let manifest: Manifest;
+  let seconds: number;
   try {
     await inParallel(toSend, options.parallel, send);
+    options.onAllSent?.();
+    manifest = await completeSession(client, name, session.uploadId, ranges.length, options.signal);
   } finally {
-    progress.stop();
+    seconds = progress.stop();
   }
-  options.onAllSent?.();
-  const manifest = await completeSession(client, name, session.uploadId, ranges.length, options.signal);
-  return { manifest, uploadId: session.uploadId, segments: ranges.length, sentSegments: toSend.length, bytes: total };
+  const sentSegments = toSend.length;
+  return { manifest, uploadId: session.uploadId, segments: ranges.length, sentSegments, bytes: total, seconds };
 }
 
 /**
@@ -217,16 +225,16 @@ export async function uploadStreamInSegments(
       while (inFlight.size >= options.parallel) await Promise.race(inFlight.values());
     }
     while (inFlight.size > 0) await Promise.all(inFlight.values());
+    if (failure !== undefined) throw failure.error;
+    options.onAllSent?.();
+    const manifest = await completeSession(client, name, session.uploadId, segments, options.signal);
+    return { manifest, uploadId: session.uploadId, segments, sentSegments, bytes, seconds: progress.stop() };
   } catch (error) {
     await Promise.allSettled(inFlight.values());
     throw error;
   } finally {
     progress.stop();
   }
-  if (failure !== undefined) throw failure.error;
-  options.onAllSent?.();
-  const manifest = await completeSession(client, name, session.uploadId, segments, options.signal);
-  return { manifest, uploadId: session.uploadId, segments, sentSegments, bytes };
 }
 
 /** `bytes` as a stream of views of {@linkcode READ_CHUNK_BYTES} (no copies), for one attempt to send them. */

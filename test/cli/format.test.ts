@@ -80,12 +80,14 @@ describe("roundSeconds", () => {
 
 describe("estimateRemaining", () => {
   test.each([
-    [0, 100, 0, "?"],
-    [50, 100, 65, "1m 5s"],
-    [50, 100, 2.4, "2s"],
-    [99, 100, 1, "<1s"],
-    [100, 100, 3, "0s"],
-  ])("%d of %d after %d s is %s", (done, total, seconds, text) => {
-    expect(estimateRemaining(done, total, seconds)).toBe(text);
+    [100, undefined, "?"],
+    [100, 0, "?"],
+    [50, 50 / 65, "1m 5s"],
+    [50, 50 / 2.4, "2s"],
+    [1, 1, "1s"],
+    [1, 1.01, "<1s"],
+    [0, undefined, "0s"],
+  ])("%d left at %d a second is %s", (left, perSecond, text) => {
+    expect(estimateRemaining(left, perSecond)).toBe(text);
   });
 });

@@ -4,7 +4,7 @@
  * @module
  */
 import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED } from "../cli-error.ts";
-import { formatBytes, secondsSince } from "../format.ts";
+import { formatBytes } from "../format.ts";
 import type { InputStream } from "../local-file.ts";
 import { type SegmentedUploadOptions, uploadInSegments, uploadStreamInSegments } from "../segmented-upload.ts";
 import { type ResumableSession, resumeCommand } from "./resume-command.ts";
@@ -37,7 +37,6 @@ export async function sendSession(context: SendContext, source: InputStream, nam
   const { signal } = interruption;
   const { size } = source;
   if (size !== undefined) await source.stream.cancel();
-  const start = performance.now();
   let session: ResumableSession | undefined;
   try {
     const segmentOptions: SegmentedUploadOptions = {
@@ -62,7 +61,7 @@ export async function sendSession(context: SendContext, source: InputStream, nam
         ? await uploadStreamInSegments(client, { path: file, stream: source.stream }, segmentOptions)
         : await uploadInSegments(client, { path: file, size }, segmentOptions);
     return {
-      ...uploadResult(file, done.manifest, done.bytes, secondsSince(start)),
+      ...uploadResult(file, done.manifest, done.bytes, done.seconds),
       segments: done.segments,
       sentSegments: done.sentSegments,
       uploadId: done.uploadId,

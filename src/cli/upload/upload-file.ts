@@ -6,7 +6,6 @@
  */
 import type { Manifest } from "../../files/manifest.ts";
 import { badLineError } from "../bad-line.ts";
-import { secondsSince } from "../format.ts";
 import type { InputStream } from "../local-file.ts";
 import { countBytes, startProgress } from "../progress.ts";
 import type { WorkerClient } from "../worker-client.ts";
@@ -30,7 +29,7 @@ export interface UploadFileOptions {
 
 /**
  * Streams a local file (or standard input, chunked) to the worker as it is read (never holding it whole) and
- * returns the manifest and throughput.
+ * returns the manifest and throughput, over the time the progress bar counts: from its start to the manifest.
  *
  * @throws {CliError} when the file cannot be read or the worker refuses it (a `WorkerError` with the line and column
  * of bad input).
@@ -54,9 +53,9 @@ export async function uploadFile(
   const { path, stream, size } = source;
   const { name } = options;
   const progress = startProgress({ label: "upload", total: size, unit: "bytes", enabled: options.progress });
-  const start = performance.now();
   let manifest: Manifest;
   let sent = 0;
+  let seconds: number;
   try {
     const body = countBytes(stream, (bytes) => {
       sent = bytes;
@@ -72,7 +71,7 @@ export async function uploadFile(
   } catch (error) {
     throw badLineError(error, path) ?? error;
   } finally {
-    progress.stop();
+    seconds = progress.stop();
   }
-  return uploadResult(path, manifest, sent, secondsSince(start));
+  return uploadResult(path, manifest, sent, seconds);
 }
