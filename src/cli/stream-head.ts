@@ -25,14 +25,14 @@ export interface StreamHead {
 }
 
 /**
- * Reads `source` until it ends or more than `limit` bytes have arrived, holding what it read. An abort of `signal`
- * cancels `source` (a pipe that stays open would otherwise be waited on) and rejects with the signal's reason,
- * here or in a later read of the returned stream.
+ * Reads `source` until it ends or more than `limit` bytes have arrived, holding what it read, and calls `onRead` with
+ * the bytes read so far after each chunk of it. An abort of `signal` cancels `source` (a pipe that stays open would
+ * otherwise be waited on) and rejects with the signal's reason, here or in a later read of the returned stream.
  *
  * @example
  * ```ts
  * declare const stdin: ReadableStream<Uint8Array>;
- * const head = await readHead(stdin, 95_000_000);
+ * const head = await readHead(stdin, 95_000_000, undefined, (bytes) => console.error(`${bytes} bytes held`));
  * if (head.ended) head.bytes; // the whole input's size: it fits one request
  * ```
  */
@@ -40,6 +40,7 @@ export async function readHead(
   source: ReadableStream<Uint8Array>,
   limit: number,
   signal?: AbortSignal,
+  onRead?: (bytes: number) => void,
 ): Promise<StreamHead> {
   const reader = source.getReader();
   const onAbort = () => void reader.cancel(signal?.reason).catch(() => undefined);
@@ -64,6 +65,7 @@ export async function readHead(
       }
       chunks.push(value);
       bytes += value.byteLength;
+      onRead?.(bytes);
     }
   } catch (error) {
     stopListening();

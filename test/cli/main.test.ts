@@ -139,6 +139,19 @@ describe("upload from standard input and of several files", () => {
     expect(devStdin.stdout).toMatch(/^stored "dev-stdin": 5,000 numbers/);
   });
 
+  test("while it holds standard input to learn its size, a bar says how much it holds", async () => {
+    const text = primesText(5000);
+    await writeFile(join(fixture.directory, "held-source.txt"), text);
+    const auth = `--url ${fixture.worker.url} --token ${fixture.worker.token}`;
+    const run = await runShell(`cat held-source.txt | ${CLI_COMMAND} upload - --name held ${auth} --progress`, {
+      cwd: fixture.directory,
+    });
+    expect(run.code).toBe(0);
+    const held = run.stderr.lastIndexOf("holding standard input until it ends or passes 95 MB: 28.6 kB | ");
+    expect(held).toBeGreaterThanOrEqual(0);
+    expect(run.stderr.indexOf("upload [", held)).toBeGreaterThan(held);
+  });
+
   test("standard input needs --name", async () => {
     const unnamed = await cli("upload", "-");
     expect(unnamed).toMatchObject({ code: 2, stdout: "" });

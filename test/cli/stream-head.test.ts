@@ -27,6 +27,15 @@ async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
 }
 
 describe("readHead", () => {
+  test("says how many bytes it holds after each chunk it reads ahead, and no more once it returned", async () => {
+    const { stream } = source(["12\n", "345\n", "6\n", "78\n"]);
+    const counts: number[] = [];
+    const head = await readHead(stream, 5, undefined, (bytes) => counts.push(bytes));
+    expect(counts).toEqual([3, 7]);
+    expect(await text(head.stream)).toBe("12\n345\n6\n78\n");
+    expect(counts).toEqual([3, 7]);
+  });
+
   test("a stream that ends within the limit: ended, its size, and every byte again", async () => {
     const { stream } = source(["12\n", "345\n"]);
     const head = await readHead(stream, 7);

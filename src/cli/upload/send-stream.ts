@@ -5,6 +5,8 @@
  * @module
  */
 import { CliError, EXIT_INTERRUPTED } from "../cli-error.ts";
+import { formatBytes } from "../format.ts";
+import { startProgress } from "../progress.ts";
 import { readHead } from "../stream-head.ts";
 import { sendOverBudgetAsSession } from "./over-budget-fallback.ts";
 import type { SendContext } from "./send-context.ts";
@@ -14,8 +16,9 @@ import type { UploadInput } from "./upload-inputs.ts";
 import type { UploadOutcome } from "./upload-result.ts";
 
 /**
- * Reads `input` until more than `threshold` bytes have arrived: one POST of what arrived when it ended by then
- * (again as a session if the worker refuses it as over its budget), else an upload session over the whole stream.
+ * Reads `input` until more than `threshold` bytes have arrived (with a bar of what it holds, as progress bars are
+ * shown): one POST of what arrived when it ended by then (again as a session if the worker refuses it as over its
+ * budget), else an upload session over the whole stream.
  *
  * @throws {CliError} `interrupted` (exit 130) after a Ctrl-C before anything was sent; whatever the way it is sent
  * throws otherwise.
@@ -31,14 +34,24 @@ import type { UploadOutcome } from "./upload-result.ts";
  */
 export async function sendStream(context: SendContext, input: UploadInput, threshold: number): Promise<UploadOutcome> {
   const { signal } = context.interruption;
-  const head = await readHead(input.source.stream, threshold, signal).catch((error: unknown) => {
-    if (!signal.aborted) throw error;
-    throw new CliError(`upload of "${input.name}" cancelled before anything was sent`, {
-      exitCode: EXIT_INTERRUPTED,
-      code: "interrupted",
-      cause: error,
-    });
+  const { path } = input.source;
+  const what = path === "-" ? "standard input" : `"${path}"`;
+  const held = startProgress({
+    label: `holding ${what} until it ends or passes ${formatBytes(threshold)}:`,
+    total: undefined,
+    unit: "bytes",
+    enabled: context.settings.progress,
   });
+  const head = await readHead(input.source.stream, threshold, signal, (bytes) => held.update(bytes))
+    .catch((error: unknown) => {
+      if (!signal.aborted) throw error;
+      throw new CliError(`upload of "${input.name}" cancelled before anything was sent`, {
+        exitCode: EXIT_INTERRUPTED,
+        code: "interrupted",
+        cause: error,
+      });
+    })
+    .finally(() => held.stop());
   const source = { ...input.source, stream: head.stream };
   if (!head.ended) return sendSession(context, source, input.name);
   return sendWhole(context, { ...source, size: head.bytes }, input.name).catch((error: unknown) =>
