@@ -6,7 +6,7 @@
  */
 import type { Command } from "commander";
 import { addConnectionOptions, type ConnectionOptions, withConnection } from "../connection.ts";
-import { printJson } from "../output.ts";
+import { printJsonLine } from "../output.ts";
 
 /** Registers `search` on `program`. */
 export function registerSearch(program: Command): void {
@@ -19,6 +19,6 @@ export function registerSearch(program: Command): void {
       .argument("<name>", "the stored file's name (its numbers in non-decreasing order)")
       .argument("<value>", "an integer of magnitude at most 2^53 − 1"),
   ).action(async (name: string, value: string, options: ConnectionOptions) => {
-    printJson(await withConnection(options, (client) => client.search(name, value)));
+    printJsonLine(await withConnection(options, (client) => client.search(name, value)));
   });
 }

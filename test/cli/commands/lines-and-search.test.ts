@@ -39,7 +39,7 @@ describe("drainpipe lines and search with --url", () => {
     await store("sorted", squares(3000));
     const found = await fixture.remote(["search", "sorted", "1000000"]);
     expect(found.code).toBe(0);
-    expect(JSON.parse(found.stdout)).toEqual({ index: 1000, value: 1000000, found: true });
+    expect(found.stdout).toBe('{ "index": 1000, "value": 1000000, "found": true }\n');
     const between = await fixture.remote(["search", "sorted", "-5"]);
     expect(JSON.parse(between.stdout)).toEqual({ index: 0, value: 0, found: false });
     const past = await fixture.remote(["search", "sorted", "9000000"]);
