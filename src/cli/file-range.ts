@@ -115,7 +115,8 @@ export function readRange(path: string, start: number, end: number): ReadableStr
 }
 
 /**
- * The SHA-256 (base64) of `[start, end)` of `path`, as `Content-Digest` carries it.
+ * The SHA-256 (base64) of `[start, end)` of `path`, as `Content-Digest` carries it; `onBytes` is told how many bytes
+ * of the range were hashed so far after each chunk.
  *
  * @example
  * ```ts
@@ -123,9 +124,19 @@ export function readRange(path: string, start: number, end: number): ReadableStr
  * const digest = await digestOfRange(path, 0, 1024);
  * ```
  */
-export async function digestOfRange(path: string, start: number, end: number): Promise<string> {
+export async function digestOfRange(
+  path: string,
+  start: number,
+  end: number,
+  onBytes?: (bytes: number) => void,
+): Promise<string> {
   const hash = createHash("sha256");
-  await eachChunk(path, start, end, (bytes) => hash.update(bytes));
+  let hashed = 0;
+  await eachChunk(path, start, end, (bytes) => {
+    hash.update(bytes);
+    hashed += bytes.byteLength;
+    onBytes?.(hashed);
+  });
   return hash.digest("base64");
 }
 

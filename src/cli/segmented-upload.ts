@@ -88,10 +88,18 @@ export async function uploadInSegments(
   const ranges = await planSessionSegments(file, segmentBytes);
   const digests = new Map<number, string>();
   const toSend: FileRange[] = [];
-  for (const range of ranges) {
-    const digest = await digestOfRange(file.path, range.start, range.end);
-    digests.set(range.index, digest);
-    if (received.get(range.index)?.digest !== digest) toSend.push(range);
+  // Every segment's digest first: it goes with the segment, and when resuming it tells which segments to send.
+  const hashing = startProgress({ label: "hashing", total: file.size, unit: "bytes", enabled: options.progress });
+  try {
+    for (const range of ranges) {
+      const digest = await digestOfRange(file.path, range.start, range.end, (bytes) =>
+        hashing.update(range.start + bytes),
+      );
+      digests.set(range.index, digest);
+      if (received.get(range.index)?.digest !== digest) toSend.push(range);
+    }
+  } finally {
+    hashing.stop();
   }
   const total = toSend.reduce((sum, range) => sum + (range.end - range.start), 0);
   const progress = startProgress({ label: "upload", total, unit: "bytes", enabled: options.progress });

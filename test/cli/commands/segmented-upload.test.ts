@@ -50,6 +50,20 @@ describe("upload sessions from the CLI", () => {
     expect(text2.stdout).toMatch(/ as 7 segments in /);
   });
 
+  test("a bar says how far hashing the segments went, before the upload's bar starts", {
+    timeout: 60_000,
+  }, async () => {
+    const text = numbersText(20_000, 3);
+    const file = join(fixture.directory, "hashed.txt");
+    await writeFile(file, text);
+    const size = "138 kB"; // 137,767 bytes
+    const run = await remote("upload", file, "--segment-bytes", String(Math.ceil(text.length / 3)), "--progress");
+    expect(run.code).toBe(0);
+    const hashed = run.stderr.lastIndexOf(`hashing [==============================] 100% | ${size} / ${size} | `);
+    expect(hashed).toBeGreaterThanOrEqual(0);
+    expect(run.stderr.indexOf("upload [", hashed)).toBeGreaterThan(hashed);
+  });
+
   test("a bad line in segment 5 is reported as the file's own line, column and byte offset", {
     timeout: 60_000,
   }, async () => {
