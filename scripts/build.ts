@@ -2,10 +2,8 @@
  * `npm run build` (also `prepack`): the published package in `dist/`.
  *
  * - the library: one ESM entry per public layer (`dist/<layer>/index.js`) and for `dist/streams/iterable/index.js`
- *   (the `./iterable` subpath), bundled by esbuild with code splitting
- *   (shared code in `dist/chunks/`, so each entry loads only what it uses), `keepNames` (class names such as
- *   `ReadableStream.name` survive), source maps, and without the streams' debug assertions (the statements
- *   labelled `DEBUG:`, see `src/streams/base/assert.ts`);
+ *   (the `./iterable` subpath), bundled by esbuild with code splitting (shared code in `dist/chunks/`, so each entry
+ *   loads only what it uses), source maps, and without the streams' debug assertions (`scripts/library-build.ts`);
  * - its declarations (`dist/<layer>/index.d.ts` and the modules they name), by tsc with `stripInternal`
  *   (`tsconfig.build.json`), relative specifiers rewritten from `.ts` to `.js`;
  * - the command line: `dist/cli/main.js` and the embedded worker's host script, with their dependencies bundled
@@ -25,36 +23,14 @@ import { join, resolve } from "node:path";
 import { build } from "esbuild";
 import { ASSERTION_LABEL } from "../src/streams/base/assert.ts";
 import { buildPage } from "./build-page.ts";
+import { libraryBuildOptions } from "./library-build.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const DIST = join(ROOT, "dist");
 
-/** The layers published as subpaths, each `src/<layer>/index.ts`. */
-export const LAYERS = ["streams", "numbers", "store", "split", "files", "worker"] as const;
-
-/** Subpaths published beside the layers: a part of a layer with an entry of its own. */
-export const EXTRA_ENTRIES = ["src/streams/iterable/index.ts"] as const;
-
 rmSync(DIST, { recursive: true, force: true });
 
-await build({
-  absWorkingDir: ROOT,
-  entryPoints: [...LAYERS.map((layer) => `src/${layer}/index.ts`), ...EXTRA_ENTRIES],
-  outbase: "src",
-  outdir: "dist",
-  chunkNames: "chunks/[name]-[hash]",
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "neutral",
-  target: "es2022",
-  keepNames: true,
-  // The streams' debug assertions (`src/streams/base/assert.ts`) run in the tests, never in the package.
-  dropLabels: [ASSERTION_LABEL],
-  sourcemap: true,
-  external: ["cloudflare:workers"],
-  logLevel: "warning",
-});
+await build({ absWorkingDir: ROOT, ...libraryBuildOptions("dist") });
 
 execFileSync(join(ROOT, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
 rewriteDeclarationSpecifiers(DIST);

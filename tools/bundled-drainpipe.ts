@@ -30,7 +30,7 @@ export const BUNDLE_PATH = resolve(ROOT, "bench/.cache/drainpipe-streams.js");
 
 /**
  * Bundles `src/streams/index.ts` (or `entry`, such as the same file in another checkout) into one ES module at
- * `outfile` (not minified, so profiles stay readable), with `keepNames` as `npm run build` and wrangler bundle it: that
+ * `outfile` (not minified, so profiles stay readable), with `keepNames` as wrangler bundles it (its default): that
  * option makes every named function created at run time pay for setting its `name`, so measuring without it would
  * flatter code that creates functions per stream or per chunk. Like `npm run build`, it drops the streams' debug
  * assertions (`src/streams/base/assert.ts`).

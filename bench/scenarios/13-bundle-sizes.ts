@@ -1,6 +1,7 @@
 /**
  * Scenario 13: what drainpipe costs a page to download. Each subpath of the package (`package.json`'s `exports`,
- * bundled from its source in `src/`), and the three standard classes alone (`ReadableStream`, `WritableStream`,
+ * built as `npm run build` builds `dist/`, by `scripts/library-build.ts`, into a directory of its own), and the
+ * three standard classes alone (`ReadableStream`, `WritableStream`,
  * `TransformStream` imported, nothing else), bundled by esbuild with `--minify` as a web application's bundler
  * would, then compressed with gzip at level 9; beside them web-streams-polyfill's ponyfill, whole and with the same
  * three classes imported. Sizes are bytes, not times: one run is exact, and reruns give the same figures.
@@ -15,6 +16,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
+import { libraryBuildOptions } from "../../scripts/library-build.ts";
 import { runAlone } from "../harness/run-alone.ts";
 import { defineScenario } from "../harness/scenario.ts";
 import type { OutputCheck, ScenarioResult } from "../harness/scenario-result.ts";
@@ -32,13 +34,8 @@ interface Subject {
   polyfill?: true;
 }
 
-/** A subpath's source entry: `./dist/streams/index.js` is built from `src/streams/index.ts`. */
-function sourceOf(distPath: string): string {
-  return resolve(ROOT, distPath.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts"));
-}
-
-/** Every subpath of the package with its source entry, in `exports` order (`./package.json` left out). */
-async function subpaths(): Promise<{ subpath: string; source: string }[]> {
+/** Every subpath of the package with its entry in `built` (a build of `dist/`), in `exports` order. */
+async function subpaths(built: string): Promise<{ subpath: string; source: string }[]> {
   const manifest = JSON.parse(await readFile(resolve(ROOT, "package.json"), "utf8")) as {
     name: string;
     exports: Record<string, string | { import?: string }>;
@@ -46,7 +43,7 @@ async function subpaths(): Promise<{ subpath: string; source: string }[]> {
   return Object.entries(manifest.exports).flatMap(([subpath, target]) => {
     const file = typeof target === "string" ? undefined : target.import;
     if (file === undefined) return [];
-    return [{ subpath: `${manifest.name}${subpath.slice(1)}`, source: sourceOf(file) }];
+    return [{ subpath: `${manifest.name}${subpath.slice(1)}`, source: join(built, file.replace(/^\.\/dist\//, "")) }];
   });
 }
 
@@ -112,62 +109,77 @@ export const scenario = defineScenario<Record<string, never>>({
   options: {},
   quick: {},
   async run(): Promise<ScenarioResult[]> {
-    const streams = resolve(ROOT, "src/streams/index.ts");
-    const subjects: Subject[] = [
-      ...(await subpaths()).map(({ subpath, source }) => ({
-        label: `${subpath} (everything)`,
-        entry: `export * from ${JSON.stringify(source)};`,
-      })),
-      { label: `drainpipe-streams: ${THREE} only`, entry: `export { ${THREE} } from ${JSON.stringify(streams)};` },
-      { label: `${POLYFILL} (everything)`, entry: `export * from "${POLYFILL}";`, polyfill: true },
-      { label: `${POLYFILL}: ${THREE} only`, entry: `export { ${THREE} } from "${POLYFILL}";`, polyfill: true },
-    ];
-    const measured = await Promise.all(
-      subjects.map(async (subject) => {
-        const code = await minified(subject.entry);
-        return {
-          ...subject,
-          code,
-          minifiedBytes: Buffer.byteLength(code),
-          gzippedBytes: gzipSync(code, { level: 9 }).byteLength,
-        };
-      }),
-    );
-    const polyfillThree = measured.find((row) => row.polyfill && row.label.endsWith("only"))!;
-    const checks: OutputCheck[] = [];
-    for (const row of measured.filter((candidate) => candidate.label.endsWith("only"))) {
-      checks.push({
-        variant: row.label,
-        ok: await threeClassesWork(row.code),
-        detail: "the minified bundle's three classes pipe 0 … 99 through a TransformStream and sum 4,950",
-      });
+    const built = await mkdtemp(join(tmpdir(), "drainpipe-dist-"));
+    try {
+      await build({ ...libraryBuildOptions(built), absWorkingDir: ROOT, sourcemap: false, logLevel: "silent" });
+      // What the installed package's manifest tells a bundler about these files: ES modules, which have side effects.
+      const { type, sideEffects } = JSON.parse(await readFile(resolve(ROOT, "package.json"), "utf8"));
+      await writeFile(join(built, "package.json"), JSON.stringify({ type, sideEffects }));
+      return await measure(built);
+    } finally {
+      await rm(built, { recursive: true, force: true });
     }
-    const ratio = (bytes: number): number => significant(bytes / polyfillThree.gzippedBytes);
-    return [
-      {
-        id: "bundle-sizes",
-        title: "bundle sizes, esbuild --minify then gzip -9",
-        runtime: `esbuild ${(await import("esbuild")).version}`,
-        columns: ["bundle", "minified B", "gzipped B", `gzipped ÷ ${POLYFILL}'s three classes`],
-        rows: measured.map((row) => ({
-          bundle: row.label,
-          "minified B": row.minifiedBytes,
-          "gzipped B": row.gzippedBytes,
-          [`gzipped ÷ ${POLYFILL}'s three classes`]: ratio(row.gzippedBytes),
-        })),
-        notes: [
-          "Each subpath is bundled from its source (src/…/index.ts, what package.json's exports are built from) as " +
-            '`export * from` it, so everything it exports counts; `cloudflare:` modules stay external. "only" ' +
-            `rows import ${THREE} and nothing else, so what they do not need can tree-shake away. esbuild bundles ` +
-            "for the browser (format esm, target es2022, --minify), then node:zlib gzips at level 9 (the gzip " +
-            "command's -9 gives sizes within some 40 bytes of these).",
-          `Goal (issue 39): drainpipe's three classes alone within 1.2× ${POLYFILL}'s, gzipped.`,
-        ],
-        speedups: [],
-        checks,
-      },
-    ];
   },
 });
+
+/** Every bundle's sizes, the package's files built into `built`. */
+async function measure(built: string): Promise<ScenarioResult[]> {
+  const streams = join(built, "streams/index.js");
+  const subjects: Subject[] = [
+    ...(await subpaths(built)).map(({ subpath, source }) => ({
+      label: `${subpath} (everything)`,
+      entry: `export * from ${JSON.stringify(source)};`,
+    })),
+    { label: `drainpipe-streams: ${THREE} only`, entry: `export { ${THREE} } from ${JSON.stringify(streams)};` },
+    { label: `${POLYFILL} (everything)`, entry: `export * from "${POLYFILL}";`, polyfill: true },
+    { label: `${POLYFILL}: ${THREE} only`, entry: `export { ${THREE} } from "${POLYFILL}";`, polyfill: true },
+  ];
+  const measured = await Promise.all(
+    subjects.map(async (subject) => {
+      const code = await minified(subject.entry);
+      return {
+        ...subject,
+        code,
+        minifiedBytes: Buffer.byteLength(code),
+        gzippedBytes: gzipSync(code, { level: 9 }).byteLength,
+      };
+    }),
+  );
+  const polyfillThree = measured.find((row) => row.polyfill && row.label.endsWith("only"))!;
+  const checks: OutputCheck[] = [];
+  for (const row of measured.filter((candidate) => candidate.label.endsWith("only"))) {
+    checks.push({
+      variant: row.label,
+      ok: await threeClassesWork(row.code),
+      detail: "the minified bundle's three classes pipe 0 … 99 through a TransformStream and sum 4,950",
+    });
+  }
+  const ratio = (bytes: number): number => significant(bytes / polyfillThree.gzippedBytes);
+  return [
+    {
+      id: "bundle-sizes",
+      title: "bundle sizes, esbuild --minify then gzip -9",
+      runtime: `esbuild ${(await import("esbuild")).version}`,
+      columns: ["bundle", "minified B", "gzipped B", `gzipped ÷ ${POLYFILL}'s three classes`],
+      rows: measured.map((row) => ({
+        bundle: row.label,
+        "minified B": row.minifiedBytes,
+        "gzipped B": row.gzippedBytes,
+        [`gzipped ÷ ${POLYFILL}'s three classes`]: ratio(row.gzippedBytes),
+      })),
+      notes: [
+        "Each subpath is bundled from the package's own files (`dist/`, built as `npm run build` builds it, with " +
+          "package.json's `sideEffects` beside them) as `export * from` it, so everything it exports counts; " +
+          '`cloudflare:` modules stay external. "only" ' +
+          `rows import ${THREE} and nothing else, so what they do not need can tree-shake away. esbuild bundles ` +
+          "for the browser (format esm, target es2022, --minify), then node:zlib gzips at level 9 (the gzip " +
+          "command's -9 gives sizes within some 40 bytes of these).",
+        `Goal (issue 39): drainpipe's three classes alone within 1.2× ${POLYFILL}'s, gzipped.`,
+      ],
+      speedups: [],
+      checks,
+    },
+  ];
+}
 
 if (import.meta.main) await runAlone(import.meta.filename, scenario);

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type * as Streams from "../../src/streams/index.ts";
 
 /**
- * drainpipe as users bundle it: esbuild with `keepNames` (wrangler's default, and this package's build), which gives
- * every function a named binding or field holds a `name` property through a `__name` helper, one property definition
- * per function made. The helper here also counts its calls in `globalThis.__keptNames`.
+ * drainpipe as wrangler bundles it: esbuild with `keepNames` (wrangler's default), which gives every function a
+ * named binding or field holds a `name` property through a `__name` helper, one property definition per function
+ * made. The helper here also counts its calls in `globalThis.__keptNames`.
  */
 async function bundleKeepingNames(outfile: string): Promise<void> {
   const result = await build({

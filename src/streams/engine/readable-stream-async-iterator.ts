@@ -105,8 +105,8 @@ function asyncIteratorReturn<R>(slots: IteratorSlots<R>, arg: unknown): Promise<
 /**
  * The `next()` steps of WebIDL's asynchronous iterator: the result of the next read, or the end. Its reactions are
  * the iterator's own, made once: a function made per call would be one more allocation per chunk, and bundlers
- * that keep names (esbuild's `keepNames`, on in wrangler and in this package's build) add a `name` property to
- * every function a named binding holds, a property definition per chunk.
+ * that keep names (esbuild's `keepNames`, on in wrangler) add a `name` property to every function a named binding
+ * holds, a property definition per chunk.
  */
 function nextSteps<R>(slots: IteratorSlots<R>): Promise<IteratorResult<R, undefined>> {
   if (slots._isFinished) return promiseResolvedWith({ value: undefined, done: true });

@@ -83,8 +83,8 @@ function closeSyncIterator(iterator: object): void {
 /**
  * An iterator record as GetIterator(obj, async) gives it: the iterator and its `next` method, read once; a sync
  * iterator is adapted as the async-from-sync iterator would adapt it. Its methods are a class's, not functions made
- * per stream: bundlers that keep names (esbuild's `keepNames`, on in wrangler and in this package's build) define a
- * `name` on each function a named binding or property holds when it is made.
+ * per stream: bundlers that keep names (esbuild's `keepNames`, on in wrangler) define a `name` on each function a
+ * named binding or property holds when it is made.
  */
 class AsyncIteratorRecord {
   private readonly iterator: object;

@@ -183,9 +183,8 @@ class Pipe<R> implements ReadRequest<R>, RunWriteRequest, FusedReader<R>, FusedW
     this.preventAbort = preventAbort;
     this.preventCancel = preventCancel;
     this.signal = signal;
-    // The callbacks are assigned, not class fields: bundlers that keep names (esbuild's `keepNames`, on in wrangler
-    // and in this package's build) give each function a named field or binding holds its own `name` property, a
-    // property definition per pipe.
+    // The callbacks are assigned, not class fields: bundlers that keep names (esbuild's `keepNames`, on in wrangler)
+    // give each function a named field or binding holds its own `name` property, a property definition per pipe.
     this.flushHeld = () => {
       if (this.heldChunks.length === 0) return;
       const chunks = this.heldChunks;
