@@ -1,15 +1,18 @@
 import { HttpError } from "./http-error.ts";
 import type { Settings } from "./settings.ts";
 
-/** What a request wants to do: read files, or change them. */
-export type Access = "read" | "write";
+/**
+ * Who may make a request, as each route declares it: anyone (`public`: the tus capabilities), a reader (`read`:
+ * with the token, or anyone when reads are public), or a writer (`write`: always with the token).
+ */
+export type Access = "public" | "read" | "write";
 
 /**
- * Checks that `request` may perform `access`. Writes always need `Authorization: Bearer <API_TOKEN>`;
- * reads too unless `publicReads`. With no token configured, authenticated requests are refused with
- * `503 auth-not-configured` (the worker never falls open by accident); `AUTH_MODE = "open"` turns
- * authentication off explicitly, for local development. Tokens are compared in constant time (as SHA-256
- * digests, so neither the length nor the content leaks through timing).
+ * Checks that `request` may perform `access`. Public requests need nothing; writes always need
+ * `Authorization: Bearer <API_TOKEN>`; reads too unless `publicReads`. With no token configured, authenticated
+ * requests are refused with `503 auth-not-configured` (the worker never falls open by accident);
+ * `AUTH_MODE = "open"` turns authentication off explicitly, for local development. Tokens are compared in constant
+ * time (as SHA-256 digests, so neither the length nor the content leaks through timing).
  *
  * @example
  * ```ts
@@ -20,7 +23,7 @@ export type Access = "read" | "write";
  * ```
  */
 export async function authorize(request: Request, settings: Settings, access: Access): Promise<void> {
-  if (settings.authMode === "open") return;
+  if (access === "public" || settings.authMode === "open") return;
   if (access === "read" && settings.publicReads) return;
   if (settings.apiToken === undefined) {
     throw new HttpError(

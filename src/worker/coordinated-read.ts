@@ -35,8 +35,8 @@ export class ReadLostError extends Error {
 /**
  * An open read of what `subject` describes: the whole version (its manifest) or one part (its record). Pipe its
  * bytes with {@linkcode CoordinatedRead.signal} (aborted when the read cannot be finished, so the response
- * errors rather than ending short), and release it once the response body is written (or failed), typically in
- * `ctx.waitUntil`.
+ * errors rather than ending short), and release it once the response body is written (or failed), in
+ * `ctx.waitUntil`: a route holds it with {@linkcode withReadLease}, which does that on every path.
  *
  * @example
  * ```ts
@@ -151,5 +151,56 @@ export class CoordinatedRead<T> {
   #lose(why: string, cause?: unknown): void {
     if (this.#released) return;
     this.#lost.abort(new ReadLostError(`Cannot finish reading version ${this.#uploadId}: ${why}`, { cause }));
+  }
+}
+
+/** A read held while a route answers: what it reads, its signal, and the hand-over of a body that outlives it. */
+export interface ReadLease<T> {
+  /** What is being read (see {@linkcode CoordinatedRead.subject}). */
+  readonly subject: T;
+  /** Aborted when the read cannot be finished (see {@linkcode CoordinatedRead.signal}). */
+  readonly signal: AbortSignal;
+  /**
+   * Holds the read until `work` settles (the streaming of the response body) instead of until the answer is made.
+   * Its failure is the body's to report: it is not awaited here.
+   */
+  holdUntil(work: Promise<unknown>): void;
+}
+
+/**
+ * Answers with `read` held, and releases it on every path: once `answer` returns or throws, or, when `answer`
+ * handed the body's streaming over with {@linkcode ReadLease.holdUntil}, once that settles. The release runs in
+ * `ctx.waitUntil`, so the response does not wait for it.
+ *
+ * @example
+ * ```ts
+ * import type { FileCoordinator } from "../coordinator/file-coordinator.ts";
+ * declare const coordinator: DurableObjectStub<FileCoordinator>;
+ * declare const ctx: ExecutionContext;
+ * const read = await CoordinatedRead.open(coordinator, { leaseMs: 60_000, graceMs: 0 });
+ * if (read) {
+ *   // Released after the answer, though `answer` returned early.
+ *   await withReadLease(read, ctx, async ({ subject }) => Response.json(subject.totals));
+ * }
+ * ```
+ */
+export async function withReadLease<T>(
+  read: CoordinatedRead<T>,
+  ctx: ExecutionContext,
+  answer: (lease: ReadLease<T>) => Promise<Response>,
+): Promise<Response> {
+  let held: Promise<unknown> | undefined;
+  const lease: ReadLease<T> = {
+    subject: read.subject,
+    signal: read.signal,
+    holdUntil: (work) => {
+      held = work;
+    },
+  };
+  try {
+    return await answer(lease);
+  } finally {
+    const streamed = held ?? Promise.resolve();
+    ctx.waitUntil(streamed.catch(() => undefined).finally(() => read.release()));
   }
 }

@@ -6,7 +6,7 @@ import type { DrainpipeEnv } from "./env.ts";
 import { fileRoutes } from "./file-routes.ts";
 import { errorResponse, HttpError } from "./http-error.ts";
 import { type RequestScope, requestScope } from "./request-scope.ts";
-import { createRouter, withoutBody } from "./router.ts";
+import { createRouter, type RoutedRequest, withoutBody } from "./router.ts";
 import { readSettings, type Settings } from "./settings.ts";
 import { isTusPath, TUS_RESUMABLE } from "./tus-protocol.ts";
 
@@ -54,7 +54,7 @@ export interface DrainpipeWorker {
 interface Configured {
   settings: Settings;
   bindings: Pick<DrainpipeEnv, "BUCKET" | "COORDINATOR">;
-  handle: (request: Request, ctx: ExecutionContext, scope: RequestScope) => Promise<Response>;
+  route: (request: Request) => RoutedRequest<RequestScope>;
 }
 
 /**
@@ -99,7 +99,7 @@ export function createWorker(options: WorkerOptions = {}): DrainpipeWorker {
       const mapped = drainpipeEnv(env);
       const settings = readSettings(mapped);
       const bindings = { BUCKET: mapped.BUCKET, COORDINATOR: mapped.COORDINATOR };
-      found = { settings, bindings, handle: createRouter(fileRoutes(settings, { prefix })) };
+      found = { settings, bindings, route: createRouter(fileRoutes(settings, { prefix })) };
       configured.set(env, found);
     }
     return found;
@@ -109,7 +109,7 @@ export function createWorker(options: WorkerOptions = {}): DrainpipeWorker {
 
   const fetch = async (request: Request, env: MountedEnv, ctx: ExecutionContext): Promise<Response> => {
     let settings: Settings | undefined;
-    let needed: Access | "none" = "read";
+    let needed: Access = "read";
     // Every answer to a tus client says the protocol version, refusals before the routes (401) too.
     const always = isTusPath(new URL(request.url).pathname.slice(prefix.length)) ? TUS_RESUMABLE : {};
     try {
@@ -118,13 +118,10 @@ export function createWorker(options: WorkerOptions = {}): DrainpipeWorker {
       settings = configuration.settings;
       const preflightAnswer = preflight(inner, settings);
       if (preflightAnswer !== null) return preflightAnswer;
-      needed = access(inner);
-      if (needed !== "none") await authorize(inner, settings, needed);
-      const response = await configuration.handle(
-        inner,
-        ctx,
-        requestScope(configuration.bindings, settings.subrequests),
-      );
+      const routed = configuration.route(inner);
+      needed = routed.access;
+      await authorize(inner, settings, needed);
+      const response = await routed.answer(ctx, requestScope(configuration.bindings, settings.subrequests));
       const answer = withAnswerHeaders(response, cacheControl(request.method, needed, settings), always);
       return withCors(answer, request, settings);
     } catch (error) {
@@ -149,17 +146,6 @@ export function createWorker(options: WorkerOptions = {}): DrainpipeWorker {
         };
 
   return { prefix, matches, fetch, FileCoordinator: Coordinator };
-}
-
-/**
- * What `request` does: reading files, or writing. The listing of uploads in flight shows attempt and session ids,
- * which a client can act on, so it needs the token even when reads are public; so do tus uploads (`/tus…`). An
- * `OPTIONS` request (the tus capabilities, a CORS preflight) reveals nothing and needs none (`"none"`).
- */
-function access(request: Request): Access | "none" {
-  if (request.method === "OPTIONS") return "none";
-  if (request.method !== "GET" && request.method !== "HEAD") return "write";
-  return /^\/(files\/[^/]+\/uploads|tus)(\/|$)/.test(new URL(request.url).pathname) ? "write" : "read";
 }
 
 /** `"/numbers/"` and `"numbers"` become `"/numbers"`; `"/"` becomes `""`. */

@@ -1,5 +1,5 @@
 import type { Manifest } from "../files/manifest.ts";
-import { type PartSlice, sliceParts, wholeParts } from "../files/part-slices.ts";
+import { sliceParts, wholeParts } from "../files/part-slices.ts";
 import { storeNumbers } from "../files/store-numbers.ts";
 import type { FileList, RemnantsRemoved, UploadsListing } from "../http-contract/bodies.ts";
 import { ATTEMPT_HEADER } from "../http-contract/headers.ts";
@@ -9,8 +9,7 @@ import { parseMaxPartBytes } from "../split/part-size.ts";
 import type { ReadableStream } from "../streams/engine/readable-stream.ts";
 import { TransformStream } from "../streams/engine/transform-stream.ts";
 import { BodyDigest, expectedDigest } from "./body-digest.ts";
-import type { ByteRange } from "./byte-range.ts";
-import { CoordinatedRead } from "./coordinated-read.ts";
+import { CoordinatedRead, withReadLease } from "./coordinated-read.ts";
 import { type AdmittedUpload, coordinatedUpload, wholeFile } from "./coordinated-upload.ts";
 import { HttpError } from "./http-error.ts";
 import { limitsRoute } from "./limits-route.ts";
@@ -19,7 +18,7 @@ import { readDecision } from "./read-preconditions.ts";
 import { bytesResponse, plannedRead, readRefusal } from "./read-response.ts";
 import { planContentRead, planListing, planSweep, planUpload, primeTextBytes, READ_CALLS } from "./request-plans.ts";
 import type { RequestScope } from "./request-scope.ts";
-import type { Route } from "./router.ts";
+import { type Route, routeBuilder } from "./router.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import type { Settings } from "./settings.ts";
 import { pipeSlicedContent } from "./sliced-content.ts";
@@ -30,6 +29,8 @@ import { uploadFailure, uploadForm } from "./upload-form.ts";
 import { declaredLength } from "./upload-limits.ts";
 import { validatorHeaders } from "./validators.ts";
 import { preconditionFailed, writeCondition } from "./write-preconditions.ts";
+
+const route = routeBuilder<RequestScope>();
 
 /** Longest accepted {@linkcode ATTEMPT_HEADER}: it is stored with the attempt and shown in listings. */
 export const MAX_ATTEMPT_LENGTH = 128;
@@ -50,6 +51,8 @@ export const MAX_ATTEMPT_LENGTH = 128;
  * | `GET /files/:name/search?value=V` | the first line whose number is at least V (see `lineRoutes`) |
  * | `DELETE /files/:name` | removes the file; 204 (a name with only leftovers of dead uploads: 200 `{ remnants }`) |
  *
+ * Each route declares beside its pattern who may call it (`read`, or `write`, which always needs the token; see
+ * `authorize.ts`), and a read holds its version with `withReadLease` (`coordinated-read.ts`).
  * Reads carry the version's `ETag` and `Last-Modified` and honour the conditional headers (`read-preconditions.ts`);
  * `POST` and `DELETE` take `If-Match` and `If-None-Match`, decided by the coordinator (`write-preconditions.ts`).
  * | `POST /sweep?cursor=C` | removes objects nothing refers to, one bounded step; `{ names, removed, cursor }` |
@@ -67,8 +70,9 @@ export const MAX_ATTEMPT_LENGTH = 128;
  * declare const env: DrainpipeEnv;
  * declare const ctx: ExecutionContext;
  * const settings = readSettings(env);
- * const handle = createRouter(fileRoutes(settings));
- * const response = await handle(new Request("https://example.com/files"), ctx, requestScope(env, settings.subrequests));
+ * const find = createRouter(fileRoutes(settings));
+ * const routed = find(new Request("https://example.com/files")); // routed.access: "read"
+ * const response = await routed.answer(ctx, requestScope(env, settings.subrequests));
  * ```
  */
 export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: string } = {}): Route<RequestScope>[] {
@@ -101,180 +105,129 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
   };
 
   const routes: Route<RequestScope>[] = [
-    {
-      method: "POST",
-      pattern: "/files/:name",
-      handler: async (request, { name }, url, _ctx, scope) => {
-        const partBytes = maxPartBytes(url);
-        const expected = expectedDigest(request.headers.get("Content-Digest"));
-        const type = request.headers.get("Content-Type");
-        const form = uploadForm(type);
-        planUpload(scope.budget, declaredLength(request, maxUploadBytes), partBytes);
-        const digest = expected === undefined ? undefined : new BodyDigest();
-        // The digest is of the body as sent (a form's too); the form stage passes on its file's bytes.
-        const stages: ByteStage[] = [];
-        if (digest) stages.push(digest.stage);
-        if (form) stages.push(form);
-        const manifest = await upload(request, name!, scope, (admitted) =>
-          storeRequestBody(request, {
-            ...admitted,
-            publish: async (complete) => {
-              if (digest && complete.source.kind === "upload") complete.source.digest = await digest.check(expected);
-              await admitted.publish(complete);
-            },
-            name: name!,
-            maxPartBytes: partBytes,
-            maxUploadBytes,
-            maxNumbers: maxUploadNumbers,
-            pace: bodyPace,
-            through: stages,
-          }),
-        ).catch((error: unknown) => {
-          throw uploadFailure(error, type);
-        });
-        return Response.json(manifest, { status: 201, headers: validatorHeaders(manifest) });
-      },
-    },
-    {
-      method: "POST",
-      pattern: "/files/:name/primes",
-      handler: async (request, { name }, url, _ctx, scope) => {
-        const partBytes = maxPartBytes(url);
-        const count = parseCount(url.searchParams.get("count"), Math.min(MAX_PRIME_COUNT, maxUploadNumbers));
-        planUpload(scope.budget, primeTextBytes(count), partBytes);
-        const manifest = await upload(request, name!, scope, (admitted) =>
-          storeNumbers(untilAborted(primeBatchStream(count), request.signal), {
-            ...admitted,
-            highWaterMark: 2,
-            name: name!,
-            maxPartBytes: partBytes,
-            source: () => ({ kind: "primes", count }),
-          }),
-        );
-        return Response.json(manifest, { status: 201, headers: validatorHeaders(manifest) });
-      },
-    },
-    {
-      method: "GET",
-      pattern: "/files",
-      handler: async (_request, _params, url, _ctx, scope) => {
-        const limit = planListing(scope.budget, url.searchParams.get("limit"));
-        const cursor = url.searchParams.get("cursor") ?? undefined;
-        const page = await scope.catalog.listPage({ limit, ...(cursor === undefined ? {} : { cursor }) });
-        return Response.json({ files: page.files, cursor: page.cursor ?? null } satisfies FileList);
-      },
-    },
-    {
-      method: "GET",
-      pattern: "/files/:name",
-      handler: async (request, { name }, _url, _ctx, scope) => {
-        const manifest = await scope.catalog.manifest(name!);
-        if (!manifest) throw new HttpError(404, "not-found", `No file named "${name}"`);
-        if (readDecision(request, name!, manifest) === "not-modified") {
-          return new Response(null, { status: 304, headers: validatorHeaders(manifest) });
-        }
-        return Response.json(manifest, { headers: validatorHeaders(manifest) });
-      },
-    },
-    {
-      method: "GET",
-      pattern: "/files/:name/uploads",
-      handler: async (_request, { name }, _url, _ctx, scope) => {
-        const coordinator = scope.coordinatorOf(name!);
-        const status = await coordinator.status();
-        // A segment's write in flight shows under its session.
-        const uploads = status.uploads
-          .filter((attempt) => attempt.sessionId === null)
-          .map((attempt) => ({
-            uploadId: attempt.uploadId,
-            state: attempt.state,
-            startedAt: new Date(attempt.startedAt).toISOString(),
-            leaseExpiresAt: new Date(attempt.leaseUntil).toISOString(),
-            attempt: attempt.clientToken === "" ? null : attempt.clientToken,
-          }));
-        const sessions = (await coordinator.openSessions()).map((session) => ({
-          uploadId: session.sessionId,
-          createdAt: new Date(session.createdAt).toISOString(),
-          expiresAt: new Date(session.expiresAt).toISOString(),
-          segments: session.segments.length,
-          writing: status.uploads.filter((attempt) => attempt.sessionId === session.sessionId).length,
+    route("POST", "/files/:name", "write", async ({ request, params: { name }, url, scope }) => {
+      const partBytes = maxPartBytes(url);
+      const expected = expectedDigest(request.headers.get("Content-Digest"));
+      const type = request.headers.get("Content-Type");
+      const form = uploadForm(type);
+      planUpload(scope.budget, declaredLength(request, maxUploadBytes), partBytes);
+      const digest = expected === undefined ? undefined : new BodyDigest();
+      // The digest is of the body as sent (a form's too); the form stage passes on its file's bytes.
+      const stages: ByteStage[] = [];
+      if (digest) stages.push(digest.stage);
+      if (form) stages.push(form);
+      const manifest = await upload(request, name, scope, (admitted) =>
+        storeRequestBody(request, {
+          ...admitted,
+          publish: async (complete) => {
+            if (digest && complete.source.kind === "upload") complete.source.digest = await digest.check(expected);
+            await admitted.publish(complete);
+          },
+          name,
+          maxPartBytes: partBytes,
+          maxUploadBytes,
+          maxNumbers: maxUploadNumbers,
+          pace: bodyPace,
+          through: stages,
+        }),
+      ).catch((error: unknown) => {
+        throw uploadFailure(error, type);
+      });
+      return Response.json(manifest, { status: 201, headers: validatorHeaders(manifest) });
+    }),
+    route("POST", "/files/:name/primes", "write", async ({ request, params: { name }, url, scope }) => {
+      const partBytes = maxPartBytes(url);
+      const count = parseCount(url.searchParams.get("count"), Math.min(MAX_PRIME_COUNT, maxUploadNumbers));
+      planUpload(scope.budget, primeTextBytes(count), partBytes);
+      const manifest = await upload(request, name, scope, (admitted) =>
+        storeNumbers(untilAborted(primeBatchStream(count), request.signal), {
+          ...admitted,
+          highWaterMark: 2,
+          name: name,
+          maxPartBytes: partBytes,
+          source: () => ({ kind: "primes", count }),
+        }),
+      );
+      return Response.json(manifest, { status: 201, headers: validatorHeaders(manifest) });
+    }),
+    route("GET", "/files", "read", async ({ url, scope }) => {
+      const limit = planListing(scope.budget, url.searchParams.get("limit"));
+      const cursor = url.searchParams.get("cursor") ?? undefined;
+      const page = await scope.catalog.listPage({ limit, ...(cursor === undefined ? {} : { cursor }) });
+      return Response.json({ files: page.files, cursor: page.cursor ?? null } satisfies FileList);
+    }),
+    route("GET", "/files/:name", "read", async ({ request, params: { name }, scope }) => {
+      const manifest = await scope.catalog.manifest(name);
+      if (!manifest) throw new HttpError(404, "not-found", `No file named "${name}"`);
+      if (readDecision(request, name, manifest) === "not-modified") {
+        return new Response(null, { status: 304, headers: validatorHeaders(manifest) });
+      }
+      return Response.json(manifest, { headers: validatorHeaders(manifest) });
+    }),
+    // The uploads in flight show attempt and session ids, which a client can act on: the token is needed even when
+    // reads are public.
+    route("GET", "/files/:name/uploads", "write", async ({ params: { name }, scope }) => {
+      const coordinator = scope.coordinatorOf(name);
+      const status = await coordinator.status();
+      // A segment's write in flight shows under its session.
+      const uploads = status.uploads
+        .filter((attempt) => attempt.sessionId === null)
+        .map((attempt) => ({
+          uploadId: attempt.uploadId,
+          state: attempt.state,
+          startedAt: new Date(attempt.startedAt).toISOString(),
+          leaseExpiresAt: new Date(attempt.leaseUntil).toISOString(),
+          attempt: attempt.clientToken === "" ? null : attempt.clientToken,
         }));
-        const listing: UploadsListing = {
-          name: name!,
-          current: status.current,
-          uploads,
-          sessions,
-          reads: status.reads,
-        };
-        return Response.json(listing);
-      },
-    },
-    {
-      method: "GET",
-      pattern: "/files/:name/parts/:index",
-      handler: async (request, { name, index }, _url, ctx, scope) => {
-        scope.budget.plan(READ_CALLS + 1, `read part ${index} of "${name}"`, "try again in a new request");
-        const position = /^[0-9]{1,9}$/.test(index!) ? Number(index) : -1;
-        const read = await CoordinatedRead.openPart(scope.coordinatorOf(name!), position, readTerms);
-        if (!read) throw new HttpError(404, "not-found", `No file named "${name}"`);
-        if (!(read instanceof CoordinatedRead)) {
-          throw new HttpError(
-            404,
-            "not-found",
-            `No part "${index}" in "${name}": it has ${read.parts} parts (0-based)`,
-          );
-        }
-        try {
-          const { part, version } = read.subject;
-          const filename = `${name}.part-${position}`;
-          const range = plannedRead(request, `${name}/parts/${position}`, version, part.bytes, filename);
-          if (range instanceof Response) {
-            ctx.waitUntil(read.release());
-            return range;
-          }
-          const object = await (range === null ? scope.store.get(part.key) : scope.store.get(part.key, range)).catch(
-            (error: unknown) => {
-              throw readRefusal(error, `read part ${position} of "${name}"`, settings);
-            },
-          );
-          if (!object) throw new Error(`Cannot read part ${position} of "${name}": its object is missing`);
-          const { readable, writable } = new FixedLengthStream(range?.length ?? part.bytes);
-          ctx.waitUntil(
-            object.body
-              .pipeTo(writable, { signal: read.signal })
-              .catch(() => undefined)
-              .finally(() => read.release()),
-          );
-          return bytesResponse(readable, version, part.bytes, range, filename);
-        } catch (error) {
-          ctx.waitUntil(read.release());
-          throw error;
-        }
-      },
-    },
-    {
-      method: "GET",
-      pattern: "/files/:name/content",
-      handler: async (request, { name }, _url, ctx, scope) => {
-        const read = await openRead(name!, scope);
-        const manifest = read.subject;
+      const sessions = (await coordinator.openSessions()).map((session) => ({
+        uploadId: session.sessionId,
+        createdAt: new Date(session.createdAt).toISOString(),
+        expiresAt: new Date(session.expiresAt).toISOString(),
+        segments: session.segments.length,
+        writing: status.uploads.filter((attempt) => attempt.sessionId === session.sessionId).length,
+      }));
+      const listing: UploadsListing = {
+        name: name,
+        current: status.current,
+        uploads,
+        sessions,
+        reads: status.reads,
+      };
+      return Response.json(listing);
+    }),
+    route("GET", "/files/:name/parts/:index", "read", async ({ request, params: { name, index }, ctx, scope }) => {
+      scope.budget.plan(READ_CALLS + 1, `read part ${index} of "${name}"`, "try again in a new request");
+      const position = /^[0-9]{1,9}$/.test(index) ? Number(index) : -1;
+      const read = await CoordinatedRead.openPart(scope.coordinatorOf(name), position, readTerms);
+      if (!read) throw new HttpError(404, "not-found", `No file named "${name}"`);
+      if (!(read instanceof CoordinatedRead)) {
+        throw new HttpError(404, "not-found", `No part "${index}" in "${name}": it has ${read.parts} parts (0-based)`);
+      }
+      return withReadLease(read, ctx, async (lease) => {
+        const { part, version } = lease.subject;
+        const filename = `${name}.part-${position}`;
+        const range = plannedRead(request, `${name}/parts/${position}`, version, part.bytes, filename);
+        if (range instanceof Response) return range;
+        const object = await (range === null ? scope.store.get(part.key) : scope.store.get(part.key, range)).catch(
+          (error: unknown) => {
+            throw readRefusal(error, `read part ${position} of "${name}"`, settings);
+          },
+        );
+        if (!object) throw new Error(`Cannot read part ${position} of "${name}": its object is missing`);
+        const { readable, writable } = new FixedLengthStream(range?.length ?? part.bytes);
+        lease.holdUntil(object.body.pipeTo(writable, { signal: lease.signal }));
+        return bytesResponse(readable, version, part.bytes, range, filename);
+      });
+    }),
+    route("GET", "/files/:name/content", "read", async ({ request, params: { name }, ctx, scope }) => {
+      return withReadLease(await openRead(name, scope), ctx, async (lease) => {
+        const manifest = lease.subject;
         const size = manifest.totals.bytes;
-        let range: ByteRange | null;
-        let slices: PartSlice[];
-        let plan: number | "direct";
-        try {
-          const planned = plannedRead(request, name!, manifest, size, name!);
-          if (planned instanceof Response) {
-            ctx.waitUntil(read.release());
-            return planned;
-          }
-          range = planned;
-          slices = range === null ? wholeParts(manifest.parts) : sliceParts(manifest.parts, range.offset, range.length);
-          plan = planContentRead(scope.budget, manifest, slices.length, settings.subrequests);
-        } catch (error) {
-          ctx.waitUntil(read.release());
-          throw error;
-        }
+        const range = plannedRead(request, name, manifest, size, name);
+        if (range instanceof Response) return range;
+        const slices =
+          range === null ? wholeParts(manifest.parts) : sliceParts(manifest.parts, range.offset, range.length);
+        const plan = planContentRead(scope.budget, manifest, slices.length, settings.subrequests);
         const { readable, writable } = new FixedLengthStream(range?.length ?? size);
         let started = () => {};
         const opened = new Promise<void>((resolve) => {
@@ -282,38 +235,30 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
         });
         const piping =
           plan === "direct"
-            ? scope.catalog.pipeSlices(name!, slices, writable, read.signal, started)
-            : pipeSlicedContent(scope.coordinatorOf(name!), slices, plan, writable, read.signal, started);
-        ctx.waitUntil(piping.catch(() => undefined).finally(() => read.release()));
+            ? scope.catalog.pipeSlices(name, slices, writable, lease.signal, started)
+            : pipeSlicedContent(scope.coordinatorOf(name), slices, plan, writable, lease.signal, started);
+        lease.holdUntil(piping);
         // The headers wait for the first part: a read refused before its first byte is answered with an error
         // status; one that fails later errors the body, whose declared length then never completes.
         await Promise.race([opened, piping]).catch((error: unknown) => {
           throw readRefusal(error, `read the content of "${name}"`, settings);
         });
-        return bytesResponse(readable, manifest, size, range, name!);
-      },
-    },
-    {
-      method: "DELETE",
-      pattern: "/files/:name",
-      handler: async (request, { name }, _url, _ctx, scope) => {
-        const removal = await scope.coordinatorOf(name!).remove(readGraceMs, writeCondition(request));
-        if ("reason" in removal) throw preconditionFailed(`remove "${name}"`, name!, removal.current);
-        const { existed, remnants } = removal;
-        if (existed) return new Response(null, { status: 204 });
-        if (remnants > 0) return Response.json({ name: name!, removed: false, remnants } satisfies RemnantsRemoved);
-        throw new HttpError(404, "not-found", `No file named "${name}"`);
-      },
-    },
-    {
-      method: "POST",
-      pattern: "/sweep",
-      handler: async (_request, _params, url, _ctx, { store, ownerOf, budget }) => {
-        const limit = planSweep(budget);
-        const cursor = url.searchParams.get("cursor") ?? undefined;
-        return Response.json(await sweepBucket(store, (name) => ownerOf(name).sweep(), { cursor, limit }));
-      },
-    },
+        return bytesResponse(readable, manifest, size, range, name);
+      });
+    }),
+    route("DELETE", "/files/:name", "write", async ({ request, params: { name }, scope }) => {
+      const removal = await scope.coordinatorOf(name).remove(readGraceMs, writeCondition(request));
+      if ("reason" in removal) throw preconditionFailed(`remove "${name}"`, name, removal.current);
+      const { existed, remnants } = removal;
+      if (existed) return new Response(null, { status: 204 });
+      if (remnants > 0) return Response.json({ name: name, removed: false, remnants } satisfies RemnantsRemoved);
+      throw new HttpError(404, "not-found", `No file named "${name}"`);
+    }),
+    route("POST", "/sweep", "write", async ({ url, scope: { store, ownerOf, budget } }) => {
+      const limit = planSweep(budget);
+      const cursor = url.searchParams.get("cursor") ?? undefined;
+      return Response.json(await sweepBucket(store, (name) => ownerOf(name).sweep(), { cursor, limit }));
+    }),
   ];
   return [
     ...routes,

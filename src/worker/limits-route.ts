@@ -6,7 +6,7 @@
  */
 import type { WorkerLimits } from "../http-contract/bodies.ts";
 import type { RequestScope } from "./request-scope.ts";
-import type { Route } from "./router.ts";
+import { type Route, routeBuilder } from "./router.ts";
 import { MAX_SEGMENTS } from "./session-routes.ts";
 import type { Settings } from "./settings.ts";
 
@@ -30,5 +30,5 @@ export function limitsRoute(settings: Settings): Route<RequestScope> {
     defaultMaxPartBytes: settings.defaultMaxPartBytes,
     maxSegments: MAX_SEGMENTS,
   };
-  return { method: "GET", pattern: "/limits", handler: async () => Response.json(limits) };
+  return routeBuilder<RequestScope>()("GET", "/limits", "read", async () => Response.json(limits));
 }

@@ -23,13 +23,15 @@ import {
 import type { Manifest } from "../files/manifest.ts";
 import type { SearchResult } from "../http-contract/bodies.ts";
 import { LINE_COUNT_HEADER, LINE_FROM_HEADER, LINE_TOTAL_HEADER } from "../http-contract/headers.ts";
-import type { CoordinatedRead } from "./coordinated-read.ts";
+import { type CoordinatedRead, withReadLease } from "./coordinated-read.ts";
 import { HttpError } from "./http-error.ts";
 import { readDecision } from "./read-preconditions.ts";
 import { READ_CALLS } from "./request-plans.ts";
 import type { RequestScope } from "./request-scope.ts";
-import type { Route } from "./router.ts";
+import { type Route, routeBuilder } from "./router.ts";
 import { validatorHeaders } from "./validators.ts";
+
+const route = routeBuilder<RequestScope>();
 
 /** The default `count` of a `lines` request. */
 export const DEFAULT_LINES_COUNT = 1;
@@ -50,83 +52,70 @@ const SEARCH_CALLS = 2;
 export function lineRoutes(
   openRead: (name: string, scope: RequestScope) => Promise<CoordinatedRead<Manifest>>,
 ): Route<RequestScope>[] {
-  /** Runs `answer` on the current version of `name`, ending the read once it has answered. */
+  /** Runs `answer` on the current version of `name`, holding its read until it has answered. */
   const withRead = async (
     request: Request,
     name: string,
     scope: RequestScope,
     ctx: ExecutionContext,
     answer: (manifest: Manifest) => Promise<Response>,
-  ): Promise<Response> => {
-    const read = await openRead(name, scope);
-    try {
-      const manifest = read.subject;
+  ): Promise<Response> =>
+    withReadLease(await openRead(name, scope), ctx, async ({ subject: manifest }) => {
       if (readDecision(request, name, manifest) === "not-modified") {
         return new Response(null, { status: 304, headers: validatorHeaders(manifest) });
       }
-      return await answer(manifest);
-    } finally {
-      ctx.waitUntil(read.release());
-    }
-  };
+      return answer(manifest);
+    });
 
   return [
-    {
-      method: "GET",
-      pattern: "/files/:name/lines",
-      handler: (request, { name }, url, ctx, scope) => {
-        const from = wholeNumber(url, "from", undefined, 0, Number.MAX_SAFE_INTEGER);
-        const count = wholeNumber(url, "count", DEFAULT_LINES_COUNT, 1, MAX_LINES_COUNT);
-        return withRead(request, name!, scope, ctx, async (manifest) => {
-          if (manifest.lineIndexEvery === null) indexMissing(manifest, "read lines");
-          const total = manifest.totals.numbers;
-          if (from >= total) {
-            throw new HttpError(
-              416,
-              "lines-not-satisfiable",
-              `Cannot read lines from ${from} of "${name}": it has ${total} lines (0 to ${total - 1})`,
-              {
-                headers: { [LINE_TOTAL_HEADER]: String(total), ...validatorHeaders(manifest) },
-                extra: { lines: total },
-              },
-            );
-          }
-          const pieces = linePieces(manifest, from, count);
-          scope.budget.plan(
-            READ_CALLS + linePiecesCalls(manifest, pieces),
-            `read ${count} lines of "${name}" from ${from}`,
-            "ask for fewer lines (count)",
-          );
-          const lines = await scope.catalog.lines(manifest, from, count);
-          return new Response(lines.bytes, {
-            headers: {
-              "Content-Type": "text/plain; charset=utf-8",
-              "Content-Length": String(lines.bytes.length),
-              [LINE_FROM_HEADER]: String(from),
-              [LINE_COUNT_HEADER]: String(lines.count),
-              [LINE_TOTAL_HEADER]: String(total),
-              ...validatorHeaders(manifest),
+    route("GET", "/files/:name/lines", "read", ({ request, params: { name }, url, ctx, scope }) => {
+      const from = wholeNumber(url, "from", undefined, 0, Number.MAX_SAFE_INTEGER);
+      const count = wholeNumber(url, "count", DEFAULT_LINES_COUNT, 1, MAX_LINES_COUNT);
+      return withRead(request, name, scope, ctx, async (manifest) => {
+        if (manifest.lineIndexEvery === null) indexMissing(manifest, "read lines");
+        const total = manifest.totals.numbers;
+        if (from >= total) {
+          throw new HttpError(
+            416,
+            "lines-not-satisfiable",
+            `Cannot read lines from ${from} of "${name}": it has ${total} lines (0 to ${total - 1})`,
+            {
+              headers: { [LINE_TOTAL_HEADER]: String(total), ...validatorHeaders(manifest) },
+              extra: { lines: total },
             },
-          });
+          );
+        }
+        const pieces = linePieces(manifest, from, count);
+        scope.budget.plan(
+          READ_CALLS + linePiecesCalls(manifest, pieces),
+          `read ${count} lines of "${name}" from ${from}`,
+          "ask for fewer lines (count)",
+        );
+        const lines = await scope.catalog.lines(manifest, from, count);
+        return new Response(lines.bytes, {
+          headers: {
+            "Content-Type": "text/plain; charset=utf-8",
+            "Content-Length": String(lines.bytes.length),
+            [LINE_FROM_HEADER]: String(from),
+            [LINE_COUNT_HEADER]: String(lines.count),
+            [LINE_TOTAL_HEADER]: String(total),
+            ...validatorHeaders(manifest),
+          },
         });
-      },
-    },
-    {
-      method: "GET",
-      pattern: "/files/:name/search",
-      handler: (request, { name }, url, ctx, scope) => {
-        const value = searchedValue(url);
-        return withRead(request, name!, scope, ctx, async (manifest) => {
-          if (manifest.sorted === null) indexMissing(manifest, "search by value");
-          if (manifest.sorted === false) {
-            throw new HttpError(409, "not-sorted", new NotSortedError(name!).message);
-          }
-          scope.budget.plan(READ_CALLS + SEARCH_CALLS, `search "${name}"`, "try again in a new request");
-          const found: SearchResult = await scope.catalog.search(manifest, value);
-          return Response.json(found, { headers: validatorHeaders(manifest) });
-        });
-      },
-    },
+      });
+    }),
+    route("GET", "/files/:name/search", "read", ({ request, params: { name }, url, ctx, scope }) => {
+      const value = searchedValue(url);
+      return withRead(request, name, scope, ctx, async (manifest) => {
+        if (manifest.sorted === null) indexMissing(manifest, "search by value");
+        if (manifest.sorted === false) {
+          throw new HttpError(409, "not-sorted", new NotSortedError(name).message);
+        }
+        scope.budget.plan(READ_CALLS + SEARCH_CALLS, `search "${name}"`, "try again in a new request");
+        const found: SearchResult = await scope.catalog.search(manifest, value);
+        return Response.json(found, { headers: validatorHeaders(manifest) });
+      });
+    }),
   ];
 }
 

@@ -1,73 +1,154 @@
+import type { Access } from "./authorize.ts";
 import { HttpError } from "./http-error.ts";
 
-/**
- * A request handler given the route's named parameters, the request's execution context (for work that
- * outlives the response, such as releasing a read once its body is sent) and `scope`, what the caller of the
- * router made for this one request (its metered bindings, say).
- */
-export type RouteHandler<S = undefined> = (
-  request: Request,
-  params: Record<string, string>,
-  url: URL,
-  ctx: ExecutionContext,
-  scope: S,
-) => Promise<Response>;
+/** The names of the `:name` segments of a path pattern: `"/files/:name/parts/:index"` gives `"name" | "index"`. */
+export type ParamNames<P extends string> = P extends `${string}/:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : P extends `${string}/:${infer Name}`
+    ? Name
+    : never;
 
-/** One route: a method, a path pattern with `:name` segments, and its handler. */
-export interface Route<S = undefined> {
+/** The parameters of a path pattern, each the decoded segment it matched: `/files/:name` gives `{ name }`. */
+export type RouteParams<P extends string> = { readonly [Name in ParamNames<P>]: string };
+
+/**
+ * What a handler is called with: the request, the parameters of its route's pattern, the URL, the request's
+ * execution context (for work that outlives the response, such as releasing a read once its body is sent) and
+ * `scope`, what the caller of the router made for this one request (its metered bindings, say).
+ */
+export interface RouteCall<P extends string, S> {
+  /** The request. */
+  request: Request;
+  /** The pattern's parameters. */
+  params: RouteParams<P>;
+  /** The request's URL, parsed. */
+  url: URL;
+  /** The request's execution context. */
+  ctx: ExecutionContext;
+  /** What the router's caller made for this request. */
+  scope: S;
+}
+
+/** Answers a request of a route whose pattern is `P`. */
+export type RouteHandler<P extends string, S> = (call: RouteCall<P, S>) => Promise<Response>;
+
+/** One route, as {@linkcode routeBuilder} makes it: a method, a path pattern, its access and its handler. */
+export interface Route<S> {
   /** HTTP method, upper case. */
-  method: string;
+  readonly method: string;
   /** Path pattern, e.g. `/files/:name/parts/:index`. */
-  pattern: string;
-  /** Handles a matching request. */
-  handler: RouteHandler<S>;
+  readonly pattern: string;
+  /** Who may make the request. */
+  readonly access: Access;
+  /** Runs the handler with the parameters the router matched against {@linkcode Route.pattern}. */
+  readonly handle: (call: RouteCall<string, S>) => Promise<Response>;
 }
 
 /**
- * Builds, once, the function that finds the route for a request and calls its handler with the request's
- * `scope`. A path that matches no pattern is a 404; a path that matches with another
- * method is a 405 listing the allowed methods in `Allow`. `HEAD` works wherever `GET` does (RFC 9110): the
- * `GET` handler runs and its body is dropped, so the headers are the same, `Content-Length` included (the handler
- * declares it, or the body is small and counted: a JSON answer, some lines).
+ * The function that declares routes whose handlers receive a scope of type `S`: each route's parameters are typed
+ * from its pattern, so a handler of `/files/:name` reads `params.name` as a `string`.
  *
  * @example
  * ```ts
- * declare const getManifest: RouteHandler;
- * declare const ctx: ExecutionContext;
- * const handle = createRouter([{ method: "GET", pattern: "/files/:name", handler: getManifest }]);
- * const response = await handle(new Request("https://example.com/files/primes"), ctx, undefined);
+ * const route = routeBuilder<undefined>();
+ * const manifest = route("GET", "/files/:name", "read", async ({ params }) => new Response(params.name));
+ * manifest.access; // "read"
  * ```
  */
-export function createRouter<S = undefined>(
-  routes: Route<S>[],
-): (request: Request, ctx: ExecutionContext, scope: S) => Promise<Response> {
-  const compiled = routes.map((route) => ({ ...route, segments: route.pattern.split("/") }));
-  return async (request, ctx, scope) => {
+export function routeBuilder<S>(): <const P extends string>(
+  method: string,
+  pattern: P,
+  access: Access,
+  handler: RouteHandler<P, S>,
+) => Route<S> {
+  // The router calls `handle` only with the parameters it matched against this very pattern: every name of P.
+  return (method, pattern, access, handler) => ({
+    method,
+    pattern,
+    access,
+    handle: (call) => handler(call as RouteCall<typeof pattern, S>),
+  });
+}
+
+/** What the router found for a request: the access it needs, and how to answer it once that is granted. */
+export interface RoutedRequest<S> {
+  /**
+   * The matched route's access. A refusal (`404`, `405`) needs what the request could have needed, so that it
+   * tells nothing to whom may not ask: the stricter of what its method needs (`read` for `GET` and `HEAD`, else
+   * `write`) and the strictest access of the routes of its path; an `OPTIONS` request is always `public`.
+   */
+  access: Access;
+  /** Answers the request: the route's response, or throws the `404` or `405`. */
+  answer(ctx: ExecutionContext, scope: S): Promise<Response>;
+}
+
+/**
+ * Builds, once, the function that finds the route for a request. A path that matches no pattern is a 404; a path
+ * that matches with another method is a 405 listing the allowed methods in `Allow`. `HEAD` works wherever `GET`
+ * does (RFC 9110): the `GET` handler runs and its body is dropped, so the headers are the same, `Content-Length`
+ * included (the handler declares it, or the body is small and counted: a JSON answer, some lines).
+ *
+ * @example
+ * ```ts
+ * declare const ctx: ExecutionContext;
+ * const route = routeBuilder<undefined>();
+ * const find = createRouter([route("GET", "/files/:name", "read", async ({ params }) => new Response(params.name))]);
+ * const routed = find(new Request("https://example.com/files/primes"));
+ * routed.access; // "read"
+ * const response = await routed.answer(ctx, undefined);
+ * ```
+ */
+export function createRouter<S>(routes: Route<S>[]): (request: Request) => RoutedRequest<S> {
+  const compiled = routes.map((route) => ({ route, segments: route.pattern.split("/") }));
+  return (request) => {
     const url = new URL(request.url);
     const segments = url.pathname.split("/");
     const allowed: string[] = [];
-    for (const route of compiled) {
-      const params = match(route.segments, segments);
-      if (!params) continue;
-      if (route.method === request.method) return route.handler(request, params, url, ctx, scope);
-      if (route.method === "GET" && request.method === "HEAD") {
-        return withoutBody(await route.handler(request, params, url, ctx, scope));
+    let strictest: Access = request.method === "GET" || request.method === "HEAD" ? "read" : "write";
+    for (const { route, segments: pattern } of compiled) {
+      let params: Record<string, string> | null;
+      try {
+        params = match(pattern, segments);
+      } catch (error) {
+        // A malformed path is refused (400) with the access its method needs, as a path no route matches is.
+        return { access: strictest, answer: () => Promise.reject(error) };
       }
+      if (!params) continue;
+      const head = route.method === "GET" && request.method === "HEAD";
+      if (route.method === request.method || head) {
+        const found = params;
+        return {
+          access: route.access,
+          answer: async (ctx, scope) => {
+            const response = await route.handle({ request, params: found, url, ctx, scope });
+            return head ? withoutBody(response) : response;
+          },
+        };
+      }
+      if (ACCESS_ORDER.indexOf(route.access) > ACCESS_ORDER.indexOf(strictest)) strictest = route.access;
       allowed.push(route.method);
       if (route.method === "GET") allowed.push("HEAD");
     }
-    if (allowed.length > 0) {
-      throw new HttpError(
-        405,
-        "method-not-allowed",
-        `Cannot ${request.method} ${url.pathname}: allowed are ${allowed.join(", ")}`,
-        {
-          headers: { Allow: allowed.join(", ") },
-        },
-      );
-    }
-    throw new HttpError(404, "not-found", `No route for ${request.method} ${url.pathname}`);
+    return {
+      access: request.method === "OPTIONS" ? "public" : strictest,
+      answer: async () => refuse(request, url, allowed),
+    };
   };
+}
+
+/** The accesses, least demanding first. */
+const ACCESS_ORDER: readonly Access[] = ["public", "read", "write"];
+
+function refuse(request: Request, url: URL, allowed: string[]): never {
+  if (allowed.length > 0) {
+    throw new HttpError(
+      405,
+      "method-not-allowed",
+      `Cannot ${request.method} ${url.pathname}: allowed are ${allowed.join(", ")}`,
+      { headers: { Allow: allowed.join(", ") } },
+    );
+  }
+  throw new HttpError(404, "not-found", `No route for ${request.method} ${url.pathname}`);
 }
 
 function match(pattern: string[], path: string[]): Record<string, string> | null {

@@ -28,12 +28,14 @@ import { readJsonBody } from "./json-body.ts";
 import { leaseLost } from "./leased-store.ts";
 import { largestUpload, planUpload } from "./request-plans.ts";
 import type { RequestScope } from "./request-scope.ts";
-import type { Route } from "./router.ts";
+import { type Route, routeBuilder } from "./router.ts";
 import type { Settings } from "./settings.ts";
 import { storeRequestBody } from "./store-request-body.ts";
 import { declaredLength } from "./upload-limits.ts";
 import { validatorHeaders } from "./validators.ts";
 import { preconditionFailed, writeCondition } from "./write-preconditions.ts";
+
+const route = routeBuilder<RequestScope>();
 
 /** Most segments in one session. */
 export const MAX_SEGMENTS = 10_000;
@@ -89,62 +91,60 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
   });
 
   return [
-    {
-      method: "POST",
-      pattern: "/files/:name/uploads",
-      handler: async (_request, { name }, url, _ctx, scope) => {
-        const maxPartBytes = context.maxPartBytes(url);
-        const session = await scope.coordinatorOf(name!).openSession(maxPartBytes, uploadTtlMs);
-        if (session === null) {
-          throw new HttpError(
-            429,
-            "too-many-sessions",
-            `Cannot open an upload session of "${name}": it has ${MAX_OPEN_SESSIONS} open already; ` +
-              "complete or abort one (DELETE /files/:name/uploads/:uploadId), or wait for it to expire",
-          );
-        }
-        return Response.json(describe(name!, session), { status: 201 });
-      },
-    },
-    {
-      method: "GET",
-      pattern: "/files/:name/uploads/:uploadId",
-      handler: async (_request, { name, uploadId: sessionId }, _url, _ctx, scope) => {
-        const session = await scope.coordinatorOf(name!).session(sessionId!);
-        if (!session) throw noSession(name!, sessionId!);
-        const body: SessionWithSegments = { ...describe(name!, session), segments: session.segments.map(receipt) };
+    route("POST", "/files/:name/uploads", "write", async ({ params: { name }, url, scope }) => {
+      const maxPartBytes = context.maxPartBytes(url);
+      const session = await scope.coordinatorOf(name).openSession(maxPartBytes, uploadTtlMs);
+      if (session === null) {
+        throw new HttpError(
+          429,
+          "too-many-sessions",
+          `Cannot open an upload session of "${name}": it has ${MAX_OPEN_SESSIONS} open already; ` +
+            "complete or abort one (DELETE /files/:name/uploads/:uploadId), or wait for it to expire",
+        );
+      }
+      return Response.json(describe(name, session), { status: 201 });
+    }),
+    route(
+      "GET",
+      "/files/:name/uploads/:uploadId",
+      "write",
+      async ({ params: { name, uploadId: sessionId }, scope }) => {
+        const session = await scope.coordinatorOf(name).session(sessionId);
+        if (!session) throw noSession(name, sessionId);
+        const body: SessionWithSegments = { ...describe(name, session), segments: session.segments.map(receipt) };
         return Response.json(body);
       },
-    },
-    {
-      method: "PUT",
-      pattern: "/files/:name/uploads/:uploadId/segments/:index",
-      handler: async (request, { name, uploadId: sessionId, index }, _url, _ctx, scope) => {
-        const position = segmentIndex(index!);
+    ),
+    route(
+      "PUT",
+      "/files/:name/uploads/:uploadId/segments/:index",
+      "write",
+      async ({ request, params: { name, uploadId: sessionId, index }, scope }) => {
+        const position = segmentIndex(index);
         const expected = expectedDigest(request.headers.get("Content-Digest"));
         const { store, budget } = scope;
-        const coordinator = scope.coordinatorOf(name!);
-        const session = await openSession(scope, name!, sessionId!);
+        const coordinator = scope.coordinatorOf(name);
+        const session = await openSession(scope, name, sessionId);
         const length = declaredLength(request, maxSegmentBytes);
-        if (length !== undefined) refuseOverLimit(name!, session, position, length, maxUploadBytes);
+        if (length !== undefined) refuseOverLimit(name, session, position, length, maxUploadBytes);
         planUpload(budget, length, session.maxPartBytes);
         const digest = new BodyDigest();
         let summary: SegmentSummary | undefined;
         const admission: Admission = {
-          admit: async () => (await coordinator.beginSegment(sessionId!, position, leaseMs))?.uploadId ?? null,
+          admit: async () => (await coordinator.beginSegment(sessionId, position, leaseMs))?.uploadId ?? null,
           finish: async (writeId, manifest) => {
             const sha256 = await digest.check(expected);
             summary = summarizeSegment(position, manifest, sha256, digest.endsWithLineBreak);
-            const result = await coordinator.acceptSegment(sessionId!, position, writeId, summary);
+            const result = await coordinator.acceptSegment(sessionId, position, writeId, summary);
             if (!result.accepted) throw leaseLost(writeId);
           },
         };
         try {
-          const options = { coordinator, name: name!, leaseMs, store, budget, admission };
+          const options = { coordinator, name: name, leaseMs, store, budget, admission };
           const stored = await coordinatedUpload(options, (admitted) =>
             storeRequestBody(request, {
               ...admitted,
-              name: name!,
+              name: name,
               maxPartBytes: session.maxPartBytes,
               maxUploadBytes: maxSegmentBytes,
               maxNumbers: maxUploadNumbers,
@@ -152,7 +152,7 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
               through: [digest.stage],
             }),
           );
-          if (stored === null) throw noSession(name!, sessionId!);
+          if (stored === null) throw noSession(name, sessionId);
         } catch (error) {
           const refused = toHttpError(error);
           throw new HttpError(refused.status, refused.code, refused.message, {
@@ -163,23 +163,24 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
         }
         return Response.json(receipt(summary!), { status: 201 });
       },
-    },
-    {
-      method: "POST",
-      pattern: "/files/:name/uploads/:uploadId/complete",
-      handler: async (request, { name, uploadId: sessionId }, _url, _ctx, scope) => {
+    ),
+    route(
+      "POST",
+      "/files/:name/uploads/:uploadId/complete",
+      "write",
+      async ({ request, params: { name, uploadId: sessionId }, scope }) => {
         const count = await segmentCount(request, bodyPace, maxUploadBytes);
         const limits = { maxBytes: maxUploadBytes, maxNumbers: maxUploadNumbers };
         const condition = writeCondition(request);
-        const coordinator = scope.coordinatorOf(name!);
-        const result = await coordinator.completeSession(sessionId!, count, limits, settings.readGraceMs, condition);
+        const coordinator = scope.coordinatorOf(name);
+        const result = await coordinator.completeSession(sessionId, count, limits, settings.readGraceMs, condition);
         if (result.completed) {
           const headers = { ...JSON_HEADERS, ...validatorHeaders(result.manifest) };
           return Response.json(result.manifest, { status: 201, headers });
         }
-        if (result.reason === "not-found") throw noSession(name!, sessionId!);
+        if (result.reason === "not-found") throw noSession(name, sessionId);
         if (result.reason === "precondition-failed") {
-          const refused = preconditionFailed(`complete "${name}"`, name!, result.current);
+          const refused = preconditionFailed(`complete "${name}"`, name, result.current);
           throw new HttpError(412, refused.code, `${refused.message}; the session was removed`, {
             extra: refused.extra,
           });
@@ -193,15 +194,16 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
         if (result.reason === "too-large") throw new HttpError(413, "file-too-large", result.detail);
         throw new HttpError(502, "storage-failed", result.detail);
       },
-    },
-    {
-      method: "DELETE",
-      pattern: "/files/:name/uploads/:uploadId",
-      handler: async (_request, { name, uploadId: sessionId }, _url, _ctx, scope) => {
-        if (!(await scope.coordinatorOf(name!).abortSession(sessionId!))) throw noSession(name!, sessionId!);
+    ),
+    route(
+      "DELETE",
+      "/files/:name/uploads/:uploadId",
+      "write",
+      async ({ params: { name, uploadId: sessionId }, scope }) => {
+        if (!(await scope.coordinatorOf(name).abortSession(sessionId))) throw noSession(name, sessionId);
         return new Response(null, { status: 204 });
       },
-    },
+    ),
   ];
 }
 

@@ -27,7 +27,7 @@ import { MAX_PARTS } from "../split/part-splitter.ts";
 import { HttpError, toHttpError } from "./http-error.ts";
 import { largestUpload } from "./request-plans.ts";
 import type { RequestScope } from "./request-scope.ts";
-import type { Route, RouteHandler } from "./router.ts";
+import { type Route, type RouteHandler, routeBuilder } from "./router.ts";
 import type { Settings } from "./settings.ts";
 import { storeFilePatch } from "./tus-file-patch.ts";
 import { storeFinalUpload } from "./tus-final.ts";
@@ -50,6 +50,8 @@ import { declaredLength } from "./upload-limits.ts";
 import { validatorHeaders } from "./validators.ts";
 import { writeCondition } from "./write-preconditions.ts";
 
+const route = routeBuilder<RequestScope>();
+
 /** What the tus routes need. */
 export interface TusRouteContext {
   /** The worker's settings. */
@@ -59,7 +61,8 @@ export interface TusRouteContext {
 }
 
 /**
- * The tus routes.
+ * The tus routes. The capabilities (`OPTIONS`) are public; every other tus request, `HEAD` too (it shows an
+ * upload's state, which a client can act on), needs the token even when reads are public.
  *
  * @example
  * ```ts
@@ -78,7 +81,8 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
     "Tus-Max-Size": String(settings.maxUploadBytes),
     "Tus-Checksum-Algorithm": TUS_CHECKSUM_ALGORITHMS.join(","),
   };
-  const options: RouteHandler<RequestScope> = async () => new Response(null, { status: 204, headers: capabilities });
+  const options: RouteHandler<string, RequestScope> = async () =>
+    new Response(null, { status: 204, headers: capabilities });
 
   /** The URL of upload `tusId`: a path under the API's prefix. */
   const uploadUrl = (tusId: TusId): string => `${prefix}/tus/${encodeURIComponent(tusId.id)}`;
@@ -87,7 +91,7 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
   const patchLimit = (maxPartBytes: number): number =>
     Math.min(settings.maxSegmentBytes, largestUpload(settings.subrequests - 1, maxPartBytes));
 
-  const create: RouteHandler<RequestScope> = async (request, _params, _url, _ctx, scope) => {
+  const create: RouteHandler<"/tus", RequestScope> = async ({ request, scope }) => {
     requireTusResumable(request);
     const concat = uploadConcat(request);
     const metadata = uploadMetadata(request);
@@ -261,21 +265,21 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
     }
   };
 
-  const patchRoute: RouteHandler<RequestScope> = async (request, { id }, _url, _ctx, scope) => {
+  const patchRoute: RouteHandler<"/tus/:id", RequestScope> = async ({ request, params: { id }, scope }) => {
     requireTusResumable(request);
     requireOffsetOctetStream(request);
     const offset = byteCountHeader(request, "Upload-Offset");
     if (offset === undefined) {
       throw new HttpError(400, "missing-offset", "Cannot PATCH without Upload-Offset: send the offset to write at");
     }
-    const tusId = parseTusId(id!);
+    const tusId = parseTusId(id);
     const headers = await patch(request, scope, tusId, scope.ownerOf(tusId.owner), offset);
     return new Response(null, { status: 204, headers });
   };
 
-  const head: RouteHandler<RequestScope> = async (request, { id }, _url, _ctx, scope) => {
+  const head: RouteHandler<"/tus/:id", RequestScope> = async ({ request, params: { id }, scope }) => {
     requireTusResumable(request);
-    const tusId = parseTusId(id!);
+    const tusId = parseTusId(id);
     const record = await scope.ownerOf(tusId.owner).tusGet(tusId.id);
     if (record === null) throw noUpload(tusId.id);
     const headers: Record<string, string> = {
@@ -291,31 +295,31 @@ export function tusRoutes(context: TusRouteContext): Route<RequestScope>[] {
     return new Response(null, { status: 200, headers });
   };
 
-  const terminate: RouteHandler<RequestScope> = async (request, { id }, _url, _ctx, scope) => {
+  const terminate: RouteHandler<"/tus/:id", RequestScope> = async ({ request, params: { id }, scope }) => {
     requireTusResumable(request);
-    const tusId = parseTusId(id!);
+    const tusId = parseTusId(id);
     if (!(await scope.ownerOf(tusId.owner).tusRemove(tusId.id))) throw noUpload(tusId.id);
     return new Response(null, { status: 204 });
   };
 
   /** `POST /tus/:id` with `X-HTTP-Method-Override` (clients behind proxies that drop PATCH and DELETE). */
-  const overridden: RouteHandler<RequestScope> = async (request, params, url, ctx, scope) => {
-    const method = request.headers.get("X-HTTP-Method-Override")?.toUpperCase();
-    if (method === "PATCH") return patchRoute(request, params, url, ctx, scope);
-    if (method === "DELETE") return terminate(request, params, url, ctx, scope);
+  const overridden: RouteHandler<"/tus/:id", RequestScope> = async (call) => {
+    const method = call.request.headers.get("X-HTTP-Method-Override")?.toUpperCase();
+    if (method === "PATCH") return patchRoute(call);
+    if (method === "DELETE") return terminate(call);
     throw new HttpError(405, "method-not-allowed", "Cannot POST an upload: use PATCH, HEAD or DELETE", {
       headers: { Allow: "OPTIONS, HEAD, PATCH, DELETE" },
     });
   };
 
   return [
-    { method: "OPTIONS", pattern: "/tus", handler: options },
-    { method: "POST", pattern: "/tus", handler: create },
-    { method: "OPTIONS", pattern: "/tus/:id", handler: options },
-    { method: "HEAD", pattern: "/tus/:id", handler: head },
-    { method: "PATCH", pattern: "/tus/:id", handler: patchRoute },
-    { method: "DELETE", pattern: "/tus/:id", handler: terminate },
-    { method: "POST", pattern: "/tus/:id", handler: overridden },
+    route("OPTIONS", "/tus", "public", options),
+    route("POST", "/tus", "write", create),
+    route("OPTIONS", "/tus/:id", "public", options),
+    route("HEAD", "/tus/:id", "write", head),
+    route("PATCH", "/tus/:id", "write", patchRoute),
+    route("DELETE", "/tus/:id", "write", terminate),
+    route("POST", "/tus/:id", "write", overridden),
   ];
 }
 

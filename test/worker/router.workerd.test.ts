@@ -1,32 +1,39 @@
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
 import { HttpError } from "../../src/worker/http-error.ts";
-import { createRouter, type Route, type RouteHandler } from "../../src/worker/router.ts";
+import { createRouter, type Route, type RouteHandler, routeBuilder } from "../../src/worker/router.ts";
 
 /** What the router hands every handler besides the request (the worker's is its bindings and budget). */
 type Scope = { requestId: number };
 
 /** A handler that answers what it was called with: the route's name, the params, the query and the scope. */
 const echo =
-  (route: string): RouteHandler<Scope> =>
-  async (request, params, url, _ctx, scope) =>
+  (route: string): RouteHandler<string, Scope> =>
+  async ({ request, params, url, scope }) =>
     Response.json(
       { route, method: request.method, params, query: url.search, scope },
       { headers: { "X-Route": route } },
     );
 
+const route = routeBuilder<Scope>();
 const ROUTES: Route<Scope>[] = [
-  { method: "GET", pattern: "/files", handler: echo("list") },
-  { method: "GET", pattern: "/files/:name", handler: echo("manifest") },
-  { method: "DELETE", pattern: "/files/:name", handler: echo("remove") },
-  { method: "GET", pattern: "/files/:name/parts/:index", handler: echo("part") },
-  { method: "POST", pattern: "/sweep", handler: echo("sweep") },
+  route("OPTIONS", "/files", "public", echo("capabilities")),
+  route("GET", "/files", "read", echo("list")),
+  route("GET", "/files/:name", "read", echo("manifest")),
+  route("DELETE", "/files/:name", "write", echo("remove")),
+  route("GET", "/files/:name/parts/:index", "read", echo("part")),
+  route("POST", "/sweep", "write", echo("sweep")),
 ];
-const handle = createRouter(ROUTES);
+const find = createRouter(ROUTES);
 
 let requests = 0;
 const send = (path: string, method = "GET") =>
-  handle(new Request(`https://example.com${path}`, { method }), createExecutionContext(), { requestId: ++requests });
+  find(new Request(`https://example.com${path}`, { method })).answer(createExecutionContext(), {
+    requestId: ++requests,
+  });
+
+/** The access the router finds `method` of `path` needs. */
+const access = (path: string, method = "GET") => find(new Request(`https://example.com${path}`, { method })).access;
 
 /** The HttpError the router throws for `path`. */
 async function refusal(path: string, method = "GET"): Promise<HttpError> {
@@ -89,5 +96,33 @@ describe("createRouter", () => {
     expect(head.headers.get("Content-Type")).toBe(get.headers.get("Content-Type"));
     expect(head.body).toBeNull();
     expect((await refusal("/sweep", "HEAD")).status).toBe(405);
+  });
+
+  test("types a handler's parameters from its route's pattern", async () => {
+    const typed = route("GET", "/files/:name/parts/:index", "read", async ({ params }) => {
+      const { name, index }: { name: string; index: string } = params;
+      // @ts-expect-error: the pattern has no :offset
+      params.offset;
+      return new Response(`${name}:${index}`);
+    });
+    const response = await createRouter([typed])(new Request("https://example.com/files/p/parts/2")).answer(
+      createExecutionContext(),
+      { requestId: 0 },
+    );
+    expect(await response.text()).toBe("p:2");
+  });
+
+  test("finds the access a route declares, and for a refusal what the request would have needed", () => {
+    expect(access("/files/primes")).toBe("read");
+    expect(access("/files/primes", "HEAD")).toBe("read");
+    expect(access("/files/primes", "DELETE")).toBe("write");
+    expect(access("/files", "OPTIONS")).toBe("public");
+    // A refusal: the stricter of the method's and the path's routes'; OPTIONS is always public.
+    expect(access("/files/primes", "PUT")).toBe("write");
+    expect(access("/files", "POST")).toBe("write");
+    expect(access("/sweep", "GET")).toBe("write");
+    expect(access("/nothing")).toBe("read");
+    expect(access("/nothing", "POST")).toBe("write");
+    expect(access("/nothing", "OPTIONS")).toBe("public");
   });
 });
