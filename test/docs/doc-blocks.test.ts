@@ -174,7 +174,7 @@ test("the command line block runs as written", { timeout: 300_000 }, async () =>
   expect(run.stdout).toMatch(/^primes\.txt +1,000,000 +8\.25 MB +1 /m);
   expect(run.stdout).toContain('"copy.txt" and stored "primes.txt" are identical');
   expect(run.stdout).toContain("7368791\n7368811\n7368817\n");
-  expect(run.stdout).toContain('"index": 78498');
+  expect(run.stdout).toContain('\n{ "index": 78498, "value": 1000003, "found": false }\n');
   expect(run.stdout).toContain('removed "primes.txt"');
   expect(run.stdout).toMatch(/^swept \d+ file names?: /m);
 });
