@@ -19,7 +19,7 @@ export interface CliErrorOptions {
 
 /**
  * An error the command line reports as one line on stderr (`drainpipe: <message>`) and an exit code, without a
- * stack trace; with `--json`, also as `{ "error": { code, message, …details } }` on stdout.
+ * stack trace; with `--json`, also as `{ "error": code, "detail": message, …details }` on stdout.
  *
  * @example
  * ```ts

@@ -6,7 +6,7 @@
  *
  * Exit codes: 0 on success, 1 when an operation fails (or `verify` finds a difference), 2 for a malformed
  * command line, 130 after Ctrl-C. With `--json`, a failure is also written on stdout as
- * `{ "error": { code, message, … } }`.
+ * `{ "error": code, "detail": message, … }`, the shape of the worker's error replies.
  *
  * @module
  */

@@ -2,16 +2,18 @@ import { CommanderError } from "commander";
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from "./cli-error.ts";
 import { printJson } from "./output.ts";
 
-/** The `--json` form of a failure: `{ "error": { code, message, …details } }`. */
+/**
+ * The `--json` form of a failure: `{ "error": code, "detail": message, …facts }`, the shape of the worker's error
+ * replies (`ErrorBody` of the HTTP contract), so that a script reads the worker's refusals and the CLI's own alike:
+ * `error` is always a code, never an object.
+ */
 export interface JsonFailure {
-  /** The failure. */
-  error: {
-    /** A stable, machine-readable code: the worker's (`not-found`, `invalid-number`, …) or the CLI's own. */
-    code: string;
-    /** The message stderr shows, without the `drainpipe: ` in front. */
-    message: string;
-    [detail: string]: unknown;
-  };
+  /** A stable, machine-readable code: the worker's (`not-found`, `invalid-number`, …) or the CLI's own. */
+  error: string;
+  /** The message stderr shows, without the `drainpipe: ` in front. */
+  detail: string;
+  /** Facts beside it: the worker's (`line`, `column`, …), the HTTP `status`, a local `path`. */
+  [fact: string]: unknown;
 }
 
 /**
@@ -52,6 +54,6 @@ export function reportError(error: unknown, options: { json?: boolean } = {}): v
 }
 
 function failure(code: string, message: string, details: Record<string, unknown>): JsonFailure {
-  const { code: _code, message: _message, ...facts } = details;
-  return { error: { code, message, ...facts } };
+  const { error: _error, detail: _detail, ...facts } = details;
+  return { error: code, detail: message, ...facts };
 }

@@ -1,6 +1,6 @@
 /** The subrequest counts behind an {@linkcode OverBudgetError}. */
 export interface OverBudgetCounts {
-  /** Subrequests the planned work needs. */
+  /** Subrequests the refused work needs. */
   needed: number;
   /** Subrequests the invocation may still make. */
   available: number;
@@ -10,7 +10,7 @@ export interface OverBudgetCounts {
 
 /**
  * Work refused before it started because it needs more subrequests than the invocation has left (see
- * `RequestBudget.plan`); the message says what to ask for instead.
+ * `RequestBudget.check`); the message says what to ask for instead.
  *
  * @example
  * ```ts

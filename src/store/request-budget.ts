@@ -3,7 +3,7 @@
  * Cloudflare counts every call an invocation (a request to the worker, a call or alarm of a Durable Object) makes
  * to a binding (each R2 operation, each Durable Object call, each `uploadPart`) as a subrequest and refuses calls
  * past the plan's limit; local workerd counts nothing. Every binding call is charged here (see
- * `metered-bucket.ts`), and work is planned against what is left before it starts, so a request that cannot fit
+ * `metered-bucket.ts`), and work is checked against what is left before it starts, so a request that cannot fit
  * is refused up front instead of failing halfway.
  *
  * @module
@@ -22,7 +22,7 @@ export const PLAN_SUBREQUESTS: Readonly<Record<Plan, number>> = { free: 50, paid
 
 /**
  * Most subrequests `SUBREQUEST_LIMIT` may allow: 10,000,000, the most `[limits] subrequests` can raise a Paid
- * worker to; a larger one is taken for a mistake and refused (`500 misconfigured`), never planned against.
+ * worker to; a larger one is taken for a mistake and refused (`500 misconfigured`), never counted on.
  */
 export const MAX_SUBREQUEST_LIMIT = 10_000_000;
 
@@ -70,7 +70,7 @@ export function subrequestLimit(vars: SubrequestVars): number {
  * const budget = new RequestBudget(50);
  * budget.charge("R2 get");
  * // 3 fit in the 49 left, so this returns (50 would throw an OverBudgetError):
- * budget.plan(3, "read 3 parts", "read fewer parts");
+ * budget.check(3, "read 3 parts", "read fewer parts");
  * budget.remaining; // 49
  * ```
  */
@@ -124,7 +124,7 @@ export class RequestBudget {
    * @throws {OverBudgetError} naming `action`, what it needs and what is left, and `advice`: what the client
    * can ask for instead (the worker answers it with `422 over-budget`).
    */
-  plan(count: number, action: string, advice: string): void {
+  check(count: number, action: string, advice: string): void {
     if (count <= this.remaining) return;
     throw new OverBudgetError(
       `Cannot ${action}: it needs ${count} subrequests and this request may make ${this.remaining} more ` +

@@ -15,8 +15,15 @@ import { HttpError } from "./http-error.ts";
 import { limitsRoute } from "./limits-route.ts";
 import { lineRoutes } from "./line-routes.ts";
 import { readDecision } from "./read-preconditions.ts";
-import { bytesResponse, plannedRead, readRefusal } from "./read-response.ts";
-import { planContentRead, planListing, planSweep, planUpload, primeTextBytes, READ_CALLS } from "./request-plans.ts";
+import { bytesResponse, rangeToSend, readRefusal } from "./read-response.ts";
+import {
+  budgetUpload,
+  contentReadStrategy,
+  listingPageSize,
+  primeTextBytes,
+  READ_CALLS,
+  sweepStepSize,
+} from "./request-costs.ts";
 import type { RequestScope } from "./request-scope.ts";
 import { type Route, routeBuilder } from "./router.ts";
 import { sessionRoutes } from "./session-routes.ts";
@@ -110,7 +117,7 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
       const expected = expectedDigest(request.headers.get("Content-Digest"));
       const type = request.headers.get("Content-Type");
       const form = uploadForm(type);
-      planUpload(scope.budget, declaredLength(request, maxUploadBytes), partBytes);
+      budgetUpload(scope.budget, declaredLength(request, maxUploadBytes), partBytes);
       const digest = expected === undefined ? undefined : new BodyDigest();
       // The digest is of the body as sent (a form's too); the form stage passes on its file's bytes.
       const stages: ByteStage[] = [];
@@ -138,7 +145,7 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
     route("POST", "/files/:name/primes", "write", async ({ request, params: { name }, url, scope }) => {
       const partBytes = maxPartBytes(url);
       const count = parseCount(url.searchParams.get("count"), Math.min(MAX_PRIME_COUNT, maxUploadNumbers));
-      planUpload(scope.budget, primeTextBytes(count), partBytes);
+      budgetUpload(scope.budget, primeTextBytes(count), partBytes);
       const manifest = await upload(request, name, scope, (admitted) =>
         storeNumbers(untilAborted(primeBatchStream(count), request.signal), {
           ...admitted,
@@ -151,7 +158,7 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
       return Response.json(manifest, { status: 201, headers: validatorHeaders(manifest) });
     }),
     route("GET", "/files", "read", async ({ url, scope }) => {
-      const limit = planListing(scope.budget, url.searchParams.get("limit"));
+      const limit = listingPageSize(scope.budget, url.searchParams.get("limit"));
       const cursor = url.searchParams.get("cursor") ?? undefined;
       const page = await scope.catalog.listPage({ limit, ...(cursor === undefined ? {} : { cursor }) });
       return Response.json({ files: page.files, cursor: page.cursor ?? null } satisfies FileList);
@@ -196,7 +203,7 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
       return Response.json(listing);
     }),
     route("GET", "/files/:name/parts/:index", "read", async ({ request, params: { name, index }, ctx, scope }) => {
-      scope.budget.plan(READ_CALLS + 1, `read part ${index} of "${name}"`, "try again in a new request");
+      scope.budget.check(READ_CALLS + 1, `read part ${index} of "${name}"`, "try again in a new request");
       const position = /^[0-9]{1,9}$/.test(index) ? Number(index) : -1;
       const read = await CoordinatedRead.openPart(scope.coordinatorOf(name), position, readTerms);
       if (!read) throw new HttpError(404, "not-found", `No file named "${name}"`);
@@ -206,7 +213,7 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
       return withReadLease(read, ctx, async (lease) => {
         const { part, version } = lease.subject;
         const filename = `${name}.part-${position}`;
-        const range = plannedRead(request, `${name}/parts/${position}`, version, part.bytes, filename);
+        const range = rangeToSend(request, `${name}/parts/${position}`, version, part.bytes, filename);
         if (range instanceof Response) return range;
         const object = await (range === null ? scope.store.get(part.key) : scope.store.get(part.key, range)).catch(
           (error: unknown) => {
@@ -223,20 +230,20 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
       return withReadLease(await openRead(name, scope), ctx, async (lease) => {
         const manifest = lease.subject;
         const size = manifest.totals.bytes;
-        const range = plannedRead(request, name, manifest, size, name);
+        const range = rangeToSend(request, name, manifest, size, name);
         if (range instanceof Response) return range;
         const slices =
           range === null ? wholeParts(manifest.parts) : sliceParts(manifest.parts, range.offset, range.length);
-        const plan = planContentRead(scope.budget, manifest, slices.length, settings.subrequests);
+        const strategy = contentReadStrategy(scope.budget, manifest, slices.length, settings.subrequests);
         const { readable, writable } = new FixedLengthStream(range?.length ?? size);
         let started = () => {};
         const opened = new Promise<void>((resolve) => {
           started = resolve;
         });
         const piping =
-          plan === "direct"
+          strategy === "direct"
             ? scope.catalog.pipeSlices(name, slices, writable, lease.signal, started)
-            : pipeSlicedContent(scope.coordinatorOf(name), slices, plan, writable, lease.signal, started);
+            : pipeSlicedContent(scope.coordinatorOf(name), slices, strategy, writable, lease.signal, started);
         lease.holdUntil(piping);
         // The headers wait for the first part: a read refused before its first byte is answered with an error
         // status; one that fails later errors the body, whose declared length then never completes.
@@ -255,7 +262,7 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
       throw new HttpError(404, "not-found", `No file named "${name}"`);
     }),
     route("POST", "/sweep", "write", async ({ url, scope: { store, ownerOf, budget } }) => {
-      const limit = planSweep(budget);
+      const limit = sweepStepSize(budget);
       const cursor = url.searchParams.get("cursor") ?? undefined;
       return Response.json(await sweepBucket(store, (name) => ownerOf(name).sweep(), { cursor, limit }));
     }),

@@ -7,7 +7,7 @@
  * | `GET /files/:name/search?value=V` | `{ index, value, found }`: the first line whose number is at least V |
  *
  * Both are reads like the content routes: one coordinated read of the current version (no lease for a read shorter
- * than half the grace period), its `ETag` and `Last-Modified`, the conditional headers (`304`, `412`), planned
+ * than half the grace period), its `ETag` and `Last-Modified`, the conditional headers (`304`, `412`), checked
  * against the request's subrequest budget. A `lines` answer is buffered (at most 10,000 lines of at most 17 bytes),
  * so the read ends before the response is sent.
  *
@@ -26,7 +26,7 @@ import { LINE_COUNT_HEADER, LINE_FROM_HEADER, LINE_TOTAL_HEADER } from "../http-
 import { type CoordinatedRead, withReadLease } from "./coordinated-read.ts";
 import { HttpError } from "./http-error.ts";
 import { readDecision } from "./read-preconditions.ts";
-import { READ_CALLS } from "./request-plans.ts";
+import { READ_CALLS } from "./request-costs.ts";
 import type { RequestScope } from "./request-scope.ts";
 import { type Route, routeBuilder } from "./router.ts";
 import { validatorHeaders } from "./validators.ts";
@@ -86,7 +86,7 @@ export function lineRoutes(
           );
         }
         const pieces = linePieces(manifest, from, count);
-        scope.budget.plan(
+        scope.budget.check(
           READ_CALLS + linePiecesCalls(manifest, pieces),
           `read ${count} lines of "${name}" from ${from}`,
           "ask for fewer lines (count)",
@@ -111,7 +111,7 @@ export function lineRoutes(
         if (manifest.sorted === false) {
           throw new HttpError(409, "not-sorted", new NotSortedError(name).message);
         }
-        scope.budget.plan(READ_CALLS + SEARCH_CALLS, `search "${name}"`, "try again in a new request");
+        scope.budget.check(READ_CALLS + SEARCH_CALLS, `search "${name}"`, "try again in a new request");
         const found: SearchResult = await scope.catalog.search(manifest, value);
         return Response.json(found, { headers: validatorHeaders(manifest) });
       });

@@ -25,10 +25,10 @@ import { type VersionStamp, validatorHeaders } from "./validators.ts";
  * ```ts
  * const version = { uploadId: "u1", createdAt: "2026-01-01T00:00:00.000Z" };
  * const request = new Request("https://x/", { headers: { Range: "bytes=-10" } });
- * plannedRead(request, "primes", version, 100, "primes"); // { offset: 90, length: 10 }
+ * rangeToSend(request, "primes", version, 100, "primes"); // { offset: 90, length: 10 }
  * ```
  */
-export function plannedRead(
+export function rangeToSend(
   request: Request,
   what: string,
   version: VersionStamp,
@@ -89,8 +89,8 @@ export function bytesResponse(
 
 /**
  * `error`, a failure of a read before its first byte went out, as the answer it deserves: when the platform refused a
- * subrequest the worker had planned for (a `SubrequestLimitError` of a meter, or the platform's "Too many
- * subrequests"), `503 subrequest-limit`, naming the `subrequests` the worker plans with and what to set; any other
+ * subrequest the worker had counted on (a `SubrequestLimitError` of a meter, or the platform's "Too many
+ * subrequests"), `503 subrequest-limit`, naming the `subrequests` the worker counts on and what to set; any other
  * error as it is. Only a worker whose `PLAN` or `SUBREQUEST_LIMIT` promise more than the platform grants meets it.
  *
  * @example
@@ -105,9 +105,9 @@ export function readRefusal(error: unknown, action: string, settings: { plan: st
   return new HttpError(
     503,
     "subrequest-limit",
-    `Cannot ${action}: the platform refused a subrequest, though this worker plans for ${settings.subrequests} ` +
+    `Cannot ${action}: the platform refused a subrequest, though this worker counts on ${settings.subrequests} ` +
       `a request (PLAN "${settings.plan}"); on Workers Free set PLAN = "free" (or SUBREQUEST_LIMIT to the plan's ` +
-      "limit) so that reads are planned within it",
+      "limit) so that reads fit within it",
     { cause: error, extra: { subrequests: settings.subrequests } },
   );
 }

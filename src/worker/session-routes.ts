@@ -26,7 +26,7 @@ import { type Admission, coordinatedUpload } from "./coordinated-upload.ts";
 import { HttpError, toHttpError } from "./http-error.ts";
 import { readJsonBody } from "./json-body.ts";
 import { leaseLost } from "./leased-store.ts";
-import { largestUpload, planUpload } from "./request-plans.ts";
+import { budgetUpload, largestUpload } from "./request-costs.ts";
 import type { RequestScope } from "./request-scope.ts";
 import { type Route, routeBuilder } from "./router.ts";
 import type { Settings } from "./settings.ts";
@@ -40,7 +40,7 @@ const route = routeBuilder<RequestScope>();
 /** Most segments in one session. */
 export const MAX_SEGMENTS = 10_000;
 
-/** Coordinator calls a segment write makes before it plans its parts: the look-up of its session. */
+/** Coordinator calls a segment write makes before it budgets its parts: the look-up of its session. */
 const SEGMENT_LOOKUP_CALLS = 1;
 
 /** Largest accepted body of a completion (`{ "segments": N }`), in bytes. */
@@ -127,7 +127,7 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
         const session = await openSession(scope, name, sessionId);
         const length = declaredLength(request, maxSegmentBytes);
         if (length !== undefined) refuseOverLimit(name, session, position, length, maxUploadBytes);
-        planUpload(budget, length, session.maxPartBytes);
+        budgetUpload(budget, length, session.maxPartBytes);
         const digest = new BodyDigest();
         let summary: SegmentSummary | undefined;
         const admission: Admission = {

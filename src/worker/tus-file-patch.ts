@@ -17,7 +17,7 @@ import { BodyChecksum } from "./body-checksum.ts";
 import { BodyDigest } from "./body-digest.ts";
 import { type Admission, coordinatedUpload } from "./coordinated-upload.ts";
 import { HttpError, toHttpError } from "./http-error.ts";
-import { planUpload } from "./request-plans.ts";
+import { budgetUpload } from "./request-costs.ts";
 import type { RequestScope } from "./request-scope.ts";
 import { MAX_SEGMENTS } from "./session-routes.ts";
 import type { Settings } from "./settings.ts";
@@ -84,7 +84,7 @@ export async function storeFilePatch(
     },
   };
   try {
-    planUpload(scope.budget, patch.declared, record.maxPartBytes);
+    budgetUpload(scope.budget, patch.declared, record.maxPartBytes);
     if (record.segments >= MAX_SEGMENTS) {
       throw new HttpError(
         413,

@@ -14,7 +14,7 @@ import { fromNativeStream } from "../streams/adapters/from-native.ts";
 import { ReadableStream } from "../streams/engine/readable-stream.ts";
 import { coordinatedUpload, wholeFile } from "./coordinated-upload.ts";
 import { HttpError, toHttpError } from "./http-error.ts";
-import { planUpload } from "./request-plans.ts";
+import { budgetUpload } from "./request-costs.ts";
 import type { RequestScope } from "./request-scope.ts";
 import type { Settings } from "./settings.ts";
 import { parseTusId, type TusId } from "./tus-id.ts";
@@ -73,13 +73,13 @@ export async function storeFinalUpload(
     );
   }
   const pieces = partials.flatMap((partial) => partial.record.pieces);
-  scope.budget.plan(
+  scope.budget.check(
     pieces.length + partials.length,
     `read the ${pieces.length} pieces of ${partials.length} partial uploads and remove them`,
     "send the file in fewer, larger chunks or fewer parallel uploads",
   );
   scope.budget.reserve(pieces.length + partials.length);
-  planUpload(scope.budget, length, final.maxPartBytes);
+  budgetUpload(scope.budget, length, final.maxPartBytes);
   const coordinator = scope.coordinatorOf(final.name);
   const graceMs = settings.readGraceMs;
   const admission = wholeFile(coordinator, final.name, { leaseMs: settings.leaseMs, graceMs }, "", final.condition);

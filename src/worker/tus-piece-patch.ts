@@ -35,7 +35,7 @@ export async function storePiecePatch(
   const { id, coordinator, record, attemptId, length } = patch;
   // One write per chunk of a multipart write, and its start and completion.
   const writes = Math.max(1, Math.ceil((patch.declared ?? patch.maxBytes) / PUT_STREAM_CHUNK_BYTES) + 2);
-  scope.budget.plan(
+  scope.budget.check(
     writes + PIECE_CALLS,
     `store a PATCH of ${patch.declared ?? "up to"} bytes`,
     "send smaller chunks (tus-js-client and Uppy: chunkSize)",

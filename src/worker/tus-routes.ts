@@ -25,7 +25,7 @@ import { sanitizeName } from "../files/file-name.ts";
 import { parseMaxPartBytes } from "../split/part-size.ts";
 import { MAX_PARTS } from "../split/part-splitter.ts";
 import { HttpError, toHttpError } from "./http-error.ts";
-import { largestUpload } from "./request-plans.ts";
+import { largestUpload } from "./request-costs.ts";
 import type { RequestScope } from "./request-scope.ts";
 import { type Route, type RouteHandler, routeBuilder } from "./router.ts";
 import type { Settings } from "./settings.ts";

@@ -283,7 +283,7 @@ describe("errors", () => {
     expect((JSON.parse(json.stdout) as { files: FileSummary[] }).files.map((f) => f.name)).not.toContain("bad.txt");
   });
 
-  test("with --json, a failure is { error: { code, message, … } } on stdout, with the same exit code", {
+  test("with --json, a failure is { error: code, detail: message, … } on stdout as from the worker, same exit code", {
     timeout: 60_000,
   }, async () => {
     const bad = join(fixture.directory, "bad-json.txt");
@@ -291,44 +291,43 @@ describe("errors", () => {
     const upload = await remote("upload", bad, "--json");
     expect(upload.code).toBe(1);
     expect(JSON.parse(upload.stdout)).toEqual({
-      error: {
-        code: "invalid-number",
-        message:
-          `Cannot upload "${bad}": line 4, column 2 (byte offset 7): ` +
-          "unexpected byte 0x78 ('x'); expected a digit or a line break",
-        status: 400,
-        line: 4,
-        column: 2,
-        offset: 7,
-        reason: "unexpected-byte",
-        path: bad,
-      },
+      error: "invalid-number",
+      detail:
+        `Cannot upload "${bad}": line 4, column 2 (byte offset 7): ` +
+        "unexpected byte 0x78 ('x'); expected a digit or a line break",
+      status: 400,
+      line: 4,
+      column: 2,
+      offset: 7,
+      reason: "unexpected-byte",
+      path: bad,
     });
 
     const rm = await remote("rm", "nosuch", "--json");
     expect(rm.code).toBe(1);
     expect(JSON.parse(rm.stdout)).toEqual({
-      error: {
-        code: "not-found",
-        message: 'Cannot remove "nosuch": the worker answered 404 not-found: No file named "nosuch"',
-        status: 404,
-      },
+      error: "not-found",
+      detail: 'Cannot remove "nosuch": the worker answered 404 not-found: No file named "nosuch"',
+      status: 404,
     });
 
     const verify = await remote("verify", "nosuch", bad, "--json");
     expect(verify.code).toBe(1);
-    expect(JSON.parse(verify.stdout)).toMatchObject({ error: { code: "not-found", status: 404 } });
+    expect(JSON.parse(verify.stdout)).toMatchObject({ error: "not-found", status: 404 });
 
     const missing = await remote("upload", "missing.txt", "--json");
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.stdout)).toEqual({
-      error: { code: "no-such-file", message: 'Cannot read "missing.txt": no such file', path: "missing.txt" },
+      error: "no-such-file",
+      detail: 'Cannot read "missing.txt": no such file',
+      path: "missing.txt",
     });
 
     const usage = await cli("upload", bad, "--max-part-bytes", "12", "--json");
     expect(usage.code).toBe(2);
     expect(JSON.parse(usage.stdout)).toMatchObject({
-      error: { code: "usage", message: expect.stringContaining(`Cannot use --max-part-bytes "12"`) },
+      error: "usage",
+      detail: expect.stringContaining(`Cannot use --max-part-bytes "12"`),
     });
   });
 

@@ -186,7 +186,7 @@ describe("a Free deployment left at the default plan (an entry that throws past 
       const body = got.body as { error: string; detail: string; subrequests: number };
       expect(body.error).toBe("subrequest-limit");
       expect(body.detail).toContain('PLAN = "free"');
-      expect(body.subrequests).toBe(Number(body.detail.match(/plans for (\d+)/)![1]));
+      expect(body.subrequests).toBe(Number(body.detail.match(/counts on (\d+)/)![1]));
     }
   });
 

@@ -7,11 +7,11 @@ import {
   RequestBudget,
   subrequestLimit,
 } from "../../src/store/request-budget.ts";
-import { largestUpload, planContentRead, planListing, planSweep } from "../../src/worker/request-plans.ts";
+import { contentReadStrategy, largestUpload, listingPageSize, sweepStepSize } from "../../src/worker/request-costs.ts";
 
 // The budgets of each plan as Cloudflare's limits page gives them (read 2026-11): 50 subrequests per request on
 // Workers Free, 10,000 by default on Workers Paid (`[limits] subrequests` sets another, then SUBREQUEST_LIMIT
-// says so), and what the plans of each route make of them. platform-limits.workerd.test.ts runs the routes.
+// says so), and what the budget checks of each route make of them. platform-limits.workerd.test.ts runs the routes.
 
 const MiB = 1024 * 1024;
 
@@ -22,12 +22,12 @@ function afterOpen(limit: number): RequestBudget {
   return budget;
 }
 
-/** A manifest of `parts` parts: all a content read's plan looks at. */
+/** A manifest of `parts` parts: all a content read's strategy looks at. */
 function manifestOf(parts: number): Manifest {
   return { name: "f", parts: Array.from({ length: parts }, () => ({ bytes: 1024 })) } as unknown as Manifest;
 }
 
-describe("the plans' subrequests", () => {
+describe("the budgeted subrequests", () => {
   test("Free: 50; Paid: 10,000 by default; PLAN defaults to Paid", () => {
     expect(PLAN_SUBREQUESTS).toEqual({ free: 50, paid: 10_000 });
     expect(subrequestLimit({ PLAN: "free" })).toBe(50);
@@ -49,22 +49,22 @@ describe("the plans' subrequests", () => {
 
 describe("what each plan's budget holds", () => {
   test("a content read: 44 parts directly on Free, then slices of 48; every part directly on Paid", () => {
-    expect(planContentRead(afterOpen(50), manifestOf(44), 44, 50)).toBe("direct");
-    expect(planContentRead(afterOpen(50), manifestOf(45), 45, 50)).toBe(48);
-    expect(planContentRead(afterOpen(10_000), manifestOf(MAX_PARTS), MAX_PARTS, 10_000)).toBe("direct");
-    expect(planContentRead(afterOpen(10_000), manifestOf(9_994), 9_994, 10_000)).toBe("direct");
-    expect(planContentRead(afterOpen(10_000), manifestOf(9_995), 9_995, 10_000)).toBe(9_998);
+    expect(contentReadStrategy(afterOpen(50), manifestOf(44), 44, 50)).toBe("direct");
+    expect(contentReadStrategy(afterOpen(50), manifestOf(45), 45, 50)).toBe(48);
+    expect(contentReadStrategy(afterOpen(10_000), manifestOf(MAX_PARTS), MAX_PARTS, 10_000)).toBe("direct");
+    expect(contentReadStrategy(afterOpen(10_000), manifestOf(9_994), 9_994, 10_000)).toBe("direct");
+    expect(contentReadStrategy(afterOpen(10_000), manifestOf(9_995), 9_995, 10_000)).toBe(9_998);
   });
 
   test("a listing page: 49 on Free, 100 on Paid", () => {
-    expect(planListing(new RequestBudget(50), null)).toBe(49);
-    expect(planListing(new RequestBudget(10_000), null)).toBe(100);
+    expect(listingPageSize(new RequestBudget(50), null)).toBe(49);
+    expect(listingPageSize(new RequestBudget(10_000), null)).toBe(100);
   });
 
   test("a sweep step: 48 names on Free, 1,000 (one R2 listing) on Paid", () => {
-    expect(planSweep(new RequestBudget(50))).toBe(48);
-    expect(planSweep(new RequestBudget(10_000))).toBe(1000);
-    expect(planSweep(new RequestBudget(1000))).toBe(998);
+    expect(sweepStepSize(new RequestBudget(50))).toBe(48);
+    expect(sweepStepSize(new RequestBudget(10_000))).toBe(1000);
+    expect(sweepStepSize(new RequestBudget(1000))).toBe(998);
   });
 
   test("one upload on Paid holds a file of MAX_PARTS parts of 10 MiB; on Free, 41 parts of 1 MiB", () => {

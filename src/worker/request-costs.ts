@@ -12,23 +12,23 @@ import type { RequestBudget } from "../store/request-budget.ts";
 import { HttpError } from "./http-error.ts";
 
 /**
- * Lease renewals a request plans for beside its own work: one every quarter lease (15 s by default), so a
+ * Lease renewals a request budgets for beside its own work: one every quarter lease (15 s by default), so a
  * minute of streaming.
  */
-const PLANNED_RENEWALS = 4;
+const BUDGETED_RENEWALS = 4;
 
 /**
- * Coordinator calls a read plans for: `beginRead` (the only one of a read shorter than half the read grace period),
+ * Coordinator calls a read budgets for: `beginRead` (the only one of a read shorter than half the read grace period),
  * and for a longer read `holdRead`, `endRead` and the renewals of its lease but the first (the lease is taken half
- * a grace period in, so a read of the default settings streams 75 s on the planned calls, as before one minute).
+ * a grace period in, so a read of the default settings streams 75 s on the budgeted calls, as before one minute).
  */
-export const READ_CALLS = 3 + PLANNED_RENEWALS - 1;
+export const READ_CALLS = 3 + BUDGETED_RENEWALS - 1;
 
 /**
- * Coordinator calls around an upload: `beginUpload`, `publish`, the planned renewals, and `abandonUpload`,
+ * Coordinator calls around an upload: `beginUpload`, `publish`, the budgeted renewals, and `abandonUpload`,
  * which is held back (reserved) for the clean-up after a failure.
  */
-const UPLOAD_CALLS = 3 + PLANNED_RENEWALS;
+const UPLOAD_CALLS = 3 + BUDGETED_RENEWALS;
 
 /** The longest line a stored file holds: 16 digits (2^53 − 1) and a line break. */
 const MAX_LINE_BYTES = 17;
@@ -77,12 +77,12 @@ function lineIndexWriteCalls(partBytes: number): number {
  * @throws {HttpError} `422 over-budget`, naming the smallest `maxPartBytes` that fits, or upload sessions when
  * none does.
  */
-export function planUpload(budget: RequestBudget, bytes: number | undefined, maxPartBytes: number): void {
+export function budgetUpload(budget: RequestBudget, bytes: number | undefined, maxPartBytes: number): void {
   if (bytes !== undefined && Math.ceil(bytes / maxPartBytes) > MAX_PARTS) throw new PartLimitError(maxPartBytes);
   if (bytes !== undefined) {
     const needed = uploadCalls(bytes, maxPartBytes);
     if (needed > budget.remaining) {
-      budget.plan(
+      budget.check(
         needed,
         `store ${bytes} bytes in parts of at most ${maxPartBytes} bytes`,
         uploadAdvice(budget, bytes),
@@ -94,7 +94,7 @@ export function planUpload(budget: RequestBudget, bytes: number | undefined, max
 
 /**
  * The most bytes one upload in parts of at most `maxPartBytes` may carry when `available` subrequests are left
- * for it: what {@linkcode planUpload} accepts with that much budget (0 when not even one part fits).
+ * for it: what {@linkcode budgetUpload} accepts with that much budget (0 when not even one part fits).
  *
  * @example
  * ```ts
@@ -132,7 +132,7 @@ function uploadAdvice(budget: RequestBudget, bytes: number): string {
  *
  * @throws {HttpError} `422 over-budget` when even the calls do not fit, pointing to part reads.
  */
-export function planContentRead(
+export function contentReadStrategy(
   budget: RequestBudget,
   manifest: Manifest,
   parts: number,
@@ -141,7 +141,7 @@ export function planContentRead(
   const { name } = manifest;
   if (parts + READ_CALLS - 1 <= budget.remaining) return "direct";
   const perCall = Math.max(1, subrequests - 2);
-  budget.plan(
+  budget.check(
     Math.ceil(parts / perCall) + READ_CALLS - 1,
     `read ${parts} parts of "${name}" in one request`,
     `read a smaller range, or one part per request: GET /files/${encodeURIComponent(name)}/parts/0 to ` +
@@ -156,17 +156,17 @@ export function planContentRead(
  *
  * @throws {HttpError} `400 invalid-limit` for a limit that is not a whole number from 1.
  */
-export function planListing(budget: RequestBudget, text: string | null): number {
+export function listingPageSize(budget: RequestBudget, text: string | null): number {
   const fits = Math.min(MAX_LIST_PAGE, budget.remaining - 1);
   if (text === null) {
-    budget.plan(2, "list files", "try again in a new request");
+    budget.check(2, "list files", "try again in a new request");
     return fits;
   }
   const limit = /^[0-9]{1,6}$/.test(text) ? Number(text) : 0;
   if (limit < 1) {
     throw new HttpError(400, "invalid-limit", `Cannot list "${text}" files: expected a whole number from 1`);
   }
-  budget.plan(limit + 1, `list ${limit} files in one request`, `ask for at most ${fits} (limit=${fits})`);
+  budget.check(limit + 1, `list ${limit} files in one request`, `ask for at most ${fits} (limit=${fits})`);
   return limit;
 }
 
@@ -178,8 +178,8 @@ const MAX_SWEEP_STEP = 1000;
  * coordinator call per file name, as many as fit, at most {@linkcode MAX_SWEEP_STEP} (48 on Free; on Paid's 10,000
  * the listing's 1,000). A name outside drainpipe's layout costs a listing and a deletion of its own.
  */
-export function planSweep(budget: RequestBudget): number {
-  budget.plan(3, "sweep the bucket", "try again in a new request");
+export function sweepStepSize(budget: RequestBudget): number {
+  budget.check(3, "sweep the bucket", "try again in a new request");
   return Math.min(MAX_SWEEP_STEP, budget.remaining - 2);
 }
 
