@@ -103,6 +103,15 @@ describe("debug assertions", () => {
     await expect(Promise.resolve().then(() => reader.readMany())).rejects.toThrow(DebugAssertionError);
   });
 
+  test("a pull's fulfilment catches a pull that _staleReactions did not count", async () => {
+    const { conditions } = await startedStream(1, () => {});
+    const reaction = conditions as unknown as { _onPullFulfilled(): void; _staleReactions: number };
+    expect(conditions._pulling).toBe(false);
+    expect(reaction._staleReactions).toBe(0);
+    // A fulfilment arriving now answers a pull that is no longer in progress and was not counted as stale.
+    expect(() => reaction._onPullFulfilled()).toThrow(DebugAssertionError);
+  });
+
   test("with every invariant intact the same steps pass", async () => {
     const { stream, controller } = await startedStream(1, () => {});
     controller.enqueue(1);
