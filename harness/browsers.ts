@@ -164,6 +164,8 @@ async function launchFirefox(executablePath: string): Promise<RunningBrowser> {
     // creates (`javascript.options.asyncstack`): 5 to 10 times the cost of `new Promise` and `then` of a browser
     // that no tool drives. Off, a page runs as its users' does.
     extraPrefsFirefox: { "javascript.options.asyncstack": false },
+    // A benchmark's page runs for minutes in one call; puppeteer's default gives up on a call after 180 s.
+    protocolTimeout: 0,
   });
   const version = (await launched.version()).replace(/^firefox\//i, "Firefox ");
   return {
