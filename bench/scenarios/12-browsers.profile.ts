@@ -84,6 +84,8 @@ try {
     protocol: "webDriverBiDi",
     executablePath: firefox,
     headless: true,
+    // As harness/browsers.ts launches it: without async stacks, which a driven Firefox records at each promise.
+    extraPrefsFirefox: { "javascript.options.asyncstack": false },
     env: {
       ...process.env,
       MOZ_PROFILER_STARTUP: "1",
