@@ -48,7 +48,7 @@ export interface SegmentedUploadResult {
   /** The published manifest. */
   manifest: Manifest;
   /** The session's id. */
-  uploadId: string;
+  sessionId: string;
   /** Segments the file was cut into. */
   segments: number;
   /** Segments sent by this run (fewer when resuming). */
@@ -135,7 +135,7 @@ export async function uploadInSegments(
     seconds = progress.stop();
   }
   const sentSegments = toSend.length;
-  return { manifest, uploadId: session.uploadId, segments: ranges.length, sentSegments, bytes: total, seconds };
+  return { manifest, sessionId: session.uploadId, segments: ranges.length, sentSegments, bytes: total, seconds };
 }
 
 /**
@@ -236,7 +236,7 @@ export async function uploadStreamInSegments(
     if (failure !== undefined) throw failure.error;
     options.onAllSent?.();
     const manifest = await completeSession(client, name, session.uploadId, segments, options.signal);
-    return { manifest, uploadId: session.uploadId, segments, sentSegments, bytes, seconds: progress.stop() };
+    return { manifest, sessionId: session.uploadId, segments, sentSegments, bytes, seconds: progress.stop() };
   } catch (error) {
     await Promise.allSettled(inFlight.values());
     throw error;
@@ -289,15 +289,15 @@ async function openSegmentSession(client: WorkerClient, options: SegmentedUpload
   return { session, segmentBytes, received };
 }
 
-/** Completes session `uploadId` of `name` as its first `segments` segments, retrying passing failures. */
+/** Completes session `sessionId` of `name` as its first `segments` segments, retrying passing failures. */
 function completeSession(
   client: WorkerClient,
   name: string,
-  uploadId: string,
+  sessionId: string,
   segments: number,
   signal: AbortSignal | undefined,
 ): Promise<Manifest> {
-  return withRetries(() => client.completeSession(name, uploadId, segments), { signal });
+  return withRetries(() => client.completeSession(name, sessionId, segments), { signal });
 }
 
 /** Runs `task` over `items`, at most `limit` at a time; rejects with the first failure once the others settled. */

@@ -159,7 +159,7 @@ export class WorkerClient {
     return this.#reply(response, action, parseSessionDescription);
   }
 
-  /** The session `sessionId` of `name` with its received segments (`GET /files/:name/uploads/:uploadId`). */
+  /** The session `sessionId` of `name` with its received segments (`GET /files/:name/uploads/:sessionId`). */
   async session(name: string, sessionId: string): Promise<SessionWithSegments> {
     const action = `read upload session ${sessionId}`;
     return this.#reply(

@@ -71,7 +71,10 @@ export interface Manifest {
   version: number;
   /** The name the file is stored under: its folder in the bucket. */
   name: string;
-  /** The upload attempt whose parts this manifest lists. */
+  /**
+   * The upload this version came from, whose folder (`<name>/uploads/<uploadId>/`) holds its objects: the attempt
+   * of a single request, or the session whose segments it assembles. Its `ETag` quotes it.
+   */
   uploadId: string;
   /** When the manifest was written (ISO 8601). */
   createdAt: string;

@@ -73,20 +73,20 @@ export interface WorkerLimits {
 /** A single upload in flight, as `GET /files/:name/uploads` lists it. */
 export interface UploadInFlight {
   /** The worker's id of the attempt (the folder of its parts). */
-  uploadId: string;
+  attemptId: string;
   /** `writing` while parts stream in, `publishing` once its manifest is being written. */
   state: "writing" | "publishing";
   /** When the attempt began (ISO 8601). */
   startedAt: string;
   /** When the attempt's lease ends unless renewed (ISO 8601). */
   leaseExpiresAt: string;
-  /** The token the client sent in `Drainpipe-Attempt`, or `null`. */
+  /** The client's own name for the attempt, as it sent it in `Drainpipe-Attempt`, or `null`. */
   attempt: string | null;
 }
 
 /** An open upload session, as `GET /files/:name/uploads` lists it. */
 export interface OpenSessionEntry {
-  /** The session's id (the wire keeps the field name `uploadId`). */
+  /** The session's id (named `uploadId` on the wire until the HTTP API's documented session script moves on). */
   uploadId: string;
   /** When it was opened (ISO 8601). */
   createdAt: string;
@@ -102,7 +102,10 @@ export interface OpenSessionEntry {
 export interface UploadsListing {
   /** The file name. */
   name: string;
-  /** The current version's upload id, or `null` when the file does not exist. */
+  /**
+   * The id of the upload the current version came from (the manifest's `uploadId`, which its `ETag` quotes), or
+   * `null` when the file does not exist.
+   */
   current: string | null;
   /** Single uploads in flight, oldest first. */
   uploads: UploadInFlight[];
@@ -116,7 +119,10 @@ export interface UploadsListing {
 
 /** An upload session, as `POST /files/:name/uploads` answers it (`201`). */
 export interface SessionDescription {
-  /** The session's id (the wire keeps the field name `uploadId`). */
+  /**
+   * The session's id, the `:sessionId` of the session's routes (named `uploadId` on the wire until the HTTP API's
+   * documented session script moves on).
+   */
   uploadId: string;
   /** The file name. */
   name: string;
@@ -138,13 +144,13 @@ export type SegmentReceipt = Omit<SegmentSummary, "parts"> & {
   parts: number;
 };
 
-/** `GET /files/:name/uploads/:uploadId`: the session with what a client needs to resume it. */
+/** `GET /files/:name/uploads/:sessionId`: the session with what a client needs to resume it. */
 export interface SessionWithSegments extends SessionDescription {
   /** Every received segment, in index order. */
   segments: SegmentReceipt[];
 }
 
-/** The body of `POST /files/:name/uploads/:uploadId/complete`. */
+/** The body of `POST /files/:name/uploads/:sessionId/complete`. */
 export interface CompleteSessionRequest {
   /** How many segments the file has: 0 … segments − 1. */
   segments: number;

@@ -118,7 +118,7 @@ export function parseUploadsListing(text: string): UploadsListing {
 
 function uploadInFlight(upload: ReplyFields): UploadInFlight {
   return {
-    uploadId: upload.string("uploadId"),
+    attemptId: upload.string("attemptId"),
     state: upload.oneOf("state", ["writing", "publishing"]),
     startedAt: upload.string("startedAt"),
     leaseExpiresAt: upload.string("leaseExpiresAt"),
@@ -162,7 +162,7 @@ function sessionDescription(body: ReplyFields): SessionDescription {
 }
 
 /**
- * The session of `GET /files/:name/uploads/:uploadId`, with its received segments.
+ * The session of `GET /files/:name/uploads/:sessionId`, with its received segments.
  *
  * @throws {ReplyFormatError} naming the field that is missing or of the wrong type.
  * @example
@@ -171,12 +171,12 @@ function sessionDescription(body: ReplyFields): SessionDescription {
  * ```
  */
 export function parseSessionWithSegments(text: string): SessionWithSegments {
-  const body = ReplyFields.parse(text, "GET /files/:name/uploads/:uploadId");
+  const body = ReplyFields.parse(text, "GET /files/:name/uploads/:sessionId");
   return { ...sessionDescription(body), segments: body.objects("segments", segmentReceipt) };
 }
 
 /**
- * The receipt of a segment that `PUT /files/:name/uploads/:uploadId/segments/:index` stored.
+ * The receipt of a segment that `PUT /files/:name/uploads/:sessionId/segments/:index` stored.
  *
  * @throws {ReplyFormatError} naming the field that is missing or of the wrong type.
  * @example
@@ -185,7 +185,7 @@ export function parseSessionWithSegments(text: string): SessionWithSegments {
  * ```
  */
 export function parseSegmentReceipt(text: string): SegmentReceipt {
-  return segmentReceipt(ReplyFields.parse(text, "PUT /files/:name/uploads/:uploadId/segments/:index"));
+  return segmentReceipt(ReplyFields.parse(text, "PUT /files/:name/uploads/:sessionId/segments/:index"));
 }
 
 function segmentReceipt(segment: ReplyFields): SegmentReceipt {

@@ -180,7 +180,7 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
       const uploads = status.uploads
         .filter((attempt) => attempt.sessionId === null)
         .map((attempt) => ({
-          uploadId: attempt.uploadId,
+          attemptId: attempt.uploadId,
           state: attempt.state,
           startedAt: new Date(attempt.startedAt).toISOString(),
           leaseExpiresAt: new Date(attempt.leaseUntil).toISOString(),

@@ -5,10 +5,10 @@
  * | route | does |
  * | --- | --- |
  * | `POST /files/:name/uploads?maxPartBytes=N` | opens a session; `201 { uploadId, segmentMaxBytes, expiresAt, … }` |
- * | `PUT /files/:name/uploads/:uploadId/segments/:index` | stores segment `index` (0 … 9,999); `201` summary |
- * | `GET /files/:name/uploads/:uploadId` | the session with every received segment's summary |
- * | `POST /files/:name/uploads/:uploadId/complete` | `{ "segments": N }`: publishes the file; `201` manifest |
- * | `DELETE /files/:name/uploads/:uploadId` | aborts the session, removing what it wrote; `204` |
+ * | `PUT /files/:name/uploads/:sessionId/segments/:index` | stores segment `index` (0 … 9,999); `201` summary |
+ * | `GET /files/:name/uploads/:sessionId` | the session with every received segment's summary |
+ * | `POST /files/:name/uploads/:sessionId/complete` | `{ "segments": N }`: publishes the file; `201` manifest |
+ * | `DELETE /files/:name/uploads/:sessionId` | aborts the session, removing what it wrote; `204` |
  *
  * @module
  */
@@ -99,27 +99,22 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
           429,
           "too-many-sessions",
           `Cannot open an upload session of "${name}": it has ${MAX_OPEN_SESSIONS} open already; ` +
-            "complete or abort one (DELETE /files/:name/uploads/:uploadId), or wait for it to expire",
+            "complete or abort one (DELETE /files/:name/uploads/:sessionId), or wait for it to expire",
         );
       }
       return Response.json(describe(name, session), { status: 201 });
     }),
-    route(
-      "GET",
-      "/files/:name/uploads/:uploadId",
-      "write",
-      async ({ params: { name, uploadId: sessionId }, scope }) => {
-        const session = await scope.coordinatorOf(name).session(sessionId);
-        if (!session) throw noSession(name, sessionId);
-        const body: SessionWithSegments = { ...describe(name, session), segments: session.segments.map(receipt) };
-        return Response.json(body);
-      },
-    ),
+    route("GET", "/files/:name/uploads/:sessionId", "write", async ({ params: { name, sessionId }, scope }) => {
+      const session = await scope.coordinatorOf(name).session(sessionId);
+      if (!session) throw noSession(name, sessionId);
+      const body: SessionWithSegments = { ...describe(name, session), segments: session.segments.map(receipt) };
+      return Response.json(body);
+    }),
     route(
       "PUT",
-      "/files/:name/uploads/:uploadId/segments/:index",
+      "/files/:name/uploads/:sessionId/segments/:index",
       "write",
-      async ({ request, params: { name, uploadId: sessionId, index }, scope }) => {
+      async ({ request, params: { name, sessionId, index }, scope }) => {
         const position = segmentIndex(index);
         const expected = expectedDigest(request.headers.get("Content-Digest"));
         const { store, budget } = scope;
@@ -166,9 +161,9 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
     ),
     route(
       "POST",
-      "/files/:name/uploads/:uploadId/complete",
+      "/files/:name/uploads/:sessionId/complete",
       "write",
-      async ({ request, params: { name, uploadId: sessionId }, scope }) => {
+      async ({ request, params: { name, sessionId }, scope }) => {
         const count = await segmentCount(request, bodyPace, maxUploadBytes);
         const limits = { maxBytes: maxUploadBytes, maxNumbers: maxUploadNumbers };
         const condition = writeCondition(request);
@@ -195,15 +190,10 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
         throw new HttpError(502, "storage-failed", result.detail);
       },
     ),
-    route(
-      "DELETE",
-      "/files/:name/uploads/:uploadId",
-      "write",
-      async ({ params: { name, uploadId: sessionId }, scope }) => {
-        if (!(await scope.coordinatorOf(name).abortSession(sessionId))) throw noSession(name, sessionId);
-        return new Response(null, { status: 204 });
-      },
-    ),
+    route("DELETE", "/files/:name/uploads/:sessionId", "write", async ({ params: { name, sessionId }, scope }) => {
+      if (!(await scope.coordinatorOf(name).abortSession(sessionId))) throw noSession(name, sessionId);
+      return new Response(null, { status: 204 });
+    }),
   ];
 }
 

@@ -68,7 +68,7 @@ describe("the reply parsers name the field that is wrong", () => {
     [
       "an upload in flight",
       parseUploadsListing,
-      '{"name":"p","current":null,"uploads":[{"uploadId":"u","state":"done"}],"sessions":[],"reads":0}',
+      '{"name":"p","current":null,"uploads":[{"attemptId":"u","state":"done"}],"sessions":[],"reads":0}',
       "uploads[0].state",
     ],
     ["a session's state", parseSessionDescription, JSON.stringify({ ...session, state: "gone" }), "state"],

@@ -192,8 +192,8 @@ describe("stalled bodies", () => {
       impatient,
     );
     expect(opened.status).toBe(201);
-    const { uploadId } = (await opened.json()) as { uploadId: string };
-    const { response } = await postStalled(`/files/stalled/uploads/${uploadId}/complete`, '{ "segm');
+    const { uploadId: sessionId } = (await opened.json()) as { uploadId: string };
+    const { response } = await postStalled(`/files/stalled/uploads/${sessionId}/complete`, '{ "segm');
     expect(response.status).toBe(408);
     expect(((await response.json()) as { error: string }).error).toBe("body-too-slow");
   });

@@ -48,14 +48,16 @@ async function text(response: Response, status: number): Promise<string> {
 
 /** Opens a session of `name` and sends `segments` to it; resolves with the session's id. */
 async function session(name: string, segments: string[]): Promise<string> {
-  const { uploadId } = parseSessionDescription(await text(await call("POST", `/files/${name}/uploads`), 201));
+  const { uploadId: sessionId } = parseSessionDescription(
+    await text(await call("POST", `/files/${name}/uploads`), 201),
+  );
   for (const [index, body] of segments.entries()) {
     const receipt = parseSegmentReceipt(
-      await text(await call("PUT", `/files/${name}/uploads/${uploadId}/segments/${index}`, { body }), 201),
+      await text(await call("PUT", `/files/${name}/uploads/${sessionId}/segments/${index}`, { body }), 201),
     );
     expect(receipt.index).toBe(index);
   }
-  return uploadId;
+  return sessionId;
 }
 
 /** Creates a tus upload of `length` bytes named `name`; resolves with its path. */

@@ -56,16 +56,16 @@ async function upload(name: string, numbers: readonly number[], maxPartBytes: nu
   }
   const opened = await call("POST", `/files/${name}/uploads?maxPartBytes=${maxPartBytes}`);
   expect(opened.response.status).toBe(201);
-  const { uploadId } = (await opened.response.json()) as { uploadId: string };
+  const { uploadId: sessionId } = (await opened.response.json()) as { uploadId: string };
   // Three segments, cut at line breaks.
   const cuts = [0, Math.floor(numbers.length / 3), Math.floor((2 * numbers.length) / 3), numbers.length];
   for (let index = 0; index < 3; index++) {
     const body = text(numbers.slice(cuts[index], cuts[index + 1]));
-    const put = await call("PUT", `/files/${name}/uploads/${uploadId}/segments/${index}`, { body });
+    const put = await call("PUT", `/files/${name}/uploads/${sessionId}/segments/${index}`, { body });
     expect(put.response.status).toBe(201);
   }
   const body = JSON.stringify({ segments: 3 });
-  return created((await call("POST", `/files/${name}/uploads/${uploadId}/complete`, { body })).response);
+  return created((await call("POST", `/files/${name}/uploads/${sessionId}/complete`, { body })).response);
 }
 
 async function lines(name: string, from: number, count?: number) {
@@ -189,12 +189,12 @@ describe("GET /files/:name/lines and /search against the source", () => {
 
   test("a session whose segments are each sorted but not one after the other is not sorted: 409", async () => {
     const opened = await call("POST", "/files/s/uploads?maxPartBytes=4096");
-    const { uploadId } = (await opened.response.json()) as { uploadId: string };
+    const { uploadId: sessionId } = (await opened.response.json()) as { uploadId: string };
     for (const [index, body] of ["1\n5\n9\n", "3\n4\n"].entries()) {
-      await call("PUT", `/files/s/uploads/${uploadId}/segments/${index}`, { body });
+      await call("PUT", `/files/s/uploads/${sessionId}/segments/${index}`, { body });
     }
     const body = JSON.stringify({ segments: 2 });
-    const manifest = await created((await call("POST", `/files/s/uploads/${uploadId}/complete`, { body })).response);
+    const manifest = await created((await call("POST", `/files/s/uploads/${sessionId}/complete`, { body })).response);
     expect(manifest.sorted).toBe(false);
     const { response } = await search("s", 4);
     expect(response.status).toBe(409);

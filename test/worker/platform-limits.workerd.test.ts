@@ -356,7 +356,7 @@ describe("upload sessions on the Free plan", () => {
   test("a session answers the largest segment that fits the budget, and such a segment is stored", async () => {
     const opened = await call("POST", "/files/segmented/uploads?maxPartBytes=1024");
     expect(opened.response.status).toBe(201);
-    const { uploadId, segmentMaxBytes } = (await opened.response.json()) as {
+    const { uploadId: sessionId, segmentMaxBytes } = (await opened.response.json()) as {
       uploadId: string;
       segmentMaxBytes: number;
     };
@@ -365,19 +365,19 @@ describe("upload sessions on the Free plan", () => {
     expect(segmentMaxBytes).toBeLessThan(50 * 1024);
     const line = "1234567\n";
     const fitting = line.repeat(Math.floor(segmentMaxBytes / line.length));
-    const segment = await call("PUT", `/files/segmented/uploads/${uploadId}/segments/0`, {
+    const segment = await call("PUT", `/files/segmented/uploads/${sessionId}/segments/0`, {
       body: fitting,
       headers: { "Content-Length": String(fitting.length) },
     });
     expect(segment.response.status).toBe(201);
     expect(segment.calls()).toBeLessThanOrEqual(FREE);
     const tooLarge = line.repeat(Math.floor(segmentMaxBytes / line.length) + 300);
-    const refused = await call("PUT", `/files/segmented/uploads/${uploadId}/segments/1`, {
+    const refused = await call("PUT", `/files/segmented/uploads/${sessionId}/segments/1`, {
       body: tooLarge,
       headers: { "Content-Length": String(tooLarge.length) },
     });
     expect(refused.response.status).toBe(422);
-    const completed = await call("POST", `/files/segmented/uploads/${uploadId}/complete`, {
+    const completed = await call("POST", `/files/segmented/uploads/${sessionId}/complete`, {
       body: JSON.stringify({ segments: 1 }),
     });
     expect(completed.response.status).toBe(201);
@@ -385,9 +385,9 @@ describe("upload sessions on the Free plan", () => {
 
   test("a segment of one part takes 4 subrequests: look-up, beginSegment, put, acceptSegment", async () => {
     const opened = await call("POST", "/files/one-part-segment/uploads");
-    const { uploadId } = (await opened.response.json()) as { uploadId: string };
+    const { uploadId: sessionId } = (await opened.response.json()) as { uploadId: string };
     const body = "1\n2\n3\n";
-    const segment = await call("PUT", `/files/one-part-segment/uploads/${uploadId}/segments/0`, {
+    const segment = await call("PUT", `/files/one-part-segment/uploads/${sessionId}/segments/0`, {
       body,
       headers: { "Content-Length": String(body.length) },
     });
@@ -446,9 +446,9 @@ describe("bounded input", () => {
 
   test("a session completion body past 1 KiB is refused with 413 without being held", async () => {
     const opened = await call("POST", "/files/json/uploads");
-    const { uploadId } = (await opened.response.json()) as { uploadId: string };
+    const { uploadId: sessionId } = (await opened.response.json()) as { uploadId: string };
     for (const body of [`{"segments": 1, "pad": "${"x".repeat(2000)}"}`, "[".repeat(10_000_000)]) {
-      const { response } = await call("POST", `/files/json/uploads/${uploadId}/complete`, { body });
+      const { response } = await call("POST", `/files/json/uploads/${sessionId}/complete`, { body });
       expect(response.status).toBe(413);
       expect(((await response.json()) as { error: string }).error).toBe("body-too-large");
     }

@@ -61,7 +61,7 @@ export function registerUpload(program: Command): void {
         )
         .option("--parallel <count>", "segments sent at once", countArgument("--parallel", 1, 64), 4)
         .option("--keep-session", "on Ctrl-C or a failure, keep the session and print the command that resumes it")
-        .option("--resume <uploadId>", "resume the upload session with this id: send only what the worker lacks")
+        .option("--resume <sessionId>", "resume the upload session with this id: send only what the worker lacks")
         .option("--json", "print the manifest and throughput as JSON"),
     ),
   ).action((files: string[], options: UploadCommandOptions, command: Command) =>

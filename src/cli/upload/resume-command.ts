@@ -9,7 +9,7 @@ import { invocation, shellWord } from "../invocation.ts";
 /** The session to resume: its id and the segment size it was cut at. */
 export interface ResumableSession {
   /** The session's id. */
-  uploadId: string;
+  sessionId: string;
   /** The segment size the file is cut at, which the resumed run must cut at too. */
   segmentBytes: number;
 }
@@ -21,7 +21,7 @@ export interface ResumableSession {
  *
  * @example
  * ```ts
- * const session = { uploadId: "mx1-2f", segmentBytes: 1_000_000 };
+ * const session = { sessionId: "mx1-2f", segmentBytes: 1_000_000 };
  * resumeCommand("my primes.txt", "primes", session, ["--token", "<token>"]).endsWith(
  *   "upload 'my primes.txt' --name primes --resume mx1-2f --segment-bytes 1000000 --token <token>",
  * ); // true
@@ -40,7 +40,7 @@ export function resumeCommand(
     "--name",
     name,
     "--resume",
-    session.uploadId,
+    session.sessionId,
     "--segment-bytes",
     String(session.segmentBytes),
   ];

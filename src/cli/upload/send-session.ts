@@ -13,7 +13,7 @@ import { allSent } from "./upload-interruption.ts";
 import { type UploadResult, uploadResult } from "./upload-result.ts";
 
 /** What a session did: an upload's result, with its segments and the session's id. */
-export type SessionResult = UploadResult & { segments: number; sentSegments: number; uploadId: string };
+export type SessionResult = UploadResult & { segments: number; sentSegments: number; sessionId: string };
 
 /**
  * An upload session of `source` stored as `name`: a regular file by ranges (re-read as needed, so its stream is
@@ -48,10 +48,10 @@ export async function sendSession(context: SendContext, source: InputStream, nam
       resume: settings.resume,
       signal,
       onAllSent: () => allSent(interruption),
-      onSession: (uploadId, segmentBytes) => {
-        session = { uploadId, segmentBytes };
+      onSession: (sessionId, segmentBytes) => {
+        session = { sessionId, segmentBytes };
         process.stderr.write(
-          `drainpipe: upload session ${uploadId} (segments of about ${formatBytes(segmentBytes)}); if this run ` +
+          `drainpipe: upload session ${sessionId} (segments of about ${formatBytes(segmentBytes)}); if this run ` +
             `dies, resume it with:\n  ${resumeCommand(file, name, session, settings.connectionWords)}\n`,
         );
       },
@@ -64,7 +64,7 @@ export async function sendSession(context: SendContext, source: InputStream, nam
       ...uploadResult(file, done.manifest, done.bytes, done.seconds),
       segments: done.segments,
       sentSegments: done.sentSegments,
-      uploadId: done.uploadId,
+      sessionId: done.sessionId,
     };
   } catch (error) {
     if (session === undefined) throw error;
@@ -76,7 +76,7 @@ export async function sendSession(context: SendContext, source: InputStream, nam
       code: signal.aborted ? "interrupted" : (failure?.code ?? "failed"),
       cause: error,
     };
-    const details = { ...failure?.details, uploadId: session.uploadId };
+    const details = { ...failure?.details, sessionId: session.sessionId };
     if (settings.keepSession) {
       const resume = resumeCommand(file, name, session, settings.connectionWords);
       throw new CliError(`${reason}\nthe upload session is kept; resume it with:\n  ${resume}`, {
@@ -84,12 +84,12 @@ export async function sendSession(context: SendContext, source: InputStream, nam
         details: { ...details, sessionKept: true, resume },
       });
     }
-    const removed = await client.abortSession(name, session.uploadId).then(
+    const removed = await client.abortSession(name, session.sessionId).then(
       () => true,
       () => false,
     );
     const aborted = removed ? "the worker removed the upload session" : "the upload session goes when it expires";
-    throw new CliError(`${reason}\n${aborted} (${session.uploadId})`, {
+    throw new CliError(`${reason}\n${aborted} (${session.sessionId})`, {
       ...facts,
       details: { ...details, sessionKept: false, sessionRemoved: removed },
     });

@@ -33,7 +33,7 @@ export interface UploadResult {
 }
 
 /** What an upload did, one POST or a session (which adds its segments and its id). */
-export type UploadOutcome = UploadResult & { segments?: number; sentSegments?: number; uploadId?: string };
+export type UploadOutcome = UploadResult & { segments?: number; sentSegments?: number; sessionId?: string };
 
 /**
  * What an upload of `bytes` did in `seconds`: seconds to the millisecond, rates rounded.

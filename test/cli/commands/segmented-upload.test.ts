@@ -179,10 +179,10 @@ describe("upload sessions from standard input", () => {
         `(byte offset ${(offset + 2).toLocaleString("en")}, in segment 5): unexpected byte 0x78 ('x'); ` +
         "expected a digit or a line break\n",
     );
-    const uploadId = /--resume (\S+)/.exec(upload.stderr)?.[1];
-    expect(uploadId).toBeDefined();
+    const sessionId = /--resume (\S+)/.exec(upload.stderr)?.[1];
+    expect(sessionId).toBeDefined();
     await writeFile(file, text);
-    const resumed = await piped(file, "--name", "piped-bad", "--resume", uploadId!, "--segment-bytes", segmentBytes);
+    const resumed = await piped(file, "--name", "piped-bad", "--resume", sessionId!, "--segment-bytes", segmentBytes);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/ as 1 of 6 segments \(the others were there\) in /);
     expect((await remote("verify", "piped-bad", file)).code).toBe(0);
@@ -195,7 +195,7 @@ describe("a CLI killed mid-upload", () => {
     const file = join(fixture.directory, "killed.txt");
     await writeFile(file, text);
     const segmentBytes = Math.ceil(text.length / 12);
-    let uploadId: string | undefined;
+    let sessionId: string | undefined;
     const killed = await runCli(
       [
         "upload",
@@ -217,11 +217,11 @@ describe("a CLI killed mid-upload", () => {
           let stderr = "";
           child.stderr?.on("data", (chunk: Buffer) => {
             stderr += chunk.toString();
-            uploadId ??= /upload session (\S+) /.exec(stderr)?.[1];
+            sessionId ??= /upload session (\S+) /.exec(stderr)?.[1];
           });
           const poll = setInterval(async () => {
-            if (uploadId === undefined) return;
-            const response = await fetch(`${fixture.worker.url}/files/killed.txt/uploads/${uploadId}`, {
+            if (sessionId === undefined) return;
+            const response = await fetch(`${fixture.worker.url}/files/killed.txt/uploads/${sessionId}`, {
               headers: { Authorization: `Bearer ${fixture.worker.token}` },
             }).catch(() => undefined);
             const session = (await response?.json().catch(() => undefined)) as { segments?: unknown[] } | undefined;
@@ -235,16 +235,16 @@ describe("a CLI killed mid-upload", () => {
       },
     );
     expect(killed.code).toBeNull();
-    expect(uploadId).toBeDefined();
+    expect(sessionId).toBeDefined();
     expect(killed.stderr).toContain(
-      `resume it with:\n  npx drainpipe upload ${file} --name killed.txt --resume ${uploadId} ` +
+      `resume it with:\n  npx drainpipe upload ${file} --name killed.txt --resume ${sessionId} ` +
         `--segment-bytes ${segmentBytes} --url ${fixture.worker.url}/ --token <token>\n`,
     );
     const resumed = await remote(
       "upload",
       file,
       "--resume",
-      uploadId!,
+      sessionId!,
       "--segment-bytes",
       String(segmentBytes),
       "--json",
