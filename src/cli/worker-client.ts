@@ -229,7 +229,7 @@ export class WorkerClient {
 
   /**
    * The reassembled content of `name` (`GET /files/:name/content`), streamed. When the file has more parts than
-   * one request to the worker may read (`422 over-budget`, or `503 subrequest-limit` from a worker that planned for
+   * one request to the worker may read (`422 over-budget`, or `503 subrequest-limit` from a worker that counted on
    * more subrequests than its platform grants), it is read one request per part instead, each part checked against
    * the manifest's etag, so a file replaced meanwhile fails rather than mixing two versions.
    */

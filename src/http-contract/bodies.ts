@@ -193,7 +193,7 @@ export interface ErrorBody {
   available?: number;
   /** `over-budget`: the request's whole subrequest limit. */
   limit?: number;
-  /** `subrequest-limit`: the subrequests the worker was set to plan with. */
+  /** `subrequest-limit`: the subrequests the worker was set to count on. */
   subrequests?: number;
   /** `body-too-slow`: the bytes that had arrived. */
   bytes?: number;
