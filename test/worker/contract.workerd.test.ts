@@ -12,6 +12,7 @@ import {
   parseFileList,
   parseLinePosition,
   parseManifestReply,
+  parseRemnantsRemoved,
   parseSearchResult,
   parseSegmentReceipt,
   parseSessionDescription,
@@ -85,6 +86,17 @@ describe("each route's reply parses with the clients' parser", () => {
     const read = parseManifestReply(await text(await call("GET", "/files/contract-new"), 200));
     expect(read).toEqual(stored);
     expect(read.totals.numbers).toBe(2);
+  });
+
+  test("POST /files/:name/primes answers a manifest", async () => {
+    const primes = parseManifestReply(await text(await call("POST", "/files/contract-primes/primes?count=5"), 201));
+    expect(primes.source).toEqual({ kind: "primes", count: 5 });
+  });
+
+  test("DELETE /files/:name of a name holding only leftovers answers what went", async () => {
+    await env.BUCKET.put("contract-leftovers/uploads/dead/part-00000000", "1\n");
+    const removed = parseRemnantsRemoved(await text(await call("DELETE", "/files/contract-leftovers"), 200));
+    expect(removed).toEqual({ name: "contract-leftovers", removed: false, remnants: 1 });
   });
 
   test("GET /files", async () => {
