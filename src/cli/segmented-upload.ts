@@ -113,7 +113,7 @@ export async function uploadInSegments(
           sentBy.set(range.index, bytes);
           report();
         });
-        return client.putSegment(name, session.uploadId, range.index, body, {
+        return client.putSegment(name, session.sessionId, range.index, body, {
           size: range.end - range.start,
           digest: digests.get(range.index)!,
           signal: options.signal,
@@ -130,12 +130,12 @@ export async function uploadInSegments(
   try {
     await inParallel(toSend, options.parallel, send);
     options.onAllSent?.();
-    manifest = await completeSession(client, name, session.uploadId, ranges.length, options.signal);
+    manifest = await completeSession(client, name, session.sessionId, ranges.length, options.signal);
   } finally {
     seconds = progress.stop();
   }
   const sentSegments = toSend.length;
-  return { manifest, sessionId: session.uploadId, segments: ranges.length, sentSegments, bytes: total, seconds };
+  return { manifest, sessionId: session.sessionId, segments: ranges.length, sentSegments, bytes: total, seconds };
 }
 
 /**
@@ -185,7 +185,7 @@ export async function uploadStreamInSegments(
             sentBy.set(segment.index, count);
             report();
           });
-          return client.putSegment(name, session.uploadId, segment.index, body, {
+          return client.putSegment(name, session.sessionId, segment.index, body, {
             size: segment.bytes.byteLength,
             digest,
             signal: options.signal,
@@ -235,8 +235,8 @@ export async function uploadStreamInSegments(
     while (inFlight.size > 0) await Promise.all(inFlight.values());
     if (failure !== undefined) throw failure.error;
     options.onAllSent?.();
-    const manifest = await completeSession(client, name, session.uploadId, segments, options.signal);
-    return { manifest, sessionId: session.uploadId, segments, sentSegments, bytes, seconds: progress.stop() };
+    const manifest = await completeSession(client, name, session.sessionId, segments, options.signal);
+    return { manifest, sessionId: session.sessionId, segments, sentSegments, bytes, seconds: progress.stop() };
   } catch (error) {
     await Promise.allSettled(inFlight.values());
     throw error;
@@ -276,7 +276,7 @@ async function openSegmentSession(client: WorkerClient, options: SegmentedUpload
     ? await client.session(options.name, options.resume)
     : await client.openSession(options.name, options.maxPartBytes);
   if (session.state !== "open") {
-    throw new CliError(`Cannot resume upload ${session.uploadId}: it is ${session.state}`, {
+    throw new CliError(`Cannot resume upload ${session.sessionId}: it is ${session.state}`, {
       code: "session-not-open",
     });
   }
@@ -284,7 +284,7 @@ async function openSegmentSession(client: WorkerClient, options: SegmentedUpload
   const margin = Math.min(SEGMENT_MARGIN_BYTES, Math.floor(session.segmentMaxBytes / 8));
   const limit = Math.max(1, session.segmentMaxBytes - margin);
   const segmentBytes = Math.min(options.segmentBytes ?? limit, limit);
-  options.onSession?.(session.uploadId, segmentBytes);
+  options.onSession?.(session.sessionId, segmentBytes);
   const received = new Map((session.segments ?? []).map((segment) => [segment.index, segment]));
   return { session, segmentBytes, received };
 }

@@ -86,8 +86,8 @@ export interface UploadInFlight {
 
 /** An open upload session, as `GET /files/:name/uploads` lists it. */
 export interface OpenSessionEntry {
-  /** The session's id (named `uploadId` on the wire until the HTTP API's documented session script moves on). */
-  uploadId: string;
+  /** The session's id. */
+  sessionId: string;
   /** When it was opened (ISO 8601). */
   createdAt: string;
   /** When it expires unless completed (ISO 8601). */
@@ -119,11 +119,8 @@ export interface UploadsListing {
 
 /** An upload session, as `POST /files/:name/uploads` answers it (`201`). */
 export interface SessionDescription {
-  /**
-   * The session's id, the `:sessionId` of the session's routes (named `uploadId` on the wire until the HTTP API's
-   * documented session script moves on).
-   */
-  uploadId: string;
+  /** The session's id: the `:sessionId` of the session's routes. */
+  sessionId: string;
   /** The file name. */
   name: string;
   /** `open` while segments may arrive, `completed` once published. */

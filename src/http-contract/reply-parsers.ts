@@ -128,7 +128,7 @@ function uploadInFlight(upload: ReplyFields): UploadInFlight {
 
 function openSession(session: ReplyFields): OpenSessionEntry {
   return {
-    uploadId: session.string("uploadId"),
+    sessionId: session.string("sessionId"),
     createdAt: session.string("createdAt"),
     expiresAt: session.string("expiresAt"),
     segments: session.number("segments"),
@@ -142,7 +142,7 @@ function openSession(session: ReplyFields): OpenSessionEntry {
  * @throws {ReplyFormatError} naming the field that is missing or of the wrong type.
  * @example
  * ```ts
- * parseSessionDescription('{"uploadId":7}'); // throws ReplyFormatError "Cannot read the reply to POST …"
+ * parseSessionDescription('{"sessionId":7}'); // throws ReplyFormatError "Cannot read the reply to POST …"
  * ```
  */
 export function parseSessionDescription(text: string): SessionDescription {
@@ -151,7 +151,7 @@ export function parseSessionDescription(text: string): SessionDescription {
 
 function sessionDescription(body: ReplyFields): SessionDescription {
   return {
-    uploadId: body.string("uploadId"),
+    sessionId: body.string("sessionId"),
     name: body.string("name"),
     state: body.oneOf("state", ["open", "completed"]),
     maxPartBytes: body.number("maxPartBytes"),

@@ -187,7 +187,7 @@ export function fileRoutes(settings: Settings, { prefix = "" }: { prefix?: strin
           attempt: attempt.clientToken === "" ? null : attempt.clientToken,
         }));
       const sessions = (await coordinator.openSessions()).map((session) => ({
-        uploadId: session.sessionId,
+        sessionId: session.sessionId,
         createdAt: new Date(session.createdAt).toISOString(),
         expiresAt: new Date(session.expiresAt).toISOString(),
         segments: session.segments.length,

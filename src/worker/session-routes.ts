@@ -4,7 +4,7 @@
  *
  * | route | does |
  * | --- | --- |
- * | `POST /files/:name/uploads?maxPartBytes=N` | opens a session; `201 { uploadId, segmentMaxBytes, expiresAt, … }` |
+ * | `POST /files/:name/uploads?maxPartBytes=N` | opens a session; `201 { sessionId, segmentMaxBytes, expiresAt, … }` |
  * | `PUT /files/:name/uploads/:sessionId/segments/:index` | stores segment `index` (0 … 9,999); `201` summary |
  * | `GET /files/:name/uploads/:sessionId` | the session with every received segment's summary |
  * | `POST /files/:name/uploads/:sessionId/complete` | `{ "segments": N }`: publishes the file; `201` manifest |
@@ -78,7 +78,7 @@ export function sessionRoutes(context: SessionRouteContext): Route<RequestScope>
   };
 
   const describe = (name: string, session: SessionView): SessionDescription => ({
-    uploadId: session.sessionId,
+    sessionId: session.sessionId,
     name,
     state: session.state,
     maxPartBytes: session.maxPartBytes,

@@ -29,7 +29,7 @@ function refusal(parse: (text: string) => unknown, text: string): ReplyFormatErr
 }
 
 const session = {
-  uploadId: "s1",
+  sessionId: "s1",
   name: "p",
   state: "open",
   maxPartBytes: 1024,

@@ -77,7 +77,7 @@ describe("hostile input within 64 MiB of workerd's memory", () => {
   ])("a 200 MiB session completion body, %s, is refused with 413", { timeout: 120_000 }, async (_how, headers) => {
     const opened = await call("POST", "/files/hostile/uploads");
     expect(opened.status).toBe(201);
-    const { uploadId: sessionId } = (await opened.json()) as { uploadId: string };
+    const { sessionId } = (await opened.json()) as { sessionId: string };
     const result = await measured(() =>
       call("POST", `/files/hostile/uploads/${sessionId}/complete`, { body: repeated("[", HOSTILE_BYTES), headers }),
     );
@@ -87,7 +87,7 @@ describe("hostile input within 64 MiB of workerd's memory", () => {
 
   test("deeply nested JSON in a completion body is refused without parsing it", { timeout: 120_000 }, async () => {
     const opened = await call("POST", "/files/nested/uploads");
-    const { uploadId: sessionId } = (await opened.json()) as { uploadId: string };
+    const { sessionId } = (await opened.json()) as { sessionId: string };
     const nested = "[".repeat(1000);
     const result = await measured(() =>
       call("POST", `/files/nested/uploads/${sessionId}/complete`, {

@@ -192,7 +192,7 @@ describe("stalled bodies", () => {
       impatient,
     );
     expect(opened.status).toBe(201);
-    const { uploadId: sessionId } = (await opened.json()) as { uploadId: string };
+    const { sessionId } = (await opened.json()) as { sessionId: string };
     const { response } = await postStalled(`/files/stalled/uploads/${sessionId}/complete`, '{ "segm');
     expect(response.status).toBe(408);
     expect(((await response.json()) as { error: string }).error).toBe("body-too-slow");

@@ -49,9 +49,7 @@ async function text(response: Response, status: number): Promise<string> {
 
 /** Opens a session of `name` and sends `segments` to it; resolves with the session's id. */
 async function session(name: string, segments: string[]): Promise<string> {
-  const { uploadId: sessionId } = parseSessionDescription(
-    await text(await call("POST", `/files/${name}/uploads`), 201),
-  );
+  const { sessionId } = parseSessionDescription(await text(await call("POST", `/files/${name}/uploads`), 201));
   for (const [index, body] of segments.entries()) {
     const receipt = parseSegmentReceipt(
       await text(await call("PUT", `/files/${name}/uploads/${sessionId}/segments/${index}`, { body }), 201),
@@ -108,7 +106,7 @@ describe("each route's reply parses with the clients' parser", () => {
   test("GET /files/:name/uploads, with a session open", async () => {
     const id = await session("contract-listed", ["1\n"]);
     const listing = parseUploadsListing(await text(await call("GET", "/files/contract-listed/uploads"), 200));
-    expect(listing.sessions.map((open) => [open.uploadId, open.segments])).toEqual([[id, 1]]);
+    expect(listing.sessions.map((open) => [open.sessionId, open.segments])).toEqual([[id, 1]]);
   });
 
   test("the session routes: open, send a segment, read, complete", async () => {

@@ -56,7 +56,7 @@ async function upload(name: string, numbers: readonly number[], maxPartBytes: nu
   }
   const opened = await call("POST", `/files/${name}/uploads?maxPartBytes=${maxPartBytes}`);
   expect(opened.response.status).toBe(201);
-  const { uploadId: sessionId } = (await opened.response.json()) as { uploadId: string };
+  const { sessionId } = (await opened.response.json()) as { sessionId: string };
   // Three segments, cut at line breaks.
   const cuts = [0, Math.floor(numbers.length / 3), Math.floor((2 * numbers.length) / 3), numbers.length];
   for (let index = 0; index < 3; index++) {
@@ -189,7 +189,7 @@ describe("GET /files/:name/lines and /search against the source", () => {
 
   test("a session whose segments are each sorted but not one after the other is not sorted: 409", async () => {
     const opened = await call("POST", "/files/s/uploads?maxPartBytes=4096");
-    const { uploadId: sessionId } = (await opened.response.json()) as { uploadId: string };
+    const { sessionId } = (await opened.response.json()) as { sessionId: string };
     for (const [index, body] of ["1\n5\n9\n", "3\n4\n"].entries()) {
       await call("PUT", `/files/s/uploads/${sessionId}/segments/${index}`, { body });
     }

@@ -356,8 +356,8 @@ describe("upload sessions on the Free plan", () => {
   test("a session answers the largest segment that fits the budget, and such a segment is stored", async () => {
     const opened = await call("POST", "/files/segmented/uploads?maxPartBytes=1024");
     expect(opened.response.status).toBe(201);
-    const { uploadId: sessionId, segmentMaxBytes } = (await opened.response.json()) as {
-      uploadId: string;
+    const { sessionId, segmentMaxBytes } = (await opened.response.json()) as {
+      sessionId: string;
       segmentMaxBytes: number;
     };
     // 1,024-byte parts hold at least 1,007 bytes of lines: 50 subrequests leave room for about 41 of them.
@@ -385,7 +385,7 @@ describe("upload sessions on the Free plan", () => {
 
   test("a segment of one part takes 4 subrequests: look-up, beginSegment, put, acceptSegment", async () => {
     const opened = await call("POST", "/files/one-part-segment/uploads");
-    const { uploadId: sessionId } = (await opened.response.json()) as { uploadId: string };
+    const { sessionId } = (await opened.response.json()) as { sessionId: string };
     const body = "1\n2\n3\n";
     const segment = await call("PUT", `/files/one-part-segment/uploads/${sessionId}/segments/0`, {
       body,
@@ -446,7 +446,7 @@ describe("bounded input", () => {
 
   test("a session completion body past 1 KiB is refused with 413 without being held", async () => {
     const opened = await call("POST", "/files/json/uploads");
-    const { uploadId: sessionId } = (await opened.response.json()) as { uploadId: string };
+    const { sessionId } = (await opened.response.json()) as { sessionId: string };
     for (const body of [`{"segments": 1, "pad": "${"x".repeat(2000)}"}`, "[".repeat(10_000_000)]) {
       const { response } = await call("POST", `/files/json/uploads/${sessionId}/complete`, { body });
       expect(response.status).toBe(413);

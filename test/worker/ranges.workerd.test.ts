@@ -343,10 +343,10 @@ describe("conditional writes", () => {
   test("a session's completion honours If-Match and If-None-Match; a refused one removes the session", async () => {
     const openSession = async () => {
       const opened = await call("POST", "/files/sessioned/uploads?maxPartBytes=1024");
-      const { uploadId } = (await opened.json()) as { uploadId: string };
-      const segment = await call("PUT", `/files/sessioned/uploads/${uploadId}/segments/0`, { body });
+      const { sessionId } = (await opened.json()) as { sessionId: string };
+      const segment = await call("PUT", `/files/sessioned/uploads/${sessionId}/segments/0`, { body });
       expect(segment.status).toBe(201);
-      return uploadId;
+      return sessionId;
     };
     const complete = (id: string, headers: Record<string, string>) =>
       call("POST", `/files/sessioned/uploads/${id}/complete`, { headers, body: JSON.stringify({ segments: 1 }) });

@@ -19,7 +19,7 @@ async function bucketKeys(prefix = ""): Promise<string[]> {
 async function open(name: string, query = ""): Promise<string> {
   const response = await call("POST", `/files/${name}/uploads${query}`);
   expect(response.status).toBe(201);
-  return ((await response.json()) as { uploadId: string }).uploadId;
+  return ((await response.json()) as { sessionId: string }).sessionId;
 }
 
 function put(name: string, sessionId: string, index: number, body: Uint8Array, headers: Record<string, string> = {}) {
@@ -222,7 +222,7 @@ describe("upload sessions", () => {
       return callWorker(new Request(`${TEST_ORIGIN}${path}`, { method, headers, ...(body ? { body } : {}) }), small);
     };
     const opened = await request("POST", "/files/capped/uploads");
-    const { uploadId: sessionId } = (await opened.json()) as { uploadId: string };
+    const { sessionId } = (await opened.json()) as { sessionId: string };
     expect((await request("PUT", `/files/capped/uploads/${sessionId}/segments/0`, "1\n2\n3\n")).status).toBe(201);
     const refused = await request("PUT", `/files/capped/uploads/${sessionId}/segments/1`, "4\n5\n6\n");
     expect(refused.status).toBe(413);
@@ -266,7 +266,7 @@ describe("upload sessions", () => {
         UPLOAD_TTL: "3",
       },
     );
-    const { uploadId: sessionId } = (await opened.json()) as { uploadId: string };
+    const { sessionId } = (await opened.json()) as { sessionId: string };
     await put("stale", sessionId, 0, new TextEncoder().encode("1\n"));
     expect((await bucketKeys("stale/")).length).toBeGreaterThan(0);
     // The TTL leaves the steps above time to finish on a loaded machine; then it runs out.
