@@ -6,7 +6,7 @@
 import type { ErrorBody } from "../http-contract/bodies.ts";
 import { parseErrorBody } from "../http-contract/reply-parsers.ts";
 
-/** The JSON body of an error answer of the worker (the worker's own type; `README.md`, "The HTTP API"). */
+/** The JSON body of an error answer of the worker (the worker's own type; `docs/http-api.md`). */
 export type { ErrorBody } from "../http-contract/bodies.ts";
 
 /** An answer of the worker outside 2xx. */

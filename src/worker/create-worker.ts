@@ -58,7 +58,7 @@ interface Configured {
 }
 
 /**
- * Builds drainpipe's HTTP API (see the README's "The HTTP API") as a handler that a worker of your own can serve
+ * Builds drainpipe's HTTP API (see `docs/http-api.md`) as a handler that a worker of your own can serve
  * under a path prefix, with bindings of your own names. The settings (`API_TOKEN`, `AUTH_MODE`, `PUBLIC_READS`,
  * `DEFAULT_MAX_PART_BYTES`, `MAX_UPLOAD_BYTES`, `MAX_UPLOAD_NUMBERS`, `LEASE_SECONDS`, `READ_GRACE_SECONDS`) are read
  * from the environment under their usual names.

@@ -45,6 +45,14 @@ const COVERAGE: { file: string; section: string; starts: string; by: string }[] 
   { file: "docs/library.md", section: "The streams", starts: "// Node 26", by: "here (on the project's Node 26)" },
   {
     file: "docs/cli.md",
+    section: "",
+    starts: "rm -rf",
+    by:
+      "not run: it removes the user's own npx cache entry; test/cli/bin.test.ts runs npx with a private cache, " +
+      "before and after a build",
+  },
+  {
+    file: "docs/cli.md",
     section: "Where the worker is",
     starts: "npx drainpipe upload primes.txt --name primes",
     by: "not run: it needs a deployed worker; the same options against a local one are in test/cli/main.test.ts",
