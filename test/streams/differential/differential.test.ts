@@ -45,7 +45,7 @@ import {
   runProgram,
   type World,
 } from "./interpreter.ts";
-import type { AnyProgram, SinkSpec } from "./program.ts";
+import type { AnyProgram, Program, SinkSpec } from "./program.ts";
 
 /**
  * Runs `program` on native streams, then on drainpipe's, and expects the same log. Programs that trip a Node.js
@@ -92,6 +92,46 @@ describe("drainpipe streams against Node's native streams", () => {
       { numRuns: 300 },
     );
   }, 60_000);
+
+  test("a pipe's drain pulls no more after a pull whose chunks fill the queue (a size-0 chunk first)", async () => {
+    // Found by the pipes property (seed -110331139). The source's `pull` enqueues chunks of sizes 0, 1 and 2 into a
+    // queue of high-water mark 1: the first, of size 0, leaves desiredSize at 1, so its enqueue asks for another
+    // pull ([[pullAgain]], the pull being in progress); the next two bring desiredSize to -2. The standard settles
+    // that request once the pull's promise fulfils: ReadableStreamDefaultControllerShouldCallPull is false then
+    // (desiredSize -2, no read request waiting), and reading the size-0 chunk asks for no pull either. drainpipe's
+    // draining read once took the leftover request for one made by that dequeue and called `pull` a third time.
+    const program: Program = {
+      topology: "chain",
+      source: {
+        strategy: { kind: "size", hwm: 1, size: "mod3" },
+        start: { enqueue: 0, close: false, mode: "sync" },
+        pull: [{ enqueue: 3, late: 0, mode: "sync", end: false, error: false }],
+        pulls: 2,
+        cancel: null,
+      },
+      sink: {
+        strategy: { kind: "object", hwm: 1 },
+        start: "sync",
+        write: [
+          { mode: "sync", error: false },
+          { mode: "deferred", error: false },
+        ],
+        close: "deferred",
+        abort: null,
+      },
+      transformer: {
+        writableStrategy: { kind: "default" },
+        readableStrategy: { kind: "object", hwm: 3 },
+        start: { enqueue: 1, mode: "sync" },
+        transform: null,
+        flush: null,
+        cancel: null,
+      },
+      pipe: { preventClose: false, preventAbort: false, preventCancel: false, signal: false },
+      ops: [],
+    };
+    await compareLogs(program, plainSinks(program.sink), true);
+  });
 
   test("a writev sink (drainpipe) against a write sink (native): same producer view, chunks in order", async () => {
     await fc.assert(

@@ -259,6 +259,13 @@ function drainDefaultController<R>(
     }
     if (pullCompletion !== undefined) break;
     pullCompletion = null;
+    // The pull is over. [[pullAgain]] set by its own enqueues is settled here, as the standard settles it once the
+    // pull's promise fulfils: it pulls again only if ReadableStreamDefaultControllerShouldCallPull still holds. Left
+    // set, the next dequeue would take it for a pull that dequeue asked for, though a dequeue that leaves the queue
+    // wanting nothing (a chunk of size 0, say) asks for none.
+    if (controller._pullAgain && !ReadableStreamDefaultControllerShouldCallPull(controller)) {
+      controller._pullAgain = false;
+    }
     const after = controller._queue.length;
     if (!read && after === before && stream._state === "readable") {
       if (dueToDequeue) continue;
