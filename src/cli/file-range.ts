@@ -37,16 +37,16 @@ async function eachChunk(path: string, start: number, end: number, chunk: (bytes
 /**
  * Cuts a file of `size` bytes into segments of about `segmentBytes`: each boundary is the first line break at or
  * after a multiple of `segmentBytes` (a segment ends with its line break), found by reading small windows. Stops
- * after `maxRanges` ranges when given (the file's rest is then left unplanned).
+ * after `maxRanges` ranges when given (the file's rest is then left uncut).
  *
  * @example
  * ```ts
  * declare const path: string; // a file of 1 GB, say "primes.txt"
- * const ranges = await planSegments(path, 1_000_000_000, 95_000_000);
+ * const ranges = await fileSegmentRanges(path, 1_000_000_000, 95_000_000);
  * ranges.length; // 11
  * ```
  */
-export async function planSegments(
+export async function fileSegmentRanges(
   path: string,
   size: number,
   segmentBytes: number,

@@ -31,7 +31,7 @@ export interface CutOptions {
 }
 
 /**
- * Cuts `chunks` into segments of about `segmentBytes` at the same boundaries `planSegments` finds in a file of the
+ * Cuts `chunks` into segments of about `segmentBytes` at the same boundaries `fileSegmentRanges` finds in a file of the
  * same bytes (the first line break at or after each multiple of `segmentBytes`; a segment ends with its line break),
  * so that a stream and a file of the same content make the same segments, with the same digests. Each segment is
  * yielded as soon as its line break arrives; the next one is not read until the consumer asks for it. A segment is

@@ -15,7 +15,7 @@ import { cutSegments, type HeldSegment } from "./held-segments.ts";
 import { READ_CHUNK_BYTES } from "./local-file.ts";
 import { countBytes, startProgress } from "./progress.ts";
 import { withRetries } from "./retry.ts";
-import { MAX_SEGMENTS, planSessionSegments, tooManySegmentsError } from "./segment-plan.ts";
+import { MAX_SEGMENTS, sessionSegments, tooManySegmentsError } from "./session-segments.ts";
 import type { WorkerClient } from "./worker-client.ts";
 
 /** Room left under the worker's segment limit for the line that ends a segment past its multiple. */
@@ -85,7 +85,7 @@ export async function uploadInSegments(
 ): Promise<SegmentedUploadResult> {
   const { name } = options;
   const { session, segmentBytes, received } = await openSegmentSession(client, options);
-  const ranges = await planSessionSegments(file, segmentBytes);
+  const ranges = await sessionSegments(file, segmentBytes);
   const digests = new Map<number, string>();
   const toSend: FileRange[] = [];
   // Every segment's digest first: it goes with the segment, and when resuming it tells which segments to send.

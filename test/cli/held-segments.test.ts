@@ -4,7 +4,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CliError } from "../../src/cli/cli-error.ts";
-import { planSegments } from "../../src/cli/file-range.ts";
+import { fileSegmentRanges } from "../../src/cli/file-range.ts";
 import { cutSegments, type HeldSegment } from "../../src/cli/held-segments.ts";
 
 let directory: string;
@@ -37,7 +37,7 @@ async function collect(segments: AsyncIterable<HeldSegment>): Promise<HeldSegmen
 const encoder = new TextEncoder();
 
 describe("cutSegments", () => {
-  test("cuts a stream where planSegments cuts a file of the same bytes, however it is chunked", async () => {
+  test("cuts a stream where fileSegmentRanges cuts a file of the same bytes, however it is chunked", async () => {
     const path = join(directory, "same.txt");
     await fc.assert(
       fc.asyncProperty(
@@ -48,7 +48,7 @@ describe("cutSegments", () => {
         async (lines, lastBreak, segmentBytes, sizes) => {
           const bytes = encoder.encode(lines.join("\n") + (lastBreak && lines.length > 0 ? "\n" : ""));
           await writeFile(path, bytes);
-          const ranges = await planSegments(path, bytes.byteLength, segmentBytes);
+          const ranges = await fileSegmentRanges(path, bytes.byteLength, segmentBytes);
           const cut = await collect(
             cutSegments(chunked(bytes, sizes), { segmentBytes, maxBytes: Number.MAX_SAFE_INTEGER, path: "-" }),
           );

@@ -8,7 +8,7 @@ import { basename } from "node:path";
 import { UsageError } from "../cli-error.ts";
 import { defaultName } from "../default-name.ts";
 import { type InputStream, openInputStream } from "../local-file.ts";
-import { planSessionSegments } from "../segment-plan.ts";
+import { sessionSegments } from "../session-segments.ts";
 import type { UploadSettings } from "./upload-settings.ts";
 
 /**
@@ -67,7 +67,7 @@ export async function openInputs(files: readonly string[], settings: UploadSetti
       inputs.push({ source, name, session: askedForSession ? "asked" : "by-size" });
       if (settings.segmentBytes !== undefined && size !== undefined) {
         // Known before the first byte, and before the worker starts: a plan a session cannot hold is refused now.
-        await planSessionSegments({ path: file, size }, settings.segmentBytes);
+        await sessionSegments({ path: file, size }, settings.segmentBytes);
       }
     }
   } catch (error) {

@@ -1,11 +1,11 @@
 /**
- * The segments an upload session will send, planned before the first byte goes: a plan the worker cannot
- * take (more segments than a session holds) is refused at once, naming the segment sizes that work.
+ * The segments an upload session will send, cut before the first byte goes: a cut the worker cannot take
+ * (more segments than a session holds) is refused at once, naming the segment sizes that work.
  *
  * @module
  */
 import { UsageError } from "./cli-error.ts";
-import { type FileRange, planSegments } from "./file-range.ts";
+import { type FileRange, fileSegmentRanges } from "./file-range.ts";
 import { formatCount } from "./format.ts";
 
 /**
@@ -28,23 +28,23 @@ export function smallestSegmentBytes(size: number): number {
 }
 
 /**
- * Cuts the file into segments of about `segmentBytes` (see {@linkcode planSegments}) and checks that a session
+ * Cuts the file into segments of about `segmentBytes` (see {@linkcode fileSegmentRanges}) and checks that a session
  * can hold them.
  *
- * @throws {UsageError} (code `too-many-segments`) when the plan needs more than {@linkcode MAX_SEGMENTS}
+ * @throws {UsageError} (code `too-many-segments`) when the file needs more than {@linkcode MAX_SEGMENTS}
  * segments; the message names the smallest size that works.
  *
  * @example
  * ```ts
  * declare const file: { path: string; size: number };
- * const ranges = await planSessionSegments(file, 95_000_000);
+ * const ranges = await sessionSegments(file, 95_000_000);
  * ```
  */
-export async function planSessionSegments(
+export async function sessionSegments(
   file: { path: string; size: number },
   segmentBytes: number,
 ): Promise<FileRange[]> {
-  const ranges = await planSegments(file.path, file.size, segmentBytes, MAX_SEGMENTS + 1);
+  const ranges = await fileSegmentRanges(file.path, file.size, segmentBytes, MAX_SEGMENTS + 1);
   if (ranges.length <= MAX_SEGMENTS) return ranges;
   throw tooManySegmentsError(file.path, segmentBytes, smallestSegmentBytes(file.size));
 }
