@@ -22,10 +22,11 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { build, type Plugin } from "esbuild";
+import type { Plugin } from "esbuild";
 import { median } from "simple-statistics";
 import { BROWSERS, type BrowserName, findBrowser, launchBrowser, missingBrowserLine } from "../../harness/browsers.ts";
 import { htmlPage, script, startServer } from "../../harness/page-server.ts";
+import { benchPageBundle } from "./12-browsers.bundle.ts";
 import type { BenchGlobals, BrowserBenchReport } from "./12-browsers.page.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -79,25 +80,6 @@ function rewrite(name: string): Plugin {
   };
 }
 
-async function bundle(name: string): Promise<string> {
-  const entry =
-    `import { serve } from ${JSON.stringify(resolve(import.meta.dirname, "12-browsers.page.ts"))};\n` +
-    `import { classesOf } from ${JSON.stringify(resolve(ROOT, "bench/implementations/streams-implementation.ts"))};\n` +
-    `import * as drainpipe from ${JSON.stringify(resolve(ROOT, "src/streams/index.ts"))};\n` +
-    `serve({ name: "drainpipe", runtimes: [], ...classesOf(drainpipe) });\n`;
-  const result = await build({
-    stdin: { contents: entry, resolveDir: ROOT, loader: "ts" },
-    bundle: true,
-    write: false,
-    format: "iife",
-    platform: "browser",
-    target: "es2022",
-    plugins: [rewrite(name)],
-    logLevel: "silent",
-  });
-  return result.outputFiles[0]!.text;
-}
-
 const { values } = parseArgs({
   options: {
     browser: { type: "string", multiple: true },
@@ -115,7 +97,7 @@ try {
   for (const name of Object.keys(VARIANTS)) {
     const folder = `/${encodeURIComponent(name)}/`;
     server.files.set(folder, htmlPage([`${folder}bench.js`]));
-    server.files.set(`${folder}bench.js`, script(await bundle(name)));
+    server.files.set(`${folder}bench.js`, script(await benchPageBundle("drainpipe", [rewrite(name)])));
   }
   for (const browserName of browsers) {
     const binary = findBrowser(browserName);

@@ -11,15 +11,12 @@
  *
  * @module
  */
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { build } from "esbuild";
 import { findBrowser, launchBrowser, missingBrowserLine } from "../../harness/browsers.ts";
 import { htmlPage, script, startServer } from "../../harness/page-server.ts";
 import { MATRIX_SHAPES } from "../workloads/matrix-shapes.ts";
+import { benchPageBundle } from "./12-browsers.bundle.ts";
 import type { BenchGlobals, BrowserBenchReport } from "./12-browsers.page.ts";
-
-const ROOT = resolve(import.meta.dirname, "../..");
 
 /** The first script of the page: counting wrappers, installed before drainpipe's bundle captures the intrinsics. */
 const COUNTING = `
@@ -60,24 +57,10 @@ if (chromium === undefined) {
   console.log(missingBrowserLine("chromium", "bench/scenarios/12-browsers.jobs.ts"));
   process.exit(0);
 }
-const entry =
-  `import { serve } from ${JSON.stringify(resolve(import.meta.dirname, "12-browsers.page.ts"))};\n` +
-  `import { classesOf } from ${JSON.stringify(resolve(ROOT, "bench/implementations/streams-implementation.ts"))};\n` +
-  `import * as drainpipe from ${JSON.stringify(resolve(ROOT, "src/streams/index.ts"))};\n` +
-  `serve({ name: "drainpipe", runtimes: [], ...classesOf(drainpipe) });\n`;
-const bundled = await build({
-  stdin: { contents: entry, resolveDir: ROOT, loader: "ts" },
-  bundle: true,
-  write: false,
-  format: "iife",
-  platform: "browser",
-  target: "es2022",
-  logLevel: "silent",
-});
 const server = await startServer();
 server.files.set("/jobs/", htmlPage(["/jobs/counting.js", "/jobs/bench.js"]));
 server.files.set("/jobs/counting.js", script(COUNTING));
-server.files.set("/jobs/bench.js", script(bundled.outputFiles[0]!.text));
+server.files.set("/jobs/bench.js", script(await benchPageBundle("drainpipe")));
 const browser = await launchBrowser("chromium", chromium);
 try {
   console.log(`drainpipe's own promises and reactions per chunk, count ${count} (the shapes' awaits not counted):`);

@@ -15,15 +15,13 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { build } from "esbuild";
 import puppeteer from "puppeteer-core";
 import { findBrowser, missingBrowserLine } from "../../harness/browsers.ts";
 import { htmlPage, script, startServer } from "../../harness/page-server.ts";
+import { benchPageBundle } from "./12-browsers.bundle.ts";
 import type { BenchGlobals, BrowserBenchReport } from "./12-browsers.page.ts";
-
-const ROOT = resolve(import.meta.dirname, "../..");
 
 /** The parts of a Gecko profile thread this reads (format version 34, as Firefox 153 writes it). */
 interface GeckoThread {
@@ -57,24 +55,9 @@ if (firefox === undefined) {
   process.exit(0);
 }
 
-const streams = values.implementation === "native" ? "globalThis" : "drainpipe";
-const entry =
-  `import { serve } from ${JSON.stringify(resolve(import.meta.dirname, "12-browsers.page.ts"))};\n` +
-  `import { classesOf } from ${JSON.stringify(resolve(ROOT, "bench/implementations/streams-implementation.ts"))};\n` +
-  `import * as drainpipe from ${JSON.stringify(resolve(ROOT, "src/streams/index.ts"))};\n` +
-  `serve({ name: ${JSON.stringify(values.implementation)}, runtimes: [], ...classesOf(${streams}) });\n`;
-const bundled = await build({
-  stdin: { contents: entry, resolveDir: ROOT, loader: "ts" },
-  bundle: true,
-  write: false,
-  format: "iife",
-  platform: "browser",
-  target: "es2022",
-  logLevel: "silent",
-});
 const server = await startServer();
 server.files.set("/profile/", htmlPage(["/profile/bench.js"]));
-server.files.set("/profile/bench.js", script(bundled.outputFiles[0]!.text));
+server.files.set("/profile/bench.js", script(await benchPageBundle(values.implementation)));
 const directory = mkdtempSync(join(tmpdir(), "drainpipe-profile-"));
 const profileFile = join(directory, "profile.json");
 let report: BrowserBenchReport;

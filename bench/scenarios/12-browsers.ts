@@ -13,7 +13,6 @@
  *
  * @module
  */
-import { resolve } from "node:path";
 import { median } from "simple-statistics";
 import { BROWSERS, type BrowserName, findBrowser, launchBrowser, missingBrowserLine } from "../../harness/browsers.ts";
 import { htmlPage, script, startServer } from "../../harness/page-server.ts";
@@ -24,9 +23,9 @@ import { significant } from "../harness/stats.ts";
 import { DRAINPIPE, NATIVE } from "../implementations/streams-implementation.ts";
 import { PIPE_SHAPES } from "../workloads/chunk-pipe-shapes.ts";
 import { type MatrixMeasurement, matrixResult, newMeasurement, recordShape } from "./10-shape-matrix.table.ts";
+import { benchPageBundle } from "./12-browsers.bundle.ts";
 import type { BenchGlobals, BrowserBenchOptions, BrowserBenchReport } from "./12-browsers.page.ts";
 
-const ROOT = resolve(import.meta.dirname, "../..");
 /** The two implementations, in table order. */
 const ROWS = [NATIVE, DRAINPIPE] as const;
 /** Where a measurement runs. */
@@ -43,33 +42,6 @@ export interface BrowsersOptions {
   rounds?: number;
   /** Timed runs per matrix shape in each round, the best counts (default 2); scenario 1's shapes get 2 more. */
   runs?: number;
-}
-
-/** The entry of one implementation's bundle. */
-function entryOf(row: string): string {
-  const page = JSON.stringify(resolve(import.meta.dirname, "12-browsers.page.ts"));
-  const classes = JSON.stringify(resolve(ROOT, "bench/implementations/streams-implementation.ts"));
-  const streams = row === NATIVE ? "globalThis" : "drainpipe";
-  const drainpipe =
-    row === NATIVE ? "" : `import * as drainpipe from ${JSON.stringify(resolve(ROOT, "src/streams/index.ts"))};\n`;
-  return (
-    `import { serve } from ${page};\nimport { classesOf } from ${classes};\n${drainpipe}` +
-    `serve({ name: ${JSON.stringify(row)}, runtimes: [], ...classesOf(${streams}) });\n`
-  );
-}
-
-async function bundle(row: string): Promise<string> {
-  const { build } = await import("esbuild");
-  const result = await build({
-    stdin: { contents: entryOf(row), resolveDir: ROOT, loader: "ts" },
-    bundle: true,
-    write: false,
-    format: "iife",
-    platform: "browser",
-    target: "es2022",
-    logLevel: "silent",
-  });
-  return result.outputFiles[0]!.text;
 }
 
 /** Everything measured in one browser and scope. */
@@ -179,7 +151,7 @@ export const scenario = defineScenario<BrowsersOptions>({
     try {
       for (const row of ROWS) {
         server.files.set(`/${row}/`, htmlPage([`/${row}/bench.js`]));
-        server.files.set(`/${row}/bench.js`, script(await bundle(row)));
+        server.files.set(`/${row}/bench.js`, script(await benchPageBundle(row)));
       }
       for (const name of BROWSERS) {
         const binary = findBrowser(name);
