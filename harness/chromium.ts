@@ -4,39 +4,12 @@
  *
  * @module
  */
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
 import { type BrowserContext, chromium } from "playwright-core";
 
 /** What a machine without a browser is told, in one line. */
 export const NO_CHROMIUM =
   "test/page: no Chromium found (set CHROMIUM_PATH, or install one with `apt-get install -y chromium`); " +
   "the browser page's tests are skipped";
-
-/**
- * The Chromium to run: `CHROMIUM_PATH` when set, else `chromium` (or `chromium-browser`) on the `PATH`;
- * `undefined` when there is none.
- */
-export function findChromium(): string | undefined {
-  const given = process.env.CHROMIUM_PATH;
-  if (given) return executable(given) ? given : undefined;
-  for (const directory of (process.env.PATH ?? "").split(delimiter)) {
-    for (const name of ["chromium", "chromium-browser"]) {
-      const path = join(directory, name);
-      if (directory !== "" && executable(path)) return path;
-    }
-  }
-  return undefined;
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The flags the tests run Chromium with: headless, no sandbox (tests may run as root in a container), and none of

@@ -13,11 +13,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { findChromium, launchChromium, NO_CHROMIUM } from "../../harness/chromium.ts";
+import { findBrowser } from "../../harness/browsers.ts";
+import { launchChromium, NO_CHROMIUM } from "../../harness/chromium.ts";
 import { writePrimes } from "../../src/cli/commands/primes.ts";
 import { type EmbeddedWorker, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
 
-const CHROMIUM = findChromium();
+const CHROMIUM = findBrowser("chromium");
 if (!CHROMIUM) console.warn(NO_CHROMIUM);
 
 let directory: string;

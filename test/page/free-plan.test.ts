@@ -13,13 +13,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { findChromium, launchChromium, NO_CHROMIUM } from "../../harness/chromium.ts";
+import { findBrowser } from "../../harness/browsers.ts";
+import { launchChromium, NO_CHROMIUM } from "../../harness/chromium.ts";
 import { buildPage } from "../../scripts/build-page.ts";
 import { writePrimes } from "../../src/cli/commands/primes.ts";
 import { type EmbeddedWorker, startEmbeddedWorker } from "../../src/cli/embedded-worker.ts";
 import { TusTraffic } from "./tus-traffic.ts";
 
-const CHROMIUM = findChromium();
+const CHROMIUM = findBrowser("chromium");
 if (!CHROMIUM) console.warn(NO_CHROMIUM);
 
 /** The Free plan's chunk limit docs/http-api.md gives. */
