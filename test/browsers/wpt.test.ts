@@ -10,7 +10,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { BROWSERS, findBrowser, launchBrowser, missingBrowserLine } from "../../harness/browsers.ts";
-import { compareWithExpectations, loadRuntimeExpectations, WHOLE_FILE } from "../wpt/expectations.ts";
+import { compareWithExpectations, loadRuntimeExpectations, unexplainedDeviations } from "../wpt/expectations.ts";
 import { formatDeviation, formatRuntimeTable, subtestsBehindNative, tally } from "../wpt/report.ts";
 
 const wptDir = process.env.WPT_DIR ?? "";
@@ -41,10 +41,7 @@ describe("web-platform-tests streams suite in browsers, their own streams and dr
           );
           const expectations = loadRuntimeExpectations(EXPECTATIONS_FILE, name);
           const { unexpectedFailures } = compareWithExpectations(drainpipe.files, expectations);
-          const behind = subtestsBehindNative(native.files, drainpipe.files).filter((deviation) => {
-            const reasons = expectations.get(deviation.file);
-            return reasons === undefined || !(reasons.has(deviation.name) || reasons.has(WHOLE_FILE));
-          });
+          const behind = unexplainedDeviations(subtestsBehindNative(native.files, drainpipe.files), expectations);
           expect(drainpipe.files.length).toBeGreaterThan(0);
           expect(unexpectedFailures.map(formatDeviation)).toEqual([]);
           expect(behind.map(formatDeviation)).toEqual([]);

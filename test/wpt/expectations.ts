@@ -97,6 +97,32 @@ export function loadRuntimeExpectations(file: string, runtime: string): Expectat
 }
 
 /**
+ * Whether the expectations explain a non-passing subtest: listed by name in its file, or the whole file listed
+ * through {@link WHOLE_FILE}.
+ *
+ * @example
+ * ```ts
+ * isExplained(expectations, "readable-streams/from.any.js", "ReadableStream.from accepts a string");
+ * ```
+ */
+export function isExplained(expectations: Expectations, file: string, name: string): boolean {
+  const reasons = expectations.get(file);
+  return reasons !== undefined && (reasons.has(name) || reasons.has(WHOLE_FILE));
+}
+
+/**
+ * The deviations (e.g. the subtests behind native's) that the expectations do not explain.
+ *
+ * @example
+ * ```ts
+ * const unexplained = unexplainedDeviations(subtestsBehindNative(native.files, drainpipe.files), expectations);
+ * ```
+ */
+export function unexplainedDeviations(deviations: readonly Deviation[], expectations: Expectations): Deviation[] {
+  return deviations.filter((deviation) => !isExplained(expectations, deviation.file, deviation.name));
+}
+
+/**
  * Compares a run's results with the expectations: every non-passing subtest must be listed (by name or through
  * {@link WHOLE_FILE}), and every listed subtest of a file that ran should still fail. Files that did not run (because
  * of a filter) are not judged.
@@ -124,8 +150,7 @@ export function compareWithExpectations(files: readonly FileResult[], expectatio
       });
     }
     for (const outcome of outcomes.values()) {
-      const isListed = expected.has(outcome.name) || expected.has(WHOLE_FILE);
-      if (outcome.status !== "PASS" && !isListed) {
+      if (outcome.status !== "PASS" && !isExplained(expectations, result.file, outcome.name)) {
         unexpectedFailures.push(outcome);
       }
     }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { compareWithExpectations, loadRuntimeExpectations, WHOLE_FILE } from "./expectations.ts";
+import { compareWithExpectations, loadRuntimeExpectations, unexplainedDeviations } from "./expectations.ts";
 import { formatDeviation, subtestsBehindNative } from "./report.ts";
 import { RUNTIMES, runSuiteOnRuntime } from "./runtimes.ts";
 
@@ -26,10 +26,7 @@ describe("web-platform-tests streams suite on every runtime, native streams and 
         const drainpipe = await runSuiteOnRuntime({ ...common, implementation: "drainpipe" });
         const expectations = loadRuntimeExpectations(EXPECTATIONS_FILE, runtime);
         const { unexpectedFailures } = compareWithExpectations(drainpipe.files, expectations);
-        const behind = subtestsBehindNative(native.files, drainpipe.files).filter((deviation) => {
-          const reasons = expectations.get(deviation.file);
-          return reasons === undefined || !(reasons.has(deviation.name) || reasons.has(WHOLE_FILE));
-        });
+        const behind = unexplainedDeviations(subtestsBehindNative(native.files, drainpipe.files), expectations);
         expect(drainpipe.files.length).toBeGreaterThan(0);
         expect(unexpectedFailures.map(formatDeviation)).toEqual([]);
         expect(behind.map(formatDeviation)).toEqual([]);
